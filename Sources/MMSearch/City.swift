@@ -1,0 +1,54 @@
+/// One record of the list: a city (or region, or continent) with where it is.
+public struct City: Sendable, Hashable {
+    /// The list's `_id`.
+    public var id: UInt32
+    /// The name as written in the list (original case and accents).
+    public var name: String
+    /// The ISO 3166-1 alpha-2 country code, or "" where the list gives none.
+    public var country: String
+    /// Where it is, exactly as the list's decimal text said.
+    public var coordinate: Coordinate
+
+    public init(id: UInt32, name: String, country: String, coordinate: Coordinate) {
+        self.id = id
+        self.name = name
+        self.country = country
+        self.coordinate = coordinate
+    }
+}
+
+/// A latitude and longitude held as whole multiples of 1e-7 degree, so that the list's decimal text
+/// (up to seven decimals) comes back digit for digit: `44.549999` stays `44.549999`, `28` stays `28`.
+public struct Coordinate: Sendable, Hashable {
+    /// Units per degree.
+    public static let scale: Int64 = 10_000_000
+
+    public var latitudeE7: Int32
+    public var longitudeE7: Int32
+
+    public init(latitudeE7: Int32, longitudeE7: Int32) {
+        self.latitudeE7 = latitudeE7
+        self.longitudeE7 = longitudeE7
+    }
+
+    public var latitude: Double { Double(latitudeE7) / Double(Self.scale) }
+    public var longitude: Double { Double(longitudeE7) / Double(Self.scale) }
+
+    /// The shortest decimal text of a 1e-7-degree value: `445499990` gives "44.549999", `280000000` "28".
+    public static func decimalText(_ e7: Int32) -> String {
+        let magnitude = Int64(e7).magnitude
+        let whole = magnitude / UInt64(scale)
+        var fraction = magnitude % UInt64(scale)
+        var text = e7 < 0 ? "-" : ""
+        text += String(whole)
+        guard fraction != 0 else { return text }
+        var digits = 7
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        let fractionText = String(fraction)
+        text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        return text
+    }
+
+    public var latitudeText: String { Self.decimalText(latitudeE7) }
+    public var longitudeText: String { Self.decimalText(longitudeE7) }
+}

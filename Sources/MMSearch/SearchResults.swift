@@ -1,0 +1,33 @@
+/// The records that match one search: a contiguous range of the index's key-ordered records, so
+/// `count` and any position are O(1), and each `City` is decoded from the file only when read.
+///
+/// ```swift
+/// let results = try index.search("Al")
+/// results.count            // total matches
+/// results[0].name          // the first in order
+/// ```
+///
+/// Reading a record checks it against the file. The subscript, which cannot throw, returns a city with
+/// an empty name and country for a record the file has damaged; `city(at:)` throws instead, for callers
+/// that must tell the difference (the `mmsearch` command does). `CityIndex.verify()` finds such damage
+/// before any search.
+public struct SearchResults: RandomAccessCollection, Sendable {
+    public let index: CityIndex
+    /// The matching records' positions in the whole index.
+    public let records: Range<Int>
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { records.count }
+
+    public subscript(position: Int) -> City {
+        precondition(position >= 0 && position < records.count, "SearchResults index out of range")
+        if let city = try? city(at: position) { return city }
+        return City(id: 0, name: "", country: "", coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0))
+    }
+
+    /// Match `position` (0-based within these results), or the error that stops it being read.
+    public func city(at position: Int) throws(MMSearchError) -> City {
+        precondition(position >= 0 && position < records.count, "SearchResults index out of range")
+        return try index.city(at: records.lowerBound + position)
+    }
+}

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every C library call mmsearch makes, wrapped once: above this file, code sees `FileDescriptor`
+/// values and thrown `MMSearchError.io` errors, never raw integers and `errno`.
+package enum SystemCall {
+    /// The C library's text for an errno value, e.g. "No such file or directory".
+    package static func describe(errno code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+
+    /// The current errno, read right after a failed call.
+    @inline(__always)
+    private static func failure(_ path: String, _ operation: String) -> MMSearchError {
+        .io(path: path, operation: operation, errno: errno)
+    }
+
+    /// Opens `path` for reading.
+    package static func openForReading(_ path: String) throws(MMSearchError) -> FileDescriptor {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(path, "open") }
+        return FileDescriptor(rawValue: fd, path: path)
+    }
+
+    /// Creates `path`, which must not exist yet (O_EXCL), for writing with mode 0644.
+    package static func createExclusive(_ path: String) throws(MMSearchError) -> FileDescriptor {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(path, "create") }
+        return FileDescriptor(rawValue: fd, path: path)
+    }
+
+    /// Renames `from` to `to`, replacing `to` atomically (rename(2)).
+    package static func rename(_ from: String, to: String) throws(MMSearchError) {
+        guard Glibc.rename(from, to) == 0 else { throw failure(to, "rename") }
+    }
+
+    /// Removes `path`; a missing file is not an error.
+    package static func removeIfPresent(_ path: String) {
+        _ = unlink(path)
+    }
+
+    /// Whether `path` names an existing file or directory.
+    package static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// Flushes the directory holding `path` so that a rename into it survives a crash.
+    package static func syncDirectory(containing path: String) throws(MMSearchError) {
+        let directory = FilePaths.directory(of: path)
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(directory, "open") }
+        defer { _ = close(fd) }
+        guard fsync(fd) == 0 else { throw failure(directory, "fsync") }
+    }
+
+    /// Writes all of `bytes` to standard output or standard error, retrying short writes and EINTR.
+    /// A closed pipe (EPIPE) ends the writes quietly: the reader has gone, as with `head`.
+    package static func write(_ bytes: UnsafeRawBufferPointer, to stream: StandardStream) {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(stream.rawValue, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            done += n
+        }
+    }
+
+    /// Whether `stream` is a terminal.
+    package static func isTerminal(_ stream: StandardStream) -> Bool { isatty(stream.rawValue) == 1 }
+
+    /// The value of environment variable `name`, if set and not empty.
+    package static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    /// Ignores SIGPIPE so that a closed output pipe is an EPIPE error, not a silent death.
+    package static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
+
+    /// Ends the process with `status`.
+    package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+
+    /// The process id, to name temporary files.
+    package static var processID: Int32 { getpid() }
+
+    /// Seconds since 1970-01-01 UTC.
+    package static var unixTime: Int64 { Int64(time(nil)) }
+}
+
+/// The standard output streams.
+package enum StandardStream: Int32 {
+    case output = 1
+    case error = 2
+}
+
+/// An open file. `close()` reports a failed close; a file dropped unclosed (on an error path) is
+/// closed quietly.
+package final class FileDescriptor {
+    private var rawValue: Int32
+    package let path: String
+
+    package init(rawValue: Int32, path: String) {
+        self.rawValue = rawValue
+        self.path = path
+    }
+
+    /// Writes all of `bytes`, retrying short writes and EINTR.
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(MMSearchError) {
+        var done = 0
+        while done < bytes.count {
+            let n = write(rawValue, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MMSearchError.io(path: path, operation: "write", errno: errno)
+            }
+            done += n
+        }
+    }
+
+    /// Reads everything from the current position to the end of the file.
+    package func readToEnd() throws(MMSearchError) -> [UInt8] {
+        var result: [UInt8] = []
+        var info = stat()
+        if fstat(rawValue, &info) == 0, info.st_size > 0 { result.reserveCapacity(Int(info.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(rawValue, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MMSearchError.io(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Flushes the file's data to the disk.
+    package func sync() throws(MMSearchError) {
+        guard fsync(rawValue) == 0 else { throw MMSearchError.io(path: path, operation: "fsync", errno: errno) }
+    }
+
+    package func close() throws(MMSearchError) {
+        let fd = rawValue
+        rawValue = -1
+        guard fd < 0 || Glibc.close(fd) == 0 else { throw MMSearchError.io(path: path, operation: "close", errno: errno) }
+    }
+
+    deinit { if rawValue >= 0 { _ = Glibc.close(rawValue) } }
+}
+
+/// Path arithmetic on plain strings (no Foundation URL needed).
+package enum FilePaths {
+    /// "a/b/c.mms" gives "a/b"; "c.mms" gives ".".
+    package static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// "a/b/c.mms" gives "c.mms".
+    package static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

@@ -1,0 +1,93 @@
+import CMMSearchFormat
+
+/// Where everything lies in one index file: counts and byte offsets taken from its header, each
+/// checked at open (O(1)) against the file's real size, so later reads need only compare an index
+/// against a count. Plain integers, so it is `Sendable` and free to copy.
+struct _IndexLayout: Sendable {
+    let fileSize: Int
+    let recordCount: Int
+    let nodeCount: Int
+    let edgeCount: Int
+    /// Byte offsets of the fixed-size arrays.
+    let nodes: Int
+    let edges: Int
+    let records: Int
+    let idOrder: Int
+    /// Byte ranges of the pools.
+    let labels: Range<Int>
+    let names: Range<Int>
+    let source: Range<Int>
+
+    static let headerSize = MemoryLayout<mms_header>.size
+    static let nodeSize = MemoryLayout<mms_node>.stride
+    static let edgeSize = MemoryLayout<mms_edge>.stride
+    static let recordSize = MemoryLayout<mms_record>.stride
+    static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
+    static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
+    static let checksumSize = MemoryLayout<UInt64>.size
+
+    /// Reads and checks the header of `raw`, the whole mapped file.
+    init(_ raw: UnsafeRawBufferPointer, path: String) throws(MMSearchError) {
+        func corrupt(_ offset: Int?, _ message: String) -> MMSearchError {
+            .invalidIndex(file: path, byteOffset: offset, message: message)
+        }
+        guard raw.count >= 8 else {
+            throw corrupt(nil, "not an mmsearch index: the file is \(raw.count) bytes, smaller than an index header (\(Self.headerSize) bytes)")
+        }
+        guard raw.loadUnaligned(as: UInt64.self) == MMS_MAGIC else {
+            throw corrupt(nil, "not an mmsearch index: the file does not start with the bytes \"MMSEARCH\"")
+        }
+        guard raw.count >= Self.headerSize else {
+            throw corrupt(nil, "truncated index: \(raw.count) bytes, smaller than an index header (\(Self.headerSize) bytes)")
+        }
+        let header = raw.loadUnaligned(as: mms_header.self)
+        let at = { (field: PartialKeyPath<mms_header>) in MemoryLayout<mms_header>.offset(of: field)! }
+        if header.byte_order == MMS_BYTE_ORDER_SWAPPED {
+            throw corrupt(at(\.byte_order), "the index was written in the other byte order (big-endian); this mmsearch reads little-endian indexes of version \(MMS_FORMAT_VERSION)")
+        }
+        guard header.byte_order == MMS_BYTE_ORDER_MARK else {
+            throw corrupt(at(\.byte_order), "bad byte-order mark 0x\(String(header.byte_order, radix: 16))")
+        }
+        guard header.version == MMS_FORMAT_VERSION else {
+            throw .unsupportedVersion(file: path, found: header.version, supported: MMS_FORMAT_VERSION)
+        }
+        guard header.header_size == Self.headerSize, header.section_count == MMS_SECTION_COUNT.rawValue else {
+            throw corrupt(at(\.header_size), "header size \(header.header_size) with \(header.section_count) sections, expected \(Self.headerSize) with \(MMS_SECTION_COUNT.rawValue)")
+        }
+        guard header.file_size == UInt64(raw.count) else {
+            let what = header.file_size > UInt64(raw.count) ? "truncated index" : "index with trailing bytes"
+            throw corrupt(at(\.file_size), "\(what): the header says \(header.file_size) bytes, the file has \(raw.count)")
+        }
+        guard header.node_count >= 1, header.node_count < UInt32.max else {
+            throw corrupt(at(\.node_count), "node count \(header.node_count), expected at least 1 (the root)")
+        }
+        fileSize = raw.count
+        recordCount = Int(header.record_count)
+        nodeCount = Int(header.node_count)
+        edgeCount = Int(header.edge_count)
+
+        /// A section's byte range, checked: aligned, inside the file, after the header, and (for arrays)
+        /// exactly as long as its element count says.
+        func section(_ kind: mms_section_kind, _ name: String, elementSize: Int? = nil, count: Int = 0) throws(MMSearchError) -> Range<Int> {
+            let entryOffset = Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride
+            let entry = raw.loadUnaligned(fromByteOffset: entryOffset, as: mms_section.self)
+            guard entry.offset % UInt64(MMS_SECTION_ALIGNMENT) == 0,
+                  entry.offset >= UInt64(Self.headerSize) || entry.length == 0,
+                  entry.offset <= UInt64(raw.count), entry.length <= UInt64(raw.count) - entry.offset
+            else {
+                throw corrupt(entryOffset, "the \(name) section (offset \(entry.offset), \(entry.length) bytes) does not lie inside the \(raw.count)-byte file")
+            }
+            if let elementSize, entry.length != UInt64(elementSize) * UInt64(count) {
+                throw corrupt(entryOffset, "the \(name) section is \(entry.length) bytes, expected \(count) entries of \(elementSize) bytes")
+            }
+            return Int(entry.offset) ..< Int(entry.offset + entry.length)
+        }
+        nodes = try section(MMS_SECTION_NODES, "nodes", elementSize: Self.nodeSize, count: nodeCount + 1).lowerBound
+        edges = try section(MMS_SECTION_EDGES, "edges", elementSize: Self.edgeSize, count: edgeCount).lowerBound
+        labels = try section(MMS_SECTION_LABELS, "labels")
+        records = try section(MMS_SECTION_RECORDS, "records", elementSize: Self.recordSize, count: recordCount).lowerBound
+        names = try section(MMS_SECTION_NAMES, "names")
+        idOrder = try section(MMS_SECTION_ID_ORDER, "id order", elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
+        source = try section(MMS_SECTION_SOURCE, "source")
+    }
+}

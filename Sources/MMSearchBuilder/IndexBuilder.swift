@@ -1,0 +1,269 @@
+import CMMSearchFormat
+import MMSearch
+
+/// What the builder records about its input in the index's SOURCE section.
+public struct SourceDescription: Sendable, Equatable {
+    /// The input's name as given (shown by `mmsearch info`).
+    public var name: String
+    /// The input's size in bytes and XXH64 checksum (seed 0).
+    public var size: UInt64
+    public var checksum: UInt64
+    /// Seconds since 1970-01-01 UTC.
+    public var builtAt: Int64
+
+    public init(name: String, size: UInt64, checksum: UInt64, builtAt: Int64) {
+        self.name = name
+        self.size = size
+        self.checksum = checksum
+        self.builtAt = builtAt
+    }
+}
+
+/// What a build made.
+public struct BuildSummary: Sendable, Equatable {
+    public var recordCount: Int
+    public var nodeCount: Int
+    public var edgeCount: Int
+    public var fileSize: Int
+    /// Records kept although their name, or country, is empty (the list has a few: continents).
+    public var emptyNames: Int
+    public var emptyCountries: Int
+}
+
+/// Turns records into index bytes (`makeIndex`) and writes them to a file without ever leaving a
+/// partial index behind (`build`). The layout is `include/mmsearch_format.h`.
+///
+/// ```swift
+/// let summary = try IndexBuilder.build(input: "city.list.json", output: "cities.mms")
+/// print(summary.recordCount, summary.fileSize)
+/// ```
+public enum IndexBuilder {
+    /// Reads the city list at `input`, builds its index and puts it at `output` atomically: it is
+    /// written to a temporary file beside `output`, flushed, and renamed over it, so a failed or killed
+    /// build leaves any index already at `output` as it was.
+    @discardableResult
+    public static func build(input: String, output: String) throws(MMSearchError) -> BuildSummary {
+        let file = try SystemCall.openForReading(input)
+        let bytes = try file.readToEnd()
+        try file.close()
+        let records = try bytes.withRawBytes { (raw) throws(MMSearchError) in
+            try CityListParser.parse(raw, file: input)
+        }
+        let source = SourceDescription(
+            name: FilePaths.fileName(of: input),
+            size: UInt64(bytes.count),
+            checksum: bytes.withUnsafeBytes { mms_xxh64($0.baseAddress, $0.count, 0) },
+            builtAt: SystemCall.unixTime
+        )
+        let (index, summary) = try makeIndex(records: records, source: source, file: input)
+        try writeAtomically(index, to: output)
+        return summary
+    }
+
+    /// The bytes of an index holding `records`. `file` names the input in errors.
+    public static func makeIndex(records: [SourceRecord], source: SourceDescription, file: String = "<records>") throws(MMSearchError) -> (bytes: [UInt8], summary: BuildSummary) {
+        guard records.count < Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \(UInt32.max - 1)")
+        }
+        let keys = try SortedKeys(records: records, file: file)
+        let trie = try TrieBuilder(keys: keys, file: file)
+        var names = BytePool()
+        var recordEntries: [mms_record] = []
+        recordEntries.reserveCapacity(records.count)
+        for recordIndex in keys.order {
+            let record = records[Int(recordIndex)]
+            let nameOffset = try names.intern(record.name, file: file)
+            recordEntries.append(mms_record(
+                id: record.id,
+                lat_e7: record.latitudeE7,
+                lon_e7: record.longitudeE7,
+                name_offset: nameOffset,
+                name_length: UInt16(record.name.count),
+                country: record.country.count == 2 ? (record.country[0], record.country[1]) : (0, 0)
+            ))
+        }
+        // Positions in key order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
+        let idOrder = (0 ..< UInt32(recordEntries.count)).sorted {
+            (recordEntries[Int($0)].id, $0) < (recordEntries[Int($1)].id, $1)
+        }
+        var sourceSection: [UInt8] = []
+        withUnsafeBytes(of: mms_source(
+            source_size: source.size,
+            source_checksum: source.checksum,
+            built_at: source.builtAt,
+            name_length: UInt32(source.name.utf8.count),
+            reserved: 0
+        )) { sourceSection.append(contentsOf: $0) }
+        sourceSection.append(contentsOf: source.name.utf8)
+
+        var writer = _SectionWriter()
+        writer.place(MMS_SECTION_NODES, trie.nodes)
+        writer.place(MMS_SECTION_EDGES, trie.edges)
+        writer.place(MMS_SECTION_LABELS, trie.labels.bytes)
+        writer.place(MMS_SECTION_RECORDS, recordEntries)
+        writer.place(MMS_SECTION_NAMES, names.bytes)
+        writer.place(MMS_SECTION_ID_ORDER, idOrder)
+        writer.place(MMS_SECTION_SOURCE, sourceSection)
+        let bytes = writer.finish(
+            recordCount: UInt32(recordEntries.count),
+            nodeCount: UInt32(trie.nodes.count - 1),
+            edgeCount: UInt32(trie.edges.count)
+        )
+        let summary = BuildSummary(
+            recordCount: records.count,
+            nodeCount: trie.nodes.count - 1,
+            edgeCount: trie.edges.count,
+            fileSize: bytes.count,
+            emptyNames: records.count { $0.name.isEmpty },
+            emptyCountries: records.count { $0.country.isEmpty }
+        )
+        return (bytes, summary)
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path`, flushes it, and renames it over `path`.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(MMSearchError) {
+        let temporary = "\(path).tmp-\(SystemCall.processID)"
+        SystemCall.removeIfPresent(temporary) // a leftover of an earlier killed build with our pid
+        do throws(MMSearchError) {
+            let file = try SystemCall.createExclusive(temporary)
+            try bytes.withRawBytes { (raw) throws(MMSearchError) in try file.writeAll(raw) }
+            try file.sync()
+            try file.close()
+            try SystemCall.rename(temporary, to: path)
+        } catch {
+            SystemCall.removeIfPresent(temporary)
+            throw error
+        }
+        try SystemCall.syncDirectory(containing: path)
+    }
+}
+
+/// Every record's search key, folded once into one pool, and the records' order by
+/// (key bytes, name bytes, id).
+struct SortedKeys {
+    /// Key bytes of all records, back to back, in input order.
+    private(set) var pool: [UInt8] = []
+    /// Record i's key is pool[starts[i] ..< starts[i + 1]].
+    private(set) var starts: [Int] = [0]
+    /// Input indices in key order.
+    private(set) var order: [UInt32] = []
+
+    init(records: [SourceRecord], file: String) throws(MMSearchError) {
+        pool.reserveCapacity(records.count * 16)
+        starts.reserveCapacity(records.count + 1)
+        for record in records {
+            record.name.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &pool) }
+            if !record.country.isEmpty {
+                pool.append(contentsOf: ", ".utf8)
+                record.country.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &pool) }
+            }
+            guard pool.count - starts.last! <= Int(MMS_MAX_STRING_LENGTH) else {
+                throw .limitExceeded(file: file, message: "the search key of record \(record.id) is \(pool.count - starts.last!) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
+            }
+            starts.append(pool.count)
+        }
+        order = Array(0 ..< UInt32(records.count))
+        let starts = starts
+        pool.withUnsafeBytes { pool in
+            order.sort { left, right in
+                let a = Int(left), b = Int(right)
+                let byKey = compareBytes(pool, starts[a] ..< starts[a + 1], pool, starts[b] ..< starts[b + 1])
+                if byKey != 0 { return byKey < 0 }
+                let byName = records[a].name.withUnsafeBytes { nameA in
+                    records[b].name.withUnsafeBytes { nameB in
+                        compareBytes(nameA, 0 ..< nameA.count, nameB, 0 ..< nameB.count)
+                    }
+                }
+                if byName != 0 { return byName < 0 }
+                return records[a].id < records[b].id
+            }
+        }
+    }
+
+    /// The key of the record at `position` in key order, as a range of `pool`.
+    func key(at position: Int) -> Range<Int> {
+        let record = Int(order[position])
+        return starts[record] ..< starts[record + 1]
+    }
+}
+
+/// Byte strings stored once each: identical names (or labels) share their bytes.
+struct BytePool {
+    private(set) var bytes: [UInt8] = []
+    private var offsets: [[UInt8]: UInt32] = [:]
+
+    mutating func intern(_ string: [UInt8], file: String) throws(MMSearchError) -> UInt32 {
+        if let offset = offsets[string] { return offset }
+        guard bytes.count + string.count <= Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "string pool past 4 GiB; the format's offsets are 32-bit")
+        }
+        let offset = UInt32(bytes.count)
+        bytes.append(contentsOf: string)
+        offsets[string] = offset
+        return offset
+    }
+}
+
+/// The path-compressed trie over the sorted keys, as the format's flat arrays: nodes in preorder
+/// (plus the sentinel), each node's edges contiguous and sorted by first byte.
+struct TrieBuilder {
+    private(set) var nodes: [mms_node] = []
+    private(set) var edges: [mms_edge] = []
+    private(set) var labels = BytePool()
+
+    /// Records [first, end) in key order share their first `depth` key bytes; the node for them is
+    /// reached by `parentEdge` (nil for the root).
+    private struct Pending {
+        var first: Int
+        var end: Int
+        var depth: Int
+        var parentEdge: Int?
+    }
+
+    init(keys: SortedKeys, file: String) throws(MMSearchError) {
+        let count = keys.order.count
+        nodes.reserveCapacity(count * 3 / 2)
+        edges.reserveCapacity(count * 3 / 2)
+        // An explicit stack, not recursion: a key may be 65,535 bytes deep.
+        var stack = [Pending(first: 0, end: count, depth: 0, parentEdge: nil)]
+        try keys.pool.withRawBytes { (pool) throws(MMSearchError) in
+            while let pending = stack.popLast() {
+                let nodeIndex = nodes.count
+                if let parentEdge = pending.parentEdge { edges[parentEdge].target = UInt32(nodeIndex) }
+                nodes.append(mms_node(record_first: UInt32(pending.first), record_count: UInt32(pending.end - pending.first), edge_first: UInt32(edges.count)))
+                // Records whose key is exactly this prefix come first (shorter sorts first); the rest
+                // group by their next byte, each group one edge.
+                var position = pending.first
+                while position < pending.end, keys.key(at: position).count == pending.depth { position += 1 }
+                var children: [Pending] = []
+                while position < pending.end {
+                    let groupKey = keys.key(at: position)
+                    let byte = pool[groupKey.lowerBound + pending.depth]
+                    var groupEnd = position + 1
+                    while groupEnd < pending.end, pool[keys.key(at: groupEnd).lowerBound + pending.depth] == byte { groupEnd += 1 }
+                    // Sorted keys: the group's common prefix is that of its first and last key.
+                    let lastKey = keys.key(at: groupEnd - 1)
+                    var shared = pending.depth + 1
+                    while shared < groupKey.count, shared < lastKey.count,
+                          pool[groupKey.lowerBound + shared] == pool[lastKey.lowerBound + shared] { shared += 1 }
+                    let label = Array(pool[groupKey.lowerBound + pending.depth ..< groupKey.lowerBound + shared])
+                    edges.append(mms_edge(
+                        label_offset: try labels.intern(label, file: file),
+                        target: 0, // set when the child is numbered
+                        label_length: UInt16(label.count),
+                        first_byte: byte,
+                        reserved: 0
+                    ))
+                    children.append(Pending(first: position, end: groupEnd, depth: shared, parentEdge: edges.count - 1))
+                    position = groupEnd
+                }
+                // Preorder: the first child is numbered next, so it goes on the stack last.
+                stack.append(contentsOf: children.reversed())
+            }
+        }
+        guard nodes.count < Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "\(nodes.count) trie nodes; at most \(UInt32.max - 1) fit")
+        }
+        nodes.append(mms_node(record_first: 0, record_count: 0, edge_first: UInt32(edges.count)))
+    }
+}

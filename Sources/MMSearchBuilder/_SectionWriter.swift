@@ -1,0 +1,47 @@
+import CMMSearchFormat
+import MMSearch
+
+/// Lays sections out after the header, each at a multiple of MMS_SECTION_ALIGNMENT with zero padding
+/// between them, then writes the header and the checksum. The builder's only raw-byte code.
+struct _SectionWriter {
+    private var body: [UInt8] = []
+    private var sections = [mms_section](repeating: mms_section(offset: 0, length: 0), count: Int(MMS_SECTION_COUNT.rawValue))
+    private static let headerSize = MemoryLayout<mms_header>.size
+
+    /// Appends `elements` (plain C structs or integers) as section `kind`.
+    mutating func place<Element: BitwiseCopyable>(_ kind: mms_section_kind, _ elements: [Element]) {
+        let alignment = Int(MMS_SECTION_ALIGNMENT)
+        let padding = (alignment - (Self.headerSize + body.count) % alignment) % alignment
+        body.append(contentsOf: repeatElement(0, count: padding))
+        let offset = Self.headerSize + body.count
+        elements.withUnsafeBytes { body.append(contentsOf: $0) }
+        sections[Int(kind.rawValue)] = mms_section(offset: UInt64(offset), length: UInt64(body.count + Self.headerSize - offset))
+    }
+
+    /// The whole file: header (with checksum) followed by the sections.
+    func finish(recordCount: UInt32, nodeCount: UInt32, edgeCount: UInt32) -> [UInt8] {
+        var header = mms_header()
+        header.magic = MMS_MAGIC
+        header.version = MMS_FORMAT_VERSION
+        header.byte_order = MMS_BYTE_ORDER_MARK
+        header.file_size = UInt64(Self.headerSize + body.count)
+        header.checksum = 0
+        header.header_size = UInt32(Self.headerSize)
+        header.section_count = MMS_SECTION_COUNT.rawValue
+        header.record_count = recordCount
+        header.node_count = nodeCount
+        header.edge_count = edgeCount
+        withUnsafeMutableBytes(of: &header.sections) { table in
+            sections.withUnsafeBytes { table.copyMemory(from: $0) }
+        }
+        var file: [UInt8] = []
+        file.reserveCapacity(Self.headerSize + body.count)
+        withUnsafeBytes(of: header) { file.append(contentsOf: $0) }
+        file.append(contentsOf: body)
+        let checksum = IndexChecksum.compute(file)
+        file.withUnsafeMutableBytes {
+            $0.storeBytes(of: checksum, toByteOffset: MemoryLayout<mms_header>.offset(of: \.checksum)!, as: UInt64.self)
+        }
+        return file
+    }
+}

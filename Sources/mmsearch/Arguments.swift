@@ -1,0 +1,78 @@
+import MMSearch
+
+/// A command line after the subcommand: options (`--name value`, `--name=value`, `-o value`, flags)
+/// and positional arguments; `--` ends the options, and `-` alone is a positional (standard input).
+struct Arguments {
+    private var options: [String: String] = [:]
+    private var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    /// Parses `arguments`; `valued` names the options that take a value, `flagNames` those that don't.
+    init(_ arguments: [String], valued: Set<String>, flagNames: Set<String>) throws(UsageError) {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "--" { positionals.append(contentsOf: rest); break }
+            guard argument.hasPrefix("-"), argument != "-" else { positionals.append(argument); continue }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if flagNames.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else if valued.contains(name) {
+                guard let value = inlineValue ?? rest.popFirst() else { throw UsageError("\(name) needs a value") }
+                options[name] = value
+            } else {
+                throw UsageError("unknown option \(argument)")
+            }
+        }
+    }
+
+    func value(_ name: String) -> String? { options[name] }
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// A whole number option, at least `minimum`.
+    func integer(_ name: String, default fallback: Int, minimum: Int) throws(UsageError) -> Int {
+        guard let text = options[name] else { return fallback }
+        guard let value = Int(text), value >= minimum else {
+            throw UsageError("\(name) takes a whole number of at least \(minimum), not \"\(text)\"")
+        }
+        return value
+    }
+}
+
+/// A mistake in how mmsearch was called: exit status 2, with the command's usage.
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Buffered writing to standard output or error (the library's `SystemCall` does the writing).
+struct Output {
+    private var buffer: [UInt8] = []
+    let stream: StandardStream
+
+    init(_ stream: StandardStream) {
+        self.stream = stream
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        buffer.withUnsafeBytes { SystemCall.write($0, to: stream) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes one line to standard error at once.
+    static func error(_ line: String) {
+        var output = Output(.error)
+        output.write(line + "\n")
+        output.flush()
+    }
+}

@@ -1,0 +1,40 @@
+import MMSearch
+import MMSearchBuilder
+
+enum BuildCommand: Command {
+    static let usage = """
+        usage: mmsearch build INPUT -o OUTPUT
+
+        Reads the city list INPUT (a JSON array of {"_id", "name", "country", "coord": {"lon", "lat"}})
+        and writes its index to OUTPUT. The index is written to a temporary file beside OUTPUT, flushed
+        and renamed over it: a failed or killed build never leaves a partial index at OUTPUT and never
+        harms an index already there. Bad input is reported with file, line:column and what was expected.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, valued: ["-o", "--output"], flagNames: [])
+        guard parsed.positionals.count == 1 else { throw UsageError("expected one INPUT file") }
+        guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("-o OUTPUT is required") }
+        try build(input: parsed.positionals[0], output: output)
+        return 0
+    }
+
+    /// Builds `output` from `input`, reporting the result on standard error.
+    static func build(input: String, output: String) throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let summary = try IndexBuilder.build(input: input, output: output)
+        let elapsed = clock.now - start
+        if summary.emptyNames > 0 || summary.emptyCountries > 0 {
+            Output.error("mmsearch build: warning: kept \(summary.emptyNames) records with an empty name and \(summary.emptyCountries) with an empty country")
+        }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        Output.error("mmsearch build: wrote \(output): \(summary.recordCount) records, \(summary.fileSize) bytes, in \(formatSeconds(seconds)) s")
+    }
+
+    private static func formatSeconds(_ seconds: Double) -> String {
+        let milliseconds = Int((seconds * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

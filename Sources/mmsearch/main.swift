@@ -1,0 +1,66 @@
+import MMSearch
+
+/// mmsearch: build a city index once, then search it by prefix at once.
+/// Exit status: 0 success (zero matches included), 1 bad input or a bad index, 2 bad usage.
+enum MMSearchCommand {
+static let usage = """
+    mmsearch: instant prefix search over a city list, from a prebuilt memory-mapped index
+
+    usage:
+      mmsearch build INPUT -o OUTPUT         build an index from a city list (JSON array)
+      mmsearch query [OPTIONS] PREFIX        search by prefix ("-" reads queries from standard input)
+      mmsearch verify INDEX                  check an index completely (checksum and structure)
+
+    Run `mmsearch COMMAND --help` for a command's options.
+    """
+
+static let commands: [String: Command.Type] = [
+    "build": BuildCommand.self,
+    "query": QueryCommand.self,
+    "verify": VerifyCommand.self,
+]
+}
+
+/// A subcommand: its usage text and what it does with its arguments.
+protocol Command: Sendable {
+    static var usage: String { get }
+    static func run(_ arguments: [String]) throws -> Int32
+}
+
+func main() -> Int32 {
+    let usage = MMSearchCommand.usage
+    SystemCall.ignoreBrokenPipes()
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard let name = arguments.first else {
+        Output.error(usage)
+        return 2
+    }
+    if name == "--help" || name == "-h" || name == "help" {
+        var output = Output(.output)
+        output.write(usage + "\n")
+        output.flush()
+        return 0
+    }
+    guard let command = MMSearchCommand.commands[name] else {
+        Output.error("mmsearch: unknown command \"\(name)\"\n\n\(usage)")
+        return 2
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        var output = Output(.output)
+        output.write(command.usage + "\n")
+        output.flush()
+        return 0
+    }
+    do {
+        return try command.run(rest)
+    } catch let error as UsageError {
+        Output.error("mmsearch \(name): \(error.message)\n\n\(command.usage)")
+        return 2
+    } catch {
+        Output.error("mmsearch \(name): \(error)")
+        return 1
+    }
+}
+
+SystemCall.exit(main())
