@@ -29,8 +29,10 @@ let package = Package(
             dependencies: ["MMSearch", "MMSearchBuilder"],
             path: "Benchmarks/mmsearch-bench"
         ),
-        .testTarget(name: "MMSearchTests", dependencies: ["MMSearch", "MMSearchBuilder", "CMMSearchFormat"]),
-        .testTarget(name: "MMSearchBuilderTests", dependencies: ["MMSearchBuilder", "MMSearch"]),
-        .testTarget(name: "mmsearchTests", dependencies: ["mmsearch"]),
+        // The naive reference the tests compare against, and the shared data's location.
+        .target(name: "MMSearchTestSupport", dependencies: ["MMSearch"], path: "Tests/MMSearchTestSupport"),
+        .testTarget(name: "MMSearchTests", dependencies: ["MMSearch", "MMSearchBuilder", "CMMSearchFormat", "MMSearchTestSupport"]),
+        .testTarget(name: "MMSearchBuilderTests", dependencies: ["MMSearchBuilder", "MMSearch", "MMSearchTestSupport"]),
+        .testTarget(name: "mmsearchTests", dependencies: ["mmsearch", "MMSearchTestSupport"]),
     ]
 )
