@@ -1,0 +1,202 @@
+import Foundation
+import MMSearch
+import MMSearchTestSupport
+import Testing
+
+/// Runs the built `mmsearch` binary (it sits beside the test bundle in the build folder).
+struct MMSearchProcess {
+    static let executable: String = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            let candidate = url.appendingPathComponent("mmsearch").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return "mmsearch"
+    }()
+
+    struct Outcome {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], in directory: String? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["MMSEARCH_INDEX"] = nil
+        env["MMSEARCH_DATA"] = nil
+        env.merge(environment) { $1 }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        // Read both pipes while the process runs, so a large answer cannot fill a pipe and block it.
+        let errorData = LockedData()
+        let errorReader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
+        errorReader.start()
+        let inputWriter = Thread {
+            if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+            try? stdin.fileHandleForWriting.close()
+        }
+        inputWriter.start()
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorData.isSet { usleep(1000) }
+        return Outcome(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self), error: String(decoding: errorData.value, as: UTF8.self))
+    }
+
+    final class LockedData: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data: Data?
+        func set(_ value: Data) { lock.withLock { data = value } }
+        var isSet: Bool { lock.withLock { data != nil } }
+        var value: Data { lock.withLock { data ?? Data() } }
+    }
+}
+
+@Suite struct CommandLineTests {
+    static let classicList = """
+        [{"_id":1,"name":"Alabama","country":"US","coord":{"lon":-86.75,"lat":32.75}},
+         {"_id":2,"name":"Albuquerque","country":"US","coord":{"lon":-106.651138,"lat":35.084492}},
+         {"_id":3,"name":"Anaheim","country":"US","coord":{"lon":-117.914497,"lat":33.835289}},
+         {"_id":4,"name":"Arizona","country":"US","coord":{"lon":-111.500977,"lat":34.500301}},
+         {"_id":5,"name":"Sydney","country":"AU","coord":{"lon":151.207321,"lat":-33.867851}},
+         {"_id":6,"name":" Spaced","country":"","coord":{"lon":0,"lat":0}}]
+        """
+
+    /// A directory holding `list.json` (the classic list) and its index `cities.mms`.
+    static func classicDirectory() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        try Data(classicList.utf8).write(to: URL(fileURLWithPath: directory.file("list.json")))
+        let build = try MMSearchProcess.run(["build", directory.file("list.json"), "-o", directory.file("cities.mms")])
+        #expect(build.status == 0, "build failed: \(build.error)")
+        return directory
+    }
+
+    @Test func queryPrintsLinesThenTheCount() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        let result = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "Al"])
+        #expect(result.status == 0)
+        #expect(result.output == "Alabama, US  32.75, -86.75  1\nAlbuquerque, US  35.084492, -106.651138  2\n2 matches\n")
+        let none = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "z"])
+        #expect(none.status == 0 && none.output == "0 matches\n")
+        let paged = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--limit", "1", "--offset", "2", "a"])
+        #expect(paged.output == "Anaheim, US  33.835289, -117.914497  3\n4 matches\n")
+    }
+
+    @Test func queryJSONHasTheContractedShape() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        let result = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--limit", "1", "s"])
+        #expect(result.status == 0)
+        #expect(result.output == #"{"query": "s", "count": 1, "offset": 0, "results": [{"id": 5, "name": "Sydney", "country": "AU", "lat": -33.867851, "lon": 151.207321}]}"# + "\n")
+    }
+
+    /// Queries are used exactly as written: a leading space is part of the prefix.
+    @Test func standardInputAnswersEachLineAsWritten() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        let result = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--limit", "0", "-"], input: "a\n s\ns\n\nalb\r\n")
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 5)
+        let counts = try lines.map { line -> Int in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            return object["count"] as! Int
+        }
+        #expect(counts == [4, 1, 1, 6, 1])
+        #expect(lines[1].hasPrefix(#"{"query": " s""#))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        let index = directory.file("cities.mms")
+        for arguments in [["query", "--index", index], ["query", "--index", index, "--limit", "-1", "a"], ["query", "--bogus", "a"], ["frobnicate"], [], ["build", "x.json"]] {
+            let result = try MMSearchProcess.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(!result.error.isEmpty)
+        }
+        for command in ["build", "query", "verify"] {
+            let help = try MMSearchProcess.run([command, "--help"])
+            #expect(help.status == 0 && help.output.contains("usage: mmsearch \(command)"))
+        }
+    }
+
+    @Test func badIndexExitsOneWithAMessage() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: directory.file("cities.mms")))
+        try whole.prefix(whole.count - 5).write(to: URL(fileURLWithPath: directory.file("cut.mms")))
+        let result = try MMSearchProcess.run(["query", "--index", directory.file("cut.mms"), "a"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("truncated index"))
+        let verify = try MMSearchProcess.run(["verify", directory.file("cities.mms")])
+        #expect(verify.status == 0)
+    }
+
+    /// A bad list: an error with line:column, exit 1, and the index already at the output untouched.
+    @Test func badInputKeepsTheOldIndex() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory.file("cities.mms")))
+        try Data("[{\"_id\":1,\n \"name\":2}]".utf8).write(to: URL(fileURLWithPath: directory.file("bad.json")))
+        let result = try MMSearchProcess.run(["build", directory.file("bad.json"), "-o", directory.file("cities.mms")])
+        #expect(result.status == 1)
+        #expect(result.error.contains("bad.json:2:"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("cities.mms"))) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp") }
+        #expect(leftovers.isEmpty)
+        let fresh = try MMSearchProcess.run(["build", directory.file("bad.json"), "-o", directory.file("new.mms")])
+        #expect(fresh.status == 1 && !FileManager.default.fileExists(atPath: directory.file("new.mms")))
+    }
+
+    @Test func indexIsFoundOrBuiltOnFirstUse() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        // No index in the working directory and no list named: a message that says how to build one.
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        let missing = try MMSearchProcess.run(["query", "a"], in: empty.path)
+        #expect(missing.status == 2 && missing.error.contains("mmsearch build"))
+        // $MMSEARCH_INDEX names the index.
+        let byEnvironment = try MMSearchProcess.run(["query", "alb"], environment: ["MMSEARCH_INDEX": directory.file("cities.mms")], in: empty.path)
+        #expect(byEnvironment.output.hasSuffix("1 matches\n"))
+        // --data builds ./cities.mms first, and says so.
+        let built = try MMSearchProcess.run(["query", "--data", directory.file("list.json"), "ana"], in: empty.path)
+        #expect(built.status == 0 && built.output.hasSuffix("1 matches\n") && built.error.contains("building"))
+        #expect(FileManager.default.fileExists(atPath: empty.file("cities.mms")))
+        // $MMSEARCH_DATA does the same for an index named by $MMSEARCH_INDEX.
+        let viaEnvironment = try MMSearchProcess.run(["query", "syd"], environment: ["MMSEARCH_DATA": directory.file("list.json"), "MMSEARCH_INDEX": empty.file("other.mms")], in: empty.path)
+        #expect(viaEnvironment.status == 0 && viaEnvironment.output.hasSuffix("1 matches\n"))
+    }
+
+    /// The CLI end to end on the real list, many queries through one process, against the reference.
+    @Test func jsonAnswersAgreeWithTheNaiveReferenceOnTheRealList() throws {
+        let reference = ReferenceSearch(cities: try SharedData.cities.get())
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = directory.file("cities.mms")
+        #expect(try MMSearchProcess.run(["build", SharedData.cityList, "-o", index]).status == 0)
+        let workload = try String(contentsOfFile: SharedData.typingQueries, encoding: .utf8).split(separator: "\n").map(String.init)
+        let queries = stride(from: 0, to: workload.count, by: 40).map { workload[$0] } + ["", "Łódź", "sao paulo", "zzzz"]
+        let result = try MMSearchProcess.run(["query", "--index", index, "--json", "--limit", "25", "-"], input: queries.joined(separator: "\n") + "\n")
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == queries.count)
+        for (query, line) in zip(queries, lines) {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            let expected = reference.search(query)
+            #expect(object["query"] as? String == query)
+            #expect(object["count"] as? Int == expected.count, "\(query)")
+            let ids = (object["results"] as! [[String: Any]]).map { ($0["id"] as! NSNumber).uint32Value }
+            #expect(ids == expected.prefix(25).map { reference.cities[$0]._id }, "\(query)")
+        }
+    }
+}
