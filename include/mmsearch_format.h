@@ -19,7 +19,8 @@
  *   sections[ID_ORDER]    uint32_t[record_count]     record indices sorted by (id, index)
  *   sections[SOURCE]      mms_source + name bytes    what the index was built from
  *
- * Zero bytes pad each section to the next multiple of 8; padding belongs to no section.
+ * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
+ * 8; padding belongs to no section, and the file ends where the SOURCE section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Keys and order. A record's search key is fold(name) + ", " + fold(country), or fold(name) alone when
@@ -44,8 +45,10 @@
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
- *   MMS_FORMAT_VERSION; header_size; file_size equals the real size; each section lies inside the
- *   file, starts at a multiple of 8 and has the length its count implies; node_count >= 1.
+ *   MMS_FORMAT_VERSION; header_size; reserved fields zero; file_size equals the real size; the
+ *   sections lie back to back in kind order (the first at sizeof(mms_header), each next one at the
+ *   first multiple of 8 after the one before, the file ending where SOURCE ends), and each array has
+ *   the length its count implies; node_count >= 1.
  *   At every access: each index or offset read from the file is checked against its section before it
  *   is used (edge ranges, targets, label and name spans, record ranges), so a corrupt file raises an
  *   error and never reads out of bounds.
@@ -102,8 +105,9 @@ typedef enum mms_section_kind {
 } mms_section_kind;
 
 /*
- * Where one section lies. Invariants: offset % MMS_SECTION_ALIGNMENT == 0;
- * offset + length <= mms_header.file_size; offset >= sizeof(mms_header) unless length == 0.
+ * Where one section lies. Invariants: offset % MMS_SECTION_ALIGNMENT == 0; offset is the first
+ * multiple of MMS_SECTION_ALIGNMENT at or after the end of the section before (sizeof(mms_header)
+ * for NODES); offset + length <= mms_header.file_size. The RESERVED entry is all zero.
  */
 typedef struct mms_section {
     uint64_t offset; /* byte offset from the start of the file */

@@ -66,20 +66,26 @@ struct _IndexLayout: Sendable {
         nodeCount = Int(header.node_count)
         edgeCount = Int(header.edge_count)
 
-        /// A section's byte range, checked: aligned, inside the file, after the header, and (for arrays)
+        guard header.reserved == 0 else {
+            throw corrupt(at(\.reserved), "reserved header field is \(header.reserved), expected 0")
+        }
+        // Sections lie back to back in kind order, each at the next aligned offset after the one
+        // before, and the file ends with the last: a damaged offset or length cannot shift an array
+        // onto other bytes unnoticed.
+        var expectedOffset = UInt64(Self.headerSize)
+        /// A section's byte range, checked: where the canonical layout puts it, and (for arrays)
         /// exactly as long as its element count says.
         func section(_ kind: mms_section_kind, _ name: String, elementSize: Int? = nil, count: Int = 0) throws(MMSearchError) -> Range<Int> {
             let entryOffset = Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride
             let entry = raw.loadUnaligned(fromByteOffset: entryOffset, as: mms_section.self)
-            guard entry.offset % UInt64(MMS_SECTION_ALIGNMENT) == 0,
-                  entry.offset >= UInt64(Self.headerSize) || entry.length == 0,
-                  entry.offset <= UInt64(raw.count), entry.length <= UInt64(raw.count) - entry.offset
-            else {
-                throw corrupt(entryOffset, "the \(name) section (offset \(entry.offset), \(entry.length) bytes) does not lie inside the \(raw.count)-byte file")
+            guard entry.offset == expectedOffset, entry.length <= UInt64(raw.count) - min(entry.offset, UInt64(raw.count)) else {
+                throw corrupt(entryOffset, "the \(name) section (offset \(entry.offset), \(entry.length) bytes) is not where it belongs: at offset \(expectedOffset) and inside the \(raw.count)-byte file")
             }
             if let elementSize, entry.length != UInt64(elementSize) * UInt64(count) {
                 throw corrupt(entryOffset, "the \(name) section is \(entry.length) bytes, expected \(count) entries of \(elementSize) bytes")
             }
+            let alignment = UInt64(MMS_SECTION_ALIGNMENT)
+            expectedOffset = (entry.offset + entry.length + alignment - 1) / alignment * alignment
             return Int(entry.offset) ..< Int(entry.offset + entry.length)
         }
         nodes = try section(MMS_SECTION_NODES, "nodes", elementSize: Self.nodeSize, count: nodeCount + 1).lowerBound
@@ -89,5 +95,13 @@ struct _IndexLayout: Sendable {
         names = try section(MMS_SECTION_NAMES, "names")
         idOrder = try section(MMS_SECTION_ID_ORDER, "id order", elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
         source = try section(MMS_SECTION_SOURCE, "source")
+        let reservedEntry = Self.sectionTableOffset + Int(MMS_SECTION_RESERVED.rawValue) * MemoryLayout<mms_section>.stride
+        let reserved = raw.loadUnaligned(fromByteOffset: reservedEntry, as: mms_section.self)
+        guard reserved.offset == 0, reserved.length == 0 else {
+            throw corrupt(reservedEntry, "the reserved section entry is not zero")
+        }
+        guard source.upperBound == raw.count else {
+            throw corrupt(at(\.file_size), "the sections end at byte \(source.upperBound), the file at \(raw.count)")
+        }
     }
 }
