@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "MMSearch", dependencies: ["CMMSearchFormat", "CMMSearchFold"]),
         .target(name: "MMSearchBuilder", dependencies: ["MMSearch", "CMMSearchFormat"]),
         .executableTarget(name: "mmsearch", dependencies: ["MMSearch", "MMSearchBuilder"]),
+        // libFuzzer target for the reader (tools/fuzz.sh); without -DLIBFUZZER it replays files.
+        .target(name: "CFuzzerDriver", path: "Sources/CFuzzerDriver"),
+        .executableTarget(name: "mmsearch-fuzz", dependencies: ["MMSearch", "CFuzzerDriver"]),
         .executableTarget(
             name: "mmsearch-bench",
             dependencies: ["MMSearch", "MMSearchBuilder"],

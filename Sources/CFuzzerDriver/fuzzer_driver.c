@@ -1,0 +1,2 @@
+/* Declarations only (see include/fuzzer_driver.h); libFuzzer defines LLVMFuzzerRunDriver. */
+#include "fuzzer_driver.h"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Fuzzes the index reader with libFuzzer (+ AddressSanitizer) for SECONDS, seeded with real small
+# indexes built by `mmsearch build`. Crashes land in $WORK/crashes; replay one with
+#   swift run mmsearch-fuzz CRASH_FILE
+# (lld: gold fails to link libFuzzer into a SwiftPM executable.)
+# usage: tools/fuzz.sh [SECONDS] [WORK_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+work=${2:-${TMPDIR:-/tmp}/mmsearch-fuzz}
+mkdir -p "$work/seeds" "$work/corpus" "$work/crashes"
+
+swift build -c release --product mmsearch --scratch-path .build-fuzz-tools >/dev/null
+swift build -c release --product mmsearch-fuzz --scratch-path .build-fuzz \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER -Xswiftc -use-ld=lld >/dev/null
+
+# Seeds: small real indexes (classic cities, accents, duplicates, empty fields, an empty list).
+cat >"$work/seeds/classic.json" <<'JSON'
+[{"_id":1,"name":"Alabama","country":"US","coord":{"lon":-86.75,"lat":32.75}},
+ {"_id":2,"name":"Albuquerque","country":"US","coord":{"lon":-106.65,"lat":35.08}},
+ {"_id":3,"name":"London","country":"GB","coord":{"lon":-0.12574,"lat":51.50853}},
+ {"_id":4,"name":"London","country":"CA","coord":{"lon":-81.23304,"lat":42.983391}},
+ {"_id":5,"name":"São Paulo","country":"BR","coord":{"lon":-46.636108,"lat":-23.547501}},
+ {"_id":6,"name":"Łódź","country":"PL","coord":{"lon":19.466669,"lat":51.75}},
+ {"_id":7,"name":"Europe","country":"","coord":{"lon":0,"lat":0}},
+ {"_id":8,"name":"","country":"US","coord":{"lon":0,"lat":0}},
+ {"_id":9,"name":"New York Mills","country":"US","coord":{"lon":-95.376152,"lat":46.518021}},
+ {"_id":10,"name":"New York Mills","country":"US","coord":{"lon":-75.291283,"lat":43.10535}}]
+JSON
+echo '[]' >"$work/seeds/empty.json"
+for list in "$work"/seeds/*.json; do
+  .build-fuzz-tools/release/mmsearch build "$list" -o "$work/corpus/$(basename "$list" .json).mms" 2>/dev/null
+done
+
+status=0
+.build-fuzz/release/mmsearch-fuzz "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  -artifact_prefix="$work/crashes/" -print_final_stats=1 2>"$work/fuzz.log" || status=$?
+grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+.*DONE' "$work/fuzz.log" || true
+if [ "$status" -ne 0 ]; then
+  tail -n 60 "$work/fuzz.log" >&2
+  echo "fuzzing found a crash: see $work/crashes" >&2
+fi
+exit "$status"
