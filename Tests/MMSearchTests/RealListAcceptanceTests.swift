@@ -23,21 +23,9 @@ import Testing
         return Fixture(reference: ReferenceSearch(cities: cities), index: index)
     }
 
-    /// Seeded, so a failure names a query that reproduces.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Compares the index's answer to `query` with the reference: the count, and the records (id,
     /// name, country, coordinates) at every position, or at sampled positions for large answers.
-    func check(_ query: String, _ fixture: Fixture, random: inout SplitMix64) throws {
+    func check(_ query: String, _ fixture: Fixture, random: inout SeededRandom) throws {
         let expected = fixture.reference.search(query)
         let results = try fixture.index.search(query)
         #expect(results.count == expected.count, "count for \(query.debugDescription)")
@@ -57,7 +45,7 @@ import Testing
 
     @Test func randomPrefixesAgreeWithTheNaiveReference() throws {
         let fixture = try Self.fixture.get()
-        var random = SplitMix64(state: 42)
+        var random = SeededRandom(seed: 42)
         let cities = fixture.reference.cities
         var queries: Set<String> = ["", " ", "a", "A", "zzzzzz", "q", "New York Mills", "sao paulo", "lodz", "'s-her", "’s-Her",
                                     "istanbul", "İstanbul", ",", ", us", "ü", "\u{301}", "london, gb", "LONDON, GB ", "x\u{0}y"]
