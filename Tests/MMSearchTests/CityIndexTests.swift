@@ -129,6 +129,30 @@ import Testing
         #expect(message.contains("version 7") && message.contains("version 1"))
     }
 
+    @Test func otherByteOrderIsNamed() throws {
+        var bytes = try IndexBuilder.makeIndex(records: Self.classic, source: SourceDescription(name: "x", size: 0, checksum: 0, builtAt: 0)).bytes
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: MMS_BYTE_ORDER_SWAPPED, toByteOffset: MemoryLayout<mms_header>.offset(of: \.byte_order)!, as: UInt32.self) }
+        do {
+            _ = try CityIndex(bytes: Data(bytes), path: "big.mms")
+            Issue.record("a big-endian index opened")
+        } catch {
+            #expect(error.description.contains("big-endian") && error.description.contains("version 1"))
+        }
+    }
+
+    /// Past the format's limits the builder refuses with an error rather than writing a corrupt file.
+    @Test func keysPastTheLimitAreRefused() throws {
+        // "½" (2 bytes) folds to "1⁄2" (5 bytes): a 40,000-byte name has a 100,000-byte key, over 65,535.
+        let long = Self.record(1, String(repeating: "½", count: 20_000), "DE")
+        #expect(throws: MMSearchError.self) {
+            _ = try IndexBuilder.makeIndex(records: [long], source: SourceDescription(name: "x", size: 0, checksum: 0, builtAt: 0))
+        }
+        let longest = Self.record(2, String(repeating: "a", count: Int(MMS_MAX_STRING_LENGTH) - 4), "DE") // key: name + ", de"
+        let index = try Self.index([longest])
+        #expect(try index.search(String(repeating: "A", count: 1000)).count == 1)
+        try index.verify()
+    }
+
     @Test func flippedByteFailsVerify() throws {
         var bytes = try IndexBuilder.makeIndex(records: Self.classic, source: SourceDescription(name: "x", size: 0, checksum: 0, builtAt: 0)).bytes
         bytes[bytes.count - 3] ^= 0x40
