@@ -1,4 +1,9 @@
 /// One record of the list: a city (or region, or continent) with where it is.
+///
+/// ```swift
+/// let city = try index.search("hurz")[0]
+/// print(city.id, city.name, city.country)   // 707860 Hurzuf UA
+/// ```
 public struct City: Sendable, Hashable {
     /// The list's `_id`.
     public var id: UInt32
@@ -9,6 +14,10 @@ public struct City: Sendable, Hashable {
     /// Where it is, exactly as the list's decimal text said.
     public var coordinate: Coordinate
 
+    /// ```swift
+    /// let hurzuf = City(id: 707860, name: "Hurzuf", country: "UA",
+    ///                   coordinate: Coordinate(latitudeE7: 445_499_990, longitudeE7: 342_833_330))
+    /// ```
     public init(id: UInt32, name: String, country: String, coordinate: Coordinate) {
         self.id = id
         self.name = name
@@ -19,22 +28,46 @@ public struct City: Sendable, Hashable {
 
 /// A latitude and longitude held as whole multiples of 1e-7 degree, so that the list's decimal text
 /// (up to seven decimals) comes back digit for digit: `44.549999` stays `44.549999`, `28` stays `28`.
+///
+/// ```swift
+/// let hurzuf = Coordinate(latitudeE7: 445_499_990, longitudeE7: 342_833_330)
+/// print(hurzuf.latitudeText, hurzuf.longitudeText)   // 44.549999 34.283333
+/// ```
 public struct Coordinate: Sendable, Hashable {
     /// Units per degree.
     public static let scale: Int64 = 10_000_000
 
+    /// Latitude in 1e-7 degree, within ±90 degrees.
     public var latitudeE7: Int32
+    /// Longitude in 1e-7 degree, within ±180 degrees.
     public var longitudeE7: Int32
 
+    /// ```swift
+    /// let equator = Coordinate(latitudeE7: 0, longitudeE7: 0)
+    /// ```
     public init(latitudeE7: Int32, longitudeE7: Int32) {
         self.latitudeE7 = latitudeE7
         self.longitudeE7 = longitudeE7
     }
 
+    /// The latitude in degrees, as a `Double` (for arithmetic; `latitudeText` for display).
+    ///
+    /// ```swift
+    /// Coordinate(latitudeE7: 445_499_990, longitudeE7: 0).latitude   // 44.549999
+    /// ```
     public var latitude: Double { Double(latitudeE7) / Double(Self.scale) }
+    /// The longitude in degrees, as a `Double`.
+    ///
+    /// ```swift
+    /// Coordinate(latitudeE7: 0, longitudeE7: -1_257_400).longitude   // -0.12574
+    /// ```
     public var longitude: Double { Double(longitudeE7) / Double(Self.scale) }
 
     /// The shortest decimal text of a 1e-7-degree value: `445499990` gives "44.549999", `280000000` "28".
+    ///
+    /// ```swift
+    /// Coordinate.decimalText(-1_257_400)   // "-0.12574"
+    /// ```
     public static func decimalText(_ e7: Int32) -> String {
         let magnitude = Int64(e7).magnitude
         let whole = magnitude / UInt64(scale)
@@ -49,6 +82,16 @@ public struct Coordinate: Sendable, Hashable {
         return text
     }
 
+    /// The latitude as the list wrote it.
+    ///
+    /// ```swift
+    /// Coordinate(latitudeE7: 280_000_000, longitudeE7: 0).latitudeText   // "28"
+    /// ```
     public var latitudeText: String { Self.decimalText(latitudeE7) }
+    /// The longitude as the list wrote it.
+    ///
+    /// ```swift
+    /// Coordinate(latitudeE7: 0, longitudeE7: 342_833_330).longitudeText   // "34.283333"
+    /// ```
     public var longitudeText: String { Self.decimalText(longitudeE7) }
 }

@@ -32,7 +32,7 @@ private struct _Verifier {
 
     mutating func run() throws(MMSearchError) {
         try checkChecksum()
-        try checkSource()
+        _ = try index.source()
         let keys = try checkRecords()
         try checkTrie(keys: keys)
         try checkIdOrder()
@@ -43,16 +43,6 @@ private struct _Verifier {
         let actual = IndexChecksum.compute(index.raw)
         guard stored == actual else {
             throw corrupt(_IndexLayout.checksumOffset, "checksum mismatch: the header says \(hex(stored)), the bytes give \(hex(actual))")
-        }
-    }
-
-    func checkSource() throws(MMSearchError) {
-        guard layout.source.count >= MemoryLayout<mms_source>.size else {
-            throw corrupt(layout.source.lowerBound, "the source section is \(layout.source.count) bytes, smaller than its header")
-        }
-        let source = index.raw.loadUnaligned(fromByteOffset: layout.source.lowerBound, as: mms_source.self)
-        guard Int(source.name_length) == layout.source.count - MemoryLayout<mms_source>.size else {
-            throw corrupt(layout.source.lowerBound, "the source name is \(source.name_length) bytes, but the section leaves room for \(layout.source.count - MemoryLayout<mms_source>.size)")
         }
     }
 

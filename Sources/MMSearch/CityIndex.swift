@@ -16,13 +16,21 @@ import FoundationEssentials
 /// `MMSearchError.invalidIndex`; it never crashes or reads outside the file. `verify()` checks the
 /// whole file (checksum and structure) up front, for callers that want to know before they search.
 public struct CityIndex: Sendable {
-    /// The path the index was opened from, as given.
+    /// The path the index was opened from, as given ("<memory>" for `init(bytes:)` by default).
+    ///
+    /// ```swift
+    /// try CityIndex(path: "cities.mms").path   // "cities.mms"
+    /// ```
     public let path: String
     let bytes: Data
     let layout: _IndexLayout
 
     /// Maps the index at `path` and checks its header (magic, version, byte order, section bounds),
     /// in O(1): nothing else of the file is read.
+    ///
+    /// ```swift
+    /// let index = try CityIndex(path: "cities.mms")
+    /// ```
     public init(path: String) throws(MMSearchError) {
         let bytes: Data
         do {
@@ -34,6 +42,11 @@ public struct CityIndex: Sendable {
     }
 
     /// An index held in memory (for example a file read by other means); `path` names it in errors.
+    ///
+    /// ```swift
+    /// let (bytes, _) = try IndexBuilder.makeIndex(records: records, source: source)
+    /// let index = try CityIndex(bytes: Data(bytes))
+    /// ```
     public init(bytes: Data, path: String = "<memory>") throws(MMSearchError) {
         // A slice keeps its parent's indices; rebase so offsets count from the file's first byte.
         let bytes = bytes.startIndex == 0 ? bytes : Data(bytes)
@@ -43,9 +56,17 @@ public struct CityIndex: Sendable {
     }
 
     /// The number of records in the index.
+    ///
+    /// ```swift
+    /// try CityIndex(path: "cities.mms").count   // 209579
+    /// ```
     public var count: Int { layout.recordCount }
 
     /// The size of the index file in bytes.
+    ///
+    /// ```swift
+    /// try CityIndex(path: "cities.mms").fileSize   // 13197470
+    /// ```
     public var fileSize: Int { layout.fileSize }
 
     /// The records whose search key starts with the folded `prefix`, in key order (see `Folding`).
@@ -59,7 +80,12 @@ public struct CityIndex: Sendable {
         return try search(foldedPrefix: folded)
     }
 
-    /// The records whose key starts with `foldedPrefix`, bytes already folded by `Folding.fold`.
+    /// The records whose key starts with `foldedPrefix`, bytes already folded by `Folding.fold`: for
+    /// callers that fold once and search many times.
+    ///
+    /// ```swift
+    /// let matches = try index.search(foldedPrefix: Folding.fold("São"))
+    /// ```
     public func search(foldedPrefix: [UInt8]) throws(MMSearchError) -> SearchResults {
         let range = try withBytes { (index) throws(MMSearchError) in
             try foldedPrefix.withRawBytes { (query) throws(MMSearchError) in try index.locate(query) }

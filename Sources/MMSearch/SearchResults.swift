@@ -12,13 +12,26 @@
 /// that must tell the difference (the `mmsearch` command does). `CityIndex.verify()` finds such damage
 /// before any search.
 public struct SearchResults: RandomAccessCollection, Sendable {
+    /// The index searched.
     public let index: CityIndex
-    /// The matching records' positions in the whole index.
+    /// The matching records' positions in the whole index (key order).
+    ///
+    /// ```swift
+    /// let positions = try index.search("lond").records   // lowerBound ..< lowerBound + count
+    /// ```
     public let records: Range<Int>
 
+    /// Always 0: positions count from the first match.
     public var startIndex: Int { 0 }
+    /// The number of matches.
     public var endIndex: Int { records.count }
 
+    /// Match `position`, decoded from the file; a record the file has damaged reads as an empty city
+    /// (use `city(at:)` to get the error instead).
+    ///
+    /// ```swift
+    /// let first = try index.search("lond")[0]
+    /// ```
     public subscript(position: Int) -> City {
         precondition(position >= 0 && position < records.count, "SearchResults index out of range")
         if let city = try? city(at: position) { return city }
@@ -26,6 +39,11 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     }
 
     /// Match `position` (0-based within these results), or the error that stops it being read.
+    ///
+    /// ```swift
+    /// let results = try index.search("lond")
+    /// for position in 20 ..< min(40, results.count) { print(try results.city(at: position).name) }
+    /// ```
     public func city(at position: Int) throws(MMSearchError) -> City {
         precondition(position >= 0 && position < records.count, "SearchResults index out of range")
         return try index.city(at: records.lowerBound + position)

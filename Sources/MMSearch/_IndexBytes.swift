@@ -129,7 +129,8 @@ struct _IndexBytes {
 
     static func countryText(_ country: (UInt8, UInt8)) -> String {
         if country == (0, 0) { return "" }
-        return String(decoding: [country.0, country.1], as: UTF8.self)
+        // Decoded from the tuple's own bytes: no temporary array on the per-result path.
+        return withUnsafeBytes(of: country) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Entry `position` of the id order: the index of a record, in order of ids.
@@ -142,6 +143,31 @@ struct _IndexBytes {
             throw corrupt(layout.idOrder + position * 4, "id order entry \(position) names record \(value) of \(layout.recordCount)")
         }
         return value
+    }
+
+    /// The header's section table, in kind order. Open checked every entry (in the canonical layout
+    /// and inside the file), so the values can be shown as they are.
+    func sectionTable() -> [mms_section] {
+        (0 ..< Int(MMS_SECTION_COUNT.rawValue)).map { kind in
+            raw.loadUnaligned(fromByteOffset: _IndexLayout.sectionTableOffset + kind * MemoryLayout<mms_section>.stride, as: mms_section.self)
+        }
+    }
+
+    /// The header's stored checksum (not recomputed: that is `verify`'s work).
+    var storedChecksum: UInt64 { raw.loadUnaligned(fromByteOffset: _IndexLayout.checksumOffset, as: UInt64.self) }
+
+    /// The SOURCE section: its fixed part and the source name bytes after it, checked to fill the
+    /// section exactly.
+    func source() throws(MMSearchError) -> (fields: mms_source, name: UnsafeRawBufferPointer) {
+        let section = layout.source, fixedSize = MemoryLayout<mms_source>.size
+        guard section.count >= fixedSize else {
+            throw corrupt(section.lowerBound, "the source section is \(section.count) bytes, smaller than its \(fixedSize)-byte header")
+        }
+        let fields = raw.loadUnaligned(fromByteOffset: section.lowerBound, as: mms_source.self)
+        guard Int(fields.name_length) == section.count - fixedSize else {
+            throw corrupt(section.lowerBound, "the source name is \(fields.name_length) bytes, but the section leaves room for \(section.count - fixedSize)")
+        }
+        return (fields, UnsafeRawBufferPointer(rebasing: raw[section.lowerBound + fixedSize ..< section.upperBound]))
     }
 }
 

@@ -1,29 +1,34 @@
 import CMMSearchFormat
 import MMSearch
 
-/// What the builder records about its input in the index's SOURCE section.
-public struct SourceDescription: Sendable, Equatable {
-    /// The input's name as given (shown by `mmsearch info`).
-    public var name: String
-    /// The input's size in bytes and XXH64 checksum (seed 0).
-    public var size: UInt64
-    public var checksum: UInt64
-    /// Seconds since 1970-01-01 UTC.
-    public var builtAt: Int64
-
-    public init(name: String, size: UInt64, checksum: UInt64, builtAt: Int64) {
-        self.name = name
-        self.size = size
-        self.checksum = checksum
-        self.builtAt = builtAt
-    }
+/// How far a build has got: each stage is reported as it ends, for a progress display.
+///
+/// ```swift
+/// try IndexBuilder.build(input: "city.list.json", output: "cities.mms") { print($0) }
+/// // read(records: 209579), sorted(records: 209579), written(bytes: 13197470)
+/// ```
+public enum BuildProgress: Sendable, Equatable {
+    /// The list is read (decompressed, if it was compressed) and parsed.
+    case read(records: Int)
+    /// The records' keys are folded and sorted.
+    case sorted(records: Int)
+    /// The index is written, flushed and in place.
+    case written(bytes: Int)
 }
 
 /// What a build made.
+///
+/// ```swift
+/// let summary = try IndexBuilder.build(input: "city.list.json", output: "cities.mms")
+/// print("\(summary.recordCount) records, \(summary.fileSize) bytes")
+/// ```
 public struct BuildSummary: Sendable, Equatable {
+    /// Records in the index (every record of the list).
     public var recordCount: Int
+    /// Trie nodes (the root included) and edges.
     public var nodeCount: Int
     public var edgeCount: Int
+    /// The index file, in bytes.
     public var fileSize: Int
     /// Records kept although their name, or country, is empty (the list has a few: continents).
     public var emptyNames: Int
@@ -40,32 +45,52 @@ public struct BuildSummary: Sendable, Equatable {
 public enum IndexBuilder {
     /// Reads the city list at `input`, builds its index and puts it at `output` atomically: it is
     /// written to a temporary file beside `output`, flushed, and renamed over it, so a failed or killed
-    /// build leaves any index already at `output` as it was.
+    /// build leaves any index already at `output` as it was. A gzip-compressed list (recognized by its
+    /// first bytes, whatever its name) is decompressed first. `progress` hears of each stage as it ends.
+    ///
+    /// ```swift
+    /// try IndexBuilder.build(input: "city.list.json.gz", output: "cities.mms") { stage in
+    ///     if case .read(let records) = stage { print("\(records) records read") }
+    /// }
+    /// ```
     @discardableResult
-    public static func build(input: String, output: String) throws(MMSearchError) -> BuildSummary {
+    public static func build(input: String, output: String, progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> BuildSummary {
         let file = try SystemCall.openForReading(input)
-        let bytes = try file.readToEnd()
+        var bytes = try file.readToEnd()
         try file.close()
+        if Gzip.isCompressed(bytes) { bytes = try Gzip.decompress(bytes, file: input) }
         let records = try bytes.withRawBytes { (raw) throws(MMSearchError) in
             try CityListParser.parse(raw, file: input)
         }
+        progress(.read(records: records.count))
         let source = SourceDescription(
             name: FilePaths.fileName(of: input),
             size: UInt64(bytes.count),
             checksum: bytes.withUnsafeBytes { mms_xxh64($0.baseAddress, $0.count, 0) },
             builtAt: SystemCall.unixTime
         )
-        let (index, summary) = try makeIndex(records: records, source: source, file: input)
+        let (index, summary) = try makeIndex(records: records, source: source, file: input, progress: progress)
         try writeAtomically(index, to: output)
+        progress(.written(bytes: index.count))
         return summary
     }
 
-    /// The bytes of an index holding `records`. `file` names the input in errors.
-    public static func makeIndex(records: [SourceRecord], source: SourceDescription, file: String = "<records>") throws(MMSearchError) -> (bytes: [UInt8], summary: BuildSummary) {
+    /// The bytes of an index holding `records`, with `source` as its SOURCE section. `file` names the
+    /// input in errors; `progress` hears `.sorted` once the keys are in order.
+    ///
+    /// ```swift
+    /// let london = SourceRecord(id: 2643743, name: Array("London".utf8), country: Array("GB".utf8),
+    ///                           latitudeE7: 515_085_300, longitudeE7: -1_257_400)
+    /// let source = SourceDescription(name: "memory", size: 0, checksum: 0, builtAt: 0)
+    /// let (bytes, _) = try IndexBuilder.makeIndex(records: [london], source: source)
+    /// let index = try CityIndex(bytes: Data(bytes))
+    /// ```
+    public static func makeIndex(records: [SourceRecord], source: SourceDescription, file: String = "<records>", progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> (bytes: [UInt8], summary: BuildSummary) {
         guard records.count < Int(UInt32.max) else {
             throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \(UInt32.max - 1)")
         }
         let keys = try SortedKeys(records: records, file: file)
+        progress(.sorted(records: records.count))
         let trie = try TrieBuilder(keys: keys, file: file)
         var names = BytePool()
         var recordEntries: [mms_record] = []
@@ -121,6 +146,10 @@ public enum IndexBuilder {
     }
 
     /// Writes `bytes` to a new temporary file beside `path`, flushes it, and renames it over `path`.
+    ///
+    /// ```swift
+    /// try IndexBuilder.writeAtomically(bytes, to: "cities.mms")
+    /// ```
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(MMSearchError) {
         let temporary = "\(path).tmp-\(SystemCall.processID)"
         SystemCall.removeIfPresent(temporary) // a leftover of an earlier killed build with our pid

@@ -9,6 +9,9 @@ enum BuildCommand: Command {
         and writes its index to OUTPUT. The index is written to a temporary file beside OUTPUT, flushed
         and renamed over it: a failed or killed build never leaves a partial index at OUTPUT and never
         harms an index already there. Bad input is reported with file, line:column and what was expected.
+        INPUT may be gzip-compressed (as OpenWeatherMap ships it, city.list.json.gz): it is recognized by
+        its first bytes, whatever its name. When standard error is a terminal, one line there shows the
+        progress (records read, sorted, written).
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -19,11 +22,33 @@ enum BuildCommand: Command {
         return 0
     }
 
-    /// Builds `output` from `input`, reporting the result on standard error.
+    /// Builds `output` from `input`, reporting the result on standard error, and the progress too
+    /// when standard error is a terminal (one line, rewritten in place, cleared at the end).
     static func build(input: String, output: String) throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let summary = try IndexBuilder.build(input: input, output: output)
+        let showsProgress = SystemCall.isTerminal(.error)
+        func show(_ progress: String) {
+            guard showsProgress else { return }
+            var line = Output(.error)
+            line.write("\r\u{1B}[K" + progress) // back to the line's start and clear it
+            line.flush()
+        }
+        show("mmsearch build: reading \(input)...")
+        let summary: BuildSummary
+        do {
+            summary = try IndexBuilder.build(input: input, output: output) { stage in
+                switch stage {
+                case .read(let records): show("mmsearch build: \(records) records read; sorting...")
+                case .sorted(let records): show("mmsearch build: \(records) records sorted; writing \(output)...")
+                case .written(let bytes): show("mmsearch build: \(bytes) bytes written")
+                }
+            }
+        } catch {
+            show("")
+            throw error
+        }
+        show("")
         let elapsed = clock.now - start
         if summary.emptyNames > 0 || summary.emptyCountries > 0 {
             Output.error("mmsearch build: warning: kept \(summary.emptyNames) records with an empty name and \(summary.emptyCountries) with an empty country")

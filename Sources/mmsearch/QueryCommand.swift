@@ -2,7 +2,7 @@ import MMSearch
 
 enum QueryCommand: Command {
     static let usage = """
-        usage: mmsearch query [--index PATH] [--data PATH] [--limit N] [--offset K] [--json] PREFIX
+        usage: mmsearch query [--index PATH] [--data PATH] [--limit N] [--offset K] [--format FORMAT] PREFIX
 
         Prints the cities whose "name, country" starts with PREFIX, ignoring case and accents, in
         alphabetical order: one a line as `Name, CC  lat, lon  id`, then a line `N matches` with the
@@ -10,26 +10,39 @@ enum QueryCommand: Command {
         input, one a line (only the line break is removed), and answers each in turn.
 
         options:
-          --index PATH   the index (default: $MMSEARCH_INDEX, else cities.mms in this directory)
-          --data PATH    a city list to build the index from first, if the index does not exist
-                         (default: $MMSEARCH_DATA)
-          --limit N      print at most N results (default 20; 0 prints only the count)
-          --offset K     skip the first K results (default 0)
-          --json         one JSON object a query:
-                         {"query": "...", "count": N, "offset": K, "results": [{"id": ..., "name": "...",
-                          "country": "..", "lat": ..., "lon": ...}, ...]}
+          --index PATH      the index (default: $MMSEARCH_INDEX, else cities.mms in this directory)
+          --data PATH       a city list to build the index from first, if the index does not exist
+                            (default: $MMSEARCH_DATA)
+          --limit N         print at most N results (default 20; 0 prints only the count)
+          --offset K        skip the first K results (default 0)
+          --format FORMAT   how to print the answer:
+            text      (the default) a line a city as above, then `N matches`
+            json      one JSON object a query, on one line:
+                      {"query": "...", "count": N, "offset": K, "results": [{"id": ..., "name": "...",
+                       "country": "..", "lat": ..., "lon": ...}, ...]}
+            jsonl     one JSON object a city ({"id", "name", "country", "lat", "lon"}), a line each;
+                      no count
+            tsv       a header line `id name country lat lon` (tab-separated), then a row a city;
+                      tabs, line breaks and backslashes in names are written \\t, \\n, \\r, \\\\
+            geojson   one GeoJSON FeatureCollection of Point features ([lon, lat], properties id,
+                      name, country) a query, on one line
+          --json            the same as --format json
+
+        With PREFIX "-", each query is answered in turn in the chosen format; the tsv header comes
+        once, at the start.
 
         exit status: 0 on success (no matches included), 1 on a bad index or list, 2 on bad usage.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["--index", "--data", "--limit", "--offset"], flagNames: ["--json"])
+        let parsed = try Arguments(arguments, valued: ["--index", "--data", "--limit", "--offset", "--format"], flagNames: ["--json"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one PREFIX (\"-\" reads them from standard input)") }
         let limit = try parsed.integer("--limit", default: 20, minimum: 0)
         let offset = try parsed.integer("--offset", default: 0, minimum: 0)
+        let format = try ResultFormat(parsed)
         let index = try openIndex(path: parsed.value("--index"), data: parsed.value("--data"))
-        let format: ResultFormat = parsed.has("--json") ? .json : .text
         var output = Output(.output)
+        output.write(format.header)
         let prefix = parsed.positionals[0]
         if prefix == "-" {
             while let line = readLine(strippingNewline: true) {

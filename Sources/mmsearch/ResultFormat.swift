@@ -1,27 +1,99 @@
 import MMSearch
 
-/// How `query` prints its answer.
-enum ResultFormat {
-    /// `Name, CC  lat, lon  id` a line, then `N matches`.
+/// How `query` and `get` print cities (`--format`).
+enum ResultFormat: String, CaseIterable {
+    /// `Name, CC  lat, lon  id` a line; `query` adds `N matches`.
     case text
-    /// One JSON object a query, on one line.
+    /// One JSON value, on one line: for `query` the object with the query, count, offset and results;
+    /// for `get` the array of records.
     case json
+    /// One JSON object a city, a line each; no count.
+    case jsonl
+    /// A header line `id name country lat lon`, once before everything, then a row a city, tab-separated.
+    case tsv
+    /// One GeoJSON FeatureCollection (RFC 7946) of Point features on one line: `query` writes one per
+    /// query, `get` one for all its records.
+    case geojson
 
+    /// The format `--format` names, or `--json` (its older spelling); text when neither is given.
+    init(_ arguments: Arguments) throws(UsageError) {
+        let named = arguments.value("--format")
+        if arguments.has("--json"), let named, named != "json" {
+            throw UsageError("--json and --format \(named) ask for different formats")
+        }
+        guard let format = ResultFormat(rawValue: named ?? (arguments.has("--json") ? "json" : "text")) else {
+            throw UsageError("--format takes one of \(Self.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(named ?? "")\"")
+        }
+        self = format
+    }
+
+    /// What comes once at the start of the output, before any answer.
+    var header: String { self == .tsv ? "id\tname\tcountry\tlat\tlon\n" : "" }
+
+    /// One query's answer: the cities of the page asked for, and the total count.
     func render(query: String, count: Int, offset: Int, cities: [City]) -> String {
         switch self {
         case .text:
-            var text = ""
-            for city in cities {
-                let place = city.country.isEmpty ? city.name : "\(city.name), \(city.country)"
-                text += "\(place)  \(city.coordinate.latitudeText), \(city.coordinate.longitudeText)  \(city.id)\n"
-            }
-            return text + "\(count) matches\n"
+            return render(cities: cities) + "\(count) matches\n"
         case .json:
-            let results = cities.map { city in
-                "{\"id\": \(city.id), \"name\": \(JSONText.quoted(city.name)), \"country\": \(JSONText.quoted(city.country)), \"lat\": \(city.coordinate.latitudeText), \"lon\": \(city.coordinate.longitudeText)}"
-            }
-            return "{\"query\": \(JSONText.quoted(query)), \"count\": \(count), \"offset\": \(offset), \"results\": [\(results.joined(separator: ", "))]}\n"
+            let results = cities.map(Self.jsonObject).joined(separator: ", ")
+            return "{\"query\": \(JSONText.quoted(query)), \"count\": \(count), \"offset\": \(offset), \"results\": [\(results)]}\n"
+        case .jsonl, .tsv, .geojson:
+            return render(cities: cities)
         }
+    }
+
+    /// Records by themselves (what `get` prints).
+    func render(cities: [City]) -> String {
+        switch self {
+        case .text:
+            return cities.map { Self.textLine($0) + "\n" }.joined()
+        case .json:
+            return "[" + cities.map(Self.jsonObject).joined(separator: ", ") + "]\n"
+        case .jsonl:
+            return cities.map { Self.jsonObject($0) + "\n" }.joined()
+        case .tsv:
+            return cities.map { Self.tsvRow($0) + "\n" }.joined()
+        case .geojson:
+            let features = cities.map(Self.geoJSONFeature).joined(separator: ", ")
+            return "{\"type\": \"FeatureCollection\", \"features\": [\(features)]}\n"
+        }
+    }
+
+    /// `Name, CC  lat, lon  id` (`Name  lat, lon  id` when the country is empty).
+    static func textLine(_ city: City) -> String {
+        "\(placeText(city))  \(city.coordinate.latitudeText), \(city.coordinate.longitudeText)  \(city.id)"
+    }
+
+    /// `Name, CC`, or `Name` when the country is empty.
+    static func placeText(_ city: City) -> String {
+        city.country.isEmpty ? city.name : "\(city.name), \(city.country)"
+    }
+
+    /// The coordinates are the list's decimal text, so they come back digit for digit.
+    static func jsonObject(_ city: City) -> String {
+        "{\"id\": \(city.id), \"name\": \(JSONText.quoted(city.name)), \"country\": \(JSONText.quoted(city.country)), \"lat\": \(city.coordinate.latitudeText), \"lon\": \(city.coordinate.longitudeText)}"
+    }
+
+    /// Tabs, line breaks and backslashes in names are written `\t`, `\n`, `\r` and `\\`, so every row
+    /// is one line of five fields.
+    static func tsvRow(_ city: City) -> String {
+        var name = ""
+        for character in city.name.unicodeScalars {
+            switch character {
+            case "\t": name += "\\t"
+            case "\n": name += "\\n"
+            case "\r": name += "\\r"
+            case "\\": name += "\\\\"
+            default: name.unicodeScalars.append(character)
+            }
+        }
+        return "\(city.id)\t\(name)\t\(city.country)\t\(city.coordinate.latitudeText)\t\(city.coordinate.longitudeText)"
+    }
+
+    /// A Point feature; GeoJSON puts longitude first.
+    static func geoJSONFeature(_ city: City) -> String {
+        "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(city.coordinate.longitudeText), \(city.coordinate.latitudeText)]}, \"properties\": {\"id\": \(city.id), \"name\": \(JSONText.quoted(city.name)), \"country\": \(JSONText.quoted(city.country))}}"
     }
 }
 

@@ -7,8 +7,11 @@ static let usage = """
     mmsearch: instant prefix search over a city list, from a prebuilt memory-mapped index
 
     usage:
-      mmsearch build INPUT -o OUTPUT         build an index from a city list (JSON array)
+      mmsearch build INPUT -o OUTPUT         build an index from a city list (JSON array, or gzip of one)
       mmsearch query [OPTIONS] PREFIX        search by prefix ("-" reads queries from standard input)
+      mmsearch search [--index PATH]         search as you type, full screen; Enter prints the city
+      mmsearch get [OPTIONS] ID...           the cities with these ids
+      mmsearch info INDEX                    what an index holds, and what it was built from
       mmsearch verify INDEX                  check an index completely (checksum and structure)
 
     Run `mmsearch COMMAND --help` for a command's options.
@@ -17,6 +20,9 @@ static let usage = """
 static let commands: [String: Command.Type] = [
     "build": BuildCommand.self,
     "query": QueryCommand.self,
+    "search": SearchCommand.self,
+    "get": GetCommand.self,
+    "info": InfoCommand.self,
     "verify": VerifyCommand.self,
 ]
 }

@@ -1,0 +1,66 @@
+import MMSearch
+
+enum InfoCommand: Command {
+    static let usage = """
+        usage: mmsearch info INDEX
+
+        Describes INDEX from its header and source section, without reading the rest: format version,
+        record count, trie size, the offset and size of each section, the stored checksum, and when
+        and from what it was built (the list's file name, size and XXH64 checksum; for a gzip list,
+        of the decompressed JSON). `mmsearch verify` checks the whole file.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, valued: [], flagNames: [])
+        guard parsed.positionals.count == 1 else { throw UsageError("expected one INDEX file") }
+        let index = try CityIndex(path: parsed.positionals[0])
+        let info = try index.info()
+        var lines = [
+            "index           \(index.path)",
+            "format version  \(info.formatVersion)",
+            "file size       \(info.fileSize) bytes",
+            "records         \(info.recordCount)",
+            "trie            \(info.nodeCount) nodes, \(info.edgeCount) edges",
+            "checksum        \(hex(info.checksum)) (XXH64, as stored; `mmsearch verify` checks it)",
+            "sections",
+        ]
+        let lengthWidth = info.sections.map { String($0.length).count }.max() ?? 0
+        for section in info.sections {
+            let name = section.name + String(repeating: " ", count: max(0, 10 - section.name.count))
+            lines.append("  \(name)\(padLeft(String(section.length), lengthWidth)) bytes at offset \(section.offset)")
+        }
+        lines.append("built           \(utcText(info.source.builtAt))")
+        lines.append("source          \(info.source.name), \(info.source.size) bytes of JSON, XXH64 \(hex(info.source.checksum))")
+        var output = Output(.output)
+        output.write(lines.joined(separator: "\n") + "\n")
+        output.flush()
+        return 0
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    private static func padLeft(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// `seconds` since 1970 as "2026-11-22 14:19:08 UTC" (the proleptic Gregorian calendar, after
+    /// Howard Hinnant's civil_from_days), without Foundation's calendars.
+    static func utcText(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60)) UTC"
+    }
+}
