@@ -96,8 +96,7 @@ struct FirstPage {
     /// Replaces the page with the first records of `results`; returns the total number of matches.
     mutating func fill(from results: SearchResults) throws(MMSearchError) -> Int {
         entries.removeAll(keepingCapacity: true)
-        for position in 0 ..< min(Self.size, results.count) {
-            let city = try results.city(at: position)
+        for city in try results.cities(in: 0 ..< min(Self.size, results.count)) {
             entries.append(Entry(id: city.id, name: city.name))
         }
         if let last = entries.last { sink &+= Int(last.id) &+ last.name.utf8.count }

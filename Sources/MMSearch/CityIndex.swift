@@ -98,6 +98,16 @@ public struct CityIndex: Sendable {
         try withBytes { (index) throws(MMSearchError) in try index.city(position) }
     }
 
+    /// Records `positions` of the whole index, in key order, decoded in one entry into the bytes.
+    func cities(atRecords positions: Range<Int>) throws(MMSearchError) -> [City] {
+        try withBytes { (index) throws(MMSearchError) in
+            var cities: [City] = []
+            cities.reserveCapacity(positions.count)
+            for position in positions { cities.append(try index.city(position)) }
+            return cities
+        }
+    }
+
     /// Runs `body` over the raw layer; the only way into the mapped bytes.
     func withBytes<Value>(_ body: (_IndexBytes) throws(MMSearchError) -> Value) throws(MMSearchError) -> Value {
         try bytes.withRawBytes { (raw) throws(MMSearchError) in try body(_IndexBytes(raw: raw, layout: layout, path: path)) }

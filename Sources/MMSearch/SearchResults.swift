@@ -48,4 +48,16 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         precondition(position >= 0 && position < records.count, "SearchResults index out of range")
         return try index.city(at: records.lowerBound + position)
     }
+
+    /// Matches `positions` (0-based within these results), decoded in one pass over the mapped file:
+    /// the way to read a page, cheaper than one subscript a city.
+    ///
+    /// ```swift
+    /// let results = try index.search("lond")
+    /// let secondPage = try results.cities(in: 20 ..< min(40, results.count))
+    /// ```
+    public func cities(in positions: Range<Int>) throws(MMSearchError) -> [City] {
+        precondition(positions.lowerBound >= 0 && positions.upperBound <= records.count, "SearchResults range out of range")
+        return try index.cities(atRecords: records.lowerBound + positions.lowerBound ..< records.lowerBound + positions.upperBound)
+    }
 }

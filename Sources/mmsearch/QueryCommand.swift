@@ -74,9 +74,7 @@ enum QueryCommand: Command {
     static func answer(_ query: String, in index: CityIndex, limit: Int, offset: Int, format: ResultFormat, to output: inout Output) throws {
         let results = try index.search(query)
         let page = min(offset, results.count) ..< min(offset.addingReportingOverflow(limit).partialValue, results.count)
-        var cities: [City] = []
-        cities.reserveCapacity(page.count)
-        for position in page { cities.append(try results.city(at: position)) }
+        let cities = try results.cities(in: page)
         output.write(format.render(query: query, count: results.count, offset: offset, cities: cities))
     }
 }

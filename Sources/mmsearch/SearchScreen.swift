@@ -118,8 +118,7 @@ struct SearchScreen {
             case 1: status = "  1 match"
             default: status = "  \(top + 1)-\(min(top + pageSize, results.count)) of \(results.count) matches"
             }
-            var shown: [City] = []
-            for position in top ..< min(top + pageSize, results.count) { shown.append(try results.city(at: position)) }
+            let shown = try results.cities(in: top ..< min(top + pageSize, results.count))
             for (offset, city) in shown.enumerated() {
                 // Fixed columns wide enough for six decimals, so rows do not shift as the page changes.
                 let coordinates = Self.padLeft(city.coordinate.latitudeText + ",", 11) + " " + Self.padLeft(city.coordinate.longitudeText, 11) + " "

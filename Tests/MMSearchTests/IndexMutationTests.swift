@@ -45,6 +45,7 @@ import Testing
             do {
                 let results = try index.search(query)
                 answers[query] = try (0 ..< results.count).map { try results.city(at: $0).id }
+                _ = try results.cities(in: 0 ..< results.count) // the page read checks each record too
                 _ = results.map(\.name) // the non-throwing subscript must not trap either
             } catch {
                 outcome = .failedQuery

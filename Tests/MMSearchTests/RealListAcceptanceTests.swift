@@ -79,6 +79,8 @@ import Testing
                 let page = results.dropFirst(offset).prefix(20).map(\.id)
                 let reference = expected.dropFirst(offset).prefix(20).map { fixture.reference.cities[$0]._id }
                 #expect(page == reference, "\(query.debugDescription) page at \(offset)")
+                let batch = try results.cities(in: offset ..< min(offset + 20, results.count)).map(\.id)
+                #expect(batch == reference, "\(query.debugDescription) batch page at \(offset)")
             }
             #expect(results.dropFirst(expected.count).isEmpty)
         }
