@@ -33,6 +33,8 @@ public struct BuildSummary: Sendable, Equatable {
     /// Records kept although their name, or country, is empty (the list has a few: continents).
     public var emptyNames: Int
     public var emptyCountries: Int
+    /// Records of the list left out as invalid (with `skipInvalid`), one error each, in input order.
+    public var skipped: [MMSearchError] = []
 }
 
 /// Turns records into index bytes (`makeIndex`) and writes them to a file without ever leaving a
@@ -46,7 +48,10 @@ public enum IndexBuilder {
     /// Reads the city list at `input`, builds its index and puts it at `output` atomically: it is
     /// written to a temporary file beside `output`, flushed, and renamed over it, so a failed or killed
     /// build leaves any index already at `output` as it was. A gzip-compressed list (recognized by its
-    /// first bytes, whatever its name) is decompressed first. `progress` hears of each stage as it ends.
+    /// first bytes, whatever its name) is decompressed first. With `options.skipInvalid`, records with
+    /// a content error are left out and their errors returned in `BuildSummary.skipped` (see
+    /// `CityListParser` for which errors those are); a list with no valid record is an error all the
+    /// same. `progress` hears of each stage as it ends.
     ///
     /// ```swift
     /// try IndexBuilder.build(input: "city.list.json.gz", output: "cities.mms") { stage in
@@ -54,13 +59,18 @@ public enum IndexBuilder {
     /// }
     /// ```
     @discardableResult
-    public static func build(input: String, output: String, progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> BuildSummary {
+    public static func build(input: String, output: String, options: CityListParseOptions = CityListParseOptions(), progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> BuildSummary {
         let file = try SystemCall.openForReading(input)
         var bytes = try file.readToEnd()
         try file.close()
         if Gzip.isCompressed(bytes) { bytes = try Gzip.decompress(bytes, file: input) }
-        let records = try bytes.withRawBytes { (raw) throws(MMSearchError) in
-            try CityListParser.parse(raw, file: input)
+        let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in
+            try CityListParser.parse(raw, file: input, options: options)
+        }
+        let records = parsed.records
+        if records.isEmpty, case let .invalidInput(file, line, column, byteOffset, message)? = parsed.skipped.first {
+            throw .invalidInput(file: file, line: line, column: column, byteOffset: byteOffset,
+                                message: "no valid record to index: all \(parsed.skipped.count) were skipped; the first: \(message)")
         }
         progress(.read(records: records.count))
         let source = SourceDescription(
@@ -69,7 +79,8 @@ public enum IndexBuilder {
             checksum: bytes.withUnsafeBytes { mms_xxh64($0.baseAddress, $0.count, 0) },
             builtAt: SystemCall.unixTime
         )
-        let (index, summary) = try makeIndex(records: records, source: source, file: input, progress: progress)
+        var (index, summary) = try makeIndex(records: records, source: source, file: input, progress: progress)
+        summary.skipped = parsed.skipped
         try writeAtomically(index, to: output)
         progress(.written(bytes: index.count))
         return summary

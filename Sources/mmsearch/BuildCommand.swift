@@ -3,7 +3,7 @@ import MMSearchBuilder
 
 enum BuildCommand: Command {
     static let usage = """
-        usage: mmsearch build INPUT -o OUTPUT
+        usage: mmsearch build [--skip-invalid] INPUT -o OUTPUT
 
         Reads the city list INPUT (a JSON array of {"_id", "name", "country", "coord": {"lon", "lat"}})
         and writes its index to OUTPUT. The index is written to a temporary file beside OUTPUT, flushed
@@ -12,19 +12,24 @@ enum BuildCommand: Command {
         INPUT may be gzip-compressed (as OpenWeatherMap ships it, city.list.json.gz): it is recognized by
         its first bytes, whatever its name. When standard error is a terminal, one line there shows the
         progress (records read, sorted, written).
+
+        --skip-invalid  leave out records whose content is invalid (a field missing or of the wrong
+                        type, an id out of range or repeated, a bad country code, a name too long,
+                        coordinates out of range, bad text in a string, ...) and report how many, with
+                        the first few reasons; errors that break the JSON structure still stop the build
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["-o", "--output"], flagNames: [])
+        let parsed = try Arguments(arguments, valued: ["-o", "--output"], flagNames: ["--skip-invalid"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one INPUT file") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("-o OUTPUT is required") }
-        try build(input: parsed.positionals[0], output: output)
+        try build(input: parsed.positionals[0], output: output, options: CityListParseOptions(skipInvalid: parsed.has("--skip-invalid")))
         return 0
     }
 
     /// Builds `output` from `input`, reporting the result on standard error, and the progress too
     /// when standard error is a terminal (one line, rewritten in place, cleared at the end).
-    static func build(input: String, output: String) throws {
+    static func build(input: String, output: String, options: CityListParseOptions = CityListParseOptions()) throws {
         let clock = ContinuousClock()
         let start = clock.now
         let showsProgress = SystemCall.isTerminal(.error)
@@ -37,7 +42,7 @@ enum BuildCommand: Command {
         show("mmsearch build: reading \(input)...")
         let summary: BuildSummary
         do {
-            summary = try IndexBuilder.build(input: input, output: output) { stage in
+            summary = try IndexBuilder.build(input: input, output: output, options: options) { stage in
                 switch stage {
                 case .read(let records): show("mmsearch build: \(records) records read; sorting...")
                 case .sorted(let records): show("mmsearch build: \(records) records sorted; writing \(output)...")
@@ -50,6 +55,11 @@ enum BuildCommand: Command {
         }
         show("")
         let elapsed = clock.now - start
+        if !summary.skipped.isEmpty {
+            let shown = 5
+            Output.error("mmsearch build: warning: skipped \(summary.skipped.count) invalid records (--skip-invalid)" + (summary.skipped.count > shown ? "; the first \(shown):" : ":"))
+            for error in summary.skipped.prefix(shown) { Output.error("  \(error)") }
+        }
         if summary.emptyNames > 0 || summary.emptyCountries > 0 {
             Output.error("mmsearch build: warning: kept \(summary.emptyNames) records with an empty name and \(summary.emptyCountries) with an empty country")
         }
