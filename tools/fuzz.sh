@@ -14,7 +14,7 @@ swift build -c release --product mmsearch --scratch-path .build-fuzz-tools >/dev
 swift build -c release --product mmsearch-fuzz --scratch-path .build-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER -Xswiftc -use-ld=lld >/dev/null
 
-# Seeds: small real indexes (classic cities, accents, duplicates, empty fields, an empty list).
+# Seeds: small real indexes (classic cities, accents, duplicates, empty fields, one blank record).
 cat >"$work/seeds/classic.json" <<'JSON'
 [{"_id":1,"name":"Alabama","country":"US","coord":{"lon":-86.75,"lat":32.75}},
  {"_id":2,"name":"Albuquerque","country":"US","coord":{"lon":-106.65,"lat":35.08}},
@@ -27,9 +27,10 @@ cat >"$work/seeds/classic.json" <<'JSON'
  {"_id":9,"name":"New York Mills","country":"US","coord":{"lon":-95.376152,"lat":46.518021}},
  {"_id":10,"name":"New York Mills","country":"US","coord":{"lon":-75.291283,"lat":43.10535}}]
 JSON
-echo '[]' >"$work/seeds/empty.json"
+echo '[{"_id":1,"name":"","country":"","coord":{"lon":0,"lat":0}}]' >"$work/seeds/blank.json"
 for list in "$work"/seeds/*.json; do
-  .build-fuzz-tools/release/mmsearch build "$list" -o "$work/corpus/$(basename "$list" .json).mms" 2>/dev/null
+  .build-fuzz-tools/release/mmsearch build "$list" -o "$work/corpus/$(basename "$list" .json).mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\)' || true
+  [ -s "$work/corpus/$(basename "$list" .json).mms" ] || { echo "could not build the seed $list" >&2; exit 1; }
 done
 
 status=0
