@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 work=${2:-${TMPDIR:-/tmp}/mmsearch-fuzz}
+# The corpus grows from run to run; the seeds are written anew, so only today's seed lists count.
+rm -rf "$work/seeds"
 mkdir -p "$work/seeds" "$work/corpus" "$work/crashes"
 
 swift build -c release --product mmsearch --scratch-path .build-fuzz-tools >/dev/null
