@@ -74,11 +74,6 @@ extension CityIndex {
         try withBytes { (index) throws(MMSearchError) in
             let (fields, name) = try index.source()
             let table = index.sectionTable()
-            let names: [(mms_section_kind, String)] = [
-                (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_EDGES, "edges"), (MMS_SECTION_LABELS, "labels"),
-                (MMS_SECTION_RECORDS, "records"), (MMS_SECTION_NAMES, "names"), (MMS_SECTION_ID_ORDER, "id order"),
-                (MMS_SECTION_SOURCE, "source"),
-            ]
             return IndexInfo(
                 formatVersion: MMS_FORMAT_VERSION, // open accepts exactly this version
                 fileSize: layout.fileSize,
@@ -86,7 +81,7 @@ extension CityIndex {
                 nodeCount: layout.nodeCount,
                 edgeCount: layout.edgeCount,
                 checksum: index.storedChecksum,
-                sections: names.map { kind, name in
+                sections: _IndexLayout.sectionNames.map { kind, name in
                     let entry = table[Int(kind.rawValue)]
                     return IndexInfo.Section(name: name, offset: Int(entry.offset), length: Int(entry.length))
                 },

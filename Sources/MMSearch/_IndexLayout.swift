@@ -25,6 +25,12 @@ struct _IndexLayout: Sendable {
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
+    /// The sections in file order, with the names that errors and `CityIndex.info()` give them.
+    static let sectionNames: [(kind: mms_section_kind, name: String)] = [
+        (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_EDGES, "edges"), (MMS_SECTION_LABELS, "labels"),
+        (MMS_SECTION_RECORDS, "records"), (MMS_SECTION_NAMES, "names"), (MMS_SECTION_ID_ORDER, "id order"),
+        (MMS_SECTION_SOURCE, "source"),
+    ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
     init(_ raw: UnsafeRawBufferPointer, path: String) throws(MMSearchError) {
@@ -75,7 +81,8 @@ struct _IndexLayout: Sendable {
         var expectedOffset = UInt64(Self.headerSize)
         /// A section's byte range, checked: where the canonical layout puts it, and (for arrays)
         /// exactly as long as its element count says.
-        func section(_ kind: mms_section_kind, _ name: String, elementSize: Int? = nil, count: Int = 0) throws(MMSearchError) -> Range<Int> {
+        func section(_ kind: mms_section_kind, elementSize: Int? = nil, count: Int = 0) throws(MMSearchError) -> Range<Int> {
+            let name = Self.sectionNames.first { $0.kind == kind }!.name
             let entryOffset = Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride
             let entry = raw.loadUnaligned(fromByteOffset: entryOffset, as: mms_section.self)
             guard entry.offset == expectedOffset, entry.length <= UInt64(raw.count) - min(entry.offset, UInt64(raw.count)) else {
@@ -88,13 +95,13 @@ struct _IndexLayout: Sendable {
             expectedOffset = (entry.offset + entry.length + alignment - 1) / alignment * alignment
             return Int(entry.offset) ..< Int(entry.offset + entry.length)
         }
-        nodes = try section(MMS_SECTION_NODES, "nodes", elementSize: Self.nodeSize, count: nodeCount + 1).lowerBound
-        edges = try section(MMS_SECTION_EDGES, "edges", elementSize: Self.edgeSize, count: edgeCount).lowerBound
-        labels = try section(MMS_SECTION_LABELS, "labels")
-        records = try section(MMS_SECTION_RECORDS, "records", elementSize: Self.recordSize, count: recordCount).lowerBound
-        names = try section(MMS_SECTION_NAMES, "names")
-        idOrder = try section(MMS_SECTION_ID_ORDER, "id order", elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
-        source = try section(MMS_SECTION_SOURCE, "source")
+        nodes = try section(MMS_SECTION_NODES, elementSize: Self.nodeSize, count: nodeCount + 1).lowerBound
+        edges = try section(MMS_SECTION_EDGES, elementSize: Self.edgeSize, count: edgeCount).lowerBound
+        labels = try section(MMS_SECTION_LABELS)
+        records = try section(MMS_SECTION_RECORDS, elementSize: Self.recordSize, count: recordCount).lowerBound
+        names = try section(MMS_SECTION_NAMES)
+        idOrder = try section(MMS_SECTION_ID_ORDER, elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
+        source = try section(MMS_SECTION_SOURCE)
         let reservedEntry = Self.sectionTableOffset + Int(MMS_SECTION_RESERVED.rawValue) * MemoryLayout<mms_section>.stride
         let reserved = raw.loadUnaligned(fromByteOffset: reservedEntry, as: mms_section.self)
         guard reserved.offset == 0, reserved.length == 0 else {

@@ -76,3 +76,10 @@ struct Output {
         output.flush()
     }
 }
+
+extension String {
+    /// The text right-aligned in a column `width` characters wide (as it is when already wider).
+    func paddedLeft(to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
+}

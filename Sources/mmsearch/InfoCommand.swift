@@ -27,7 +27,7 @@ enum InfoCommand: Command {
         let lengthWidth = info.sections.map { String($0.length).count }.max() ?? 0
         for section in info.sections {
             let name = section.name + String(repeating: " ", count: max(0, 10 - section.name.count))
-            lines.append("  \(name)\(padLeft(String(section.length), lengthWidth)) bytes at offset \(section.offset)")
+            lines.append("  \(name)\(String(section.length).paddedLeft(to: lengthWidth)) bytes at offset \(section.offset)")
         }
         lines.append("built           \(utcText(info.source.builtAt))")
         lines.append("source          \(info.source.name), \(info.source.size) bytes of JSON, XXH64 \(hex(info.source.checksum))")
@@ -40,10 +40,6 @@ enum InfoCommand: Command {
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    private static func padLeft(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// `seconds` since 1970 as "2026-11-22 14:19:08 UTC" (the proleptic Gregorian calendar, after

@@ -121,7 +121,7 @@ struct SearchScreen {
             let shown = try results.cities(in: top ..< min(top + pageSize, results.count))
             for (offset, city) in shown.enumerated() {
                 // Fixed columns wide enough for six decimals, so rows do not shift as the page changes.
-                let coordinates = Self.padLeft(city.coordinate.latitudeText + ",", 11) + " " + Self.padLeft(city.coordinate.longitudeText, 11) + " "
+                let coordinates = (city.coordinate.latitudeText + ",").paddedLeft(to: 11) + " " + city.coordinate.longitudeText.paddedLeft(to: 11) + " "
                 body.append(row(place: ResultFormat.placeText(city), coordinates: coordinates, isSelected: top + offset == selected))
             }
         } else {
@@ -148,10 +148,6 @@ struct SearchScreen {
             line = Self.fitted(marker + place, columns)
         }
         return isSelected ? "\u{1B}[7m" + line + "\u{1B}[m" : line
-    }
-
-    private static func padLeft(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// `text` cut or padded with spaces to exactly `width` columns.
