@@ -1,8 +1,12 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.3
 import PackageDescription
 
 let package = Package(
     name: "mmsearch",
+    // The oldest systems the code's APIs allow: the command's ContinuousClock and Duration need macOS 13
+    // and iOS 16 (platforms cover every target). Tools 6.3: Folding writes through the standard library's
+    // Array.append(addingCapacity:initializingWith:), new in Swift 6.3 (back-deployed to older systems).
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         // What other programs link for lookups: the mapped reader and the folding rules.
         .library(name: "MMSearch", targets: ["MMSearch"]),
@@ -38,6 +42,6 @@ let package = Package(
         .target(name: "MMSearchTestSupport", dependencies: ["MMSearch"], path: "Tests/MMSearchTestSupport"),
         .testTarget(name: "MMSearchTests", dependencies: ["MMSearch", "MMSearchBuilder", "CMMSearchFormat", "MMSearchTestSupport"]),
         .testTarget(name: "MMSearchBuilderTests", dependencies: ["MMSearchBuilder", "MMSearch", "MMSearchTestSupport"]),
-        .testTarget(name: "mmsearchTests", dependencies: ["mmsearch", "MMSearchTestSupport"]),
+        .testTarget(name: "mmsearchTests", dependencies: ["mmsearch", "CMMSearchFormat", "MMSearchTestSupport"]),
     ]
 )

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
+import FoundationEssentials // Linux: Foundation without ICU
+#else
+import Foundation // Apple platforms have no FoundationEssentials
+#endif
 import MMSearch
 
 /// The two seed projects' approaches, as baselines in the same harness: at every start, decode the

@@ -4,6 +4,11 @@ import Glibc
 import Musl
 #endif
 
+// C's write(2) and exit(3), for `System`, whose own `write` and `exit` the plain names mean inside it.
+// (A call qualified by the C library's module name compiles against that one library only.)
+@inline(__always) private func cWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+@inline(__always) private func cExit(_ status: Int32) -> Never { exit(status) }
+
 /// Every C library call the benchmark makes, wrapped once: the clock, /proc, the page cache, and
 /// spawning itself and other programs. The rest of the benchmark sees Swift values and thrown
 /// `SystemError`s.
@@ -71,14 +76,14 @@ enum System {
         var bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(toStandardError ? 2 : 1, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeMutableBytes { cWrite(toStandardError ? 2 : 1, $0.baseAddress! + done, $0.count - done) }
             if n < 0 { if errno == EINTR { continue }; return }
             done += n
         }
         bytes.removeAll()
     }
 
-    static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+    static func exit(_ status: Int32) -> Never { cExit(status) }
 
     // MARK: Files
 
@@ -107,7 +112,7 @@ enum System {
         var bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeMutableBytes { cWrite(fd, $0.baseAddress! + done, $0.count - done) }
             if n < 0 { if errno == EINTR { continue }; throw .failed("write \(path)", errno) }
             done += n
         }

@@ -13,16 +13,24 @@ public struct City: Sendable, Hashable {
     public var country: String
     /// Where it is, exactly as the list's decimal text said.
     public var coordinate: Coordinate
+    /// How many people live there (GeoNames' figure), or nil when the index has no populations (an
+    /// index of the list alone); 0 when the index has them but not for this city.
+    public var population: UInt32?
+    /// The name a search found this city by, when that is not `name` (an alternate name such as
+    /// "München" for "Muenchen", or a word of one); nil otherwise, and for cities read by id.
+    public var matchedName: String?
 
     /// ```swift
     /// let hurzuf = City(id: 707860, name: "Hurzuf", country: "UA",
     ///                   coordinate: Coordinate(latitudeE7: 445_499_990, longitudeE7: 342_833_330))
     /// ```
-    public init(id: UInt32, name: String, country: String, coordinate: Coordinate) {
+    public init(id: UInt32, name: String, country: String, coordinate: Coordinate, population: UInt32? = nil, matchedName: String? = nil) {
         self.id = id
         self.name = name
         self.country = country
         self.coordinate = coordinate
+        self.population = population
+        self.matchedName = matchedName
     }
 }
 

@@ -1,11 +1,13 @@
 import CMMSearchFormat
 
 extension CityIndex {
-    /// Checks the whole file, O(file size): the checksum, then every invariant the format states
-    /// (`include/mmsearch_format.h`): edges in bounds, sorted and leading to later nodes in preorder;
-    /// child ranges nested in and tiling their parent's; every record's key spelled by the path to its
-    /// node; records in (key, name, id) order; the id order a sorted permutation. Throws the first
-    /// problem, with the byte offset where it is.
+    /// Checks the whole file: the checksum, then every invariant the format states
+    /// (`include/mmsearch_format.h`): the trie (children sorted, each node reached once, labels
+    /// non-empty and ended, entry ranges tiling); every entry's key spelled by the path to its node and
+    /// made from its name as the format says; entries in order; a summary exactly for every big node,
+    /// with its counts and first page as a search computes them; records in (key, name, id) order;
+    /// alternate names well formed; the id order a sorted permutation. Throws the first problem, with
+    /// the byte offset where it is. O(entries x depth): a few seconds for the largest indexes.
     ///
     /// ```swift
     /// try CityIndex(path: "cities.mms").verify()
@@ -18,6 +20,12 @@ extension CityIndex {
     }
 }
 
+/// Every record's primary key, in record order: key i is pool[starts[i] ..< starts[i + 1]].
+private struct PrimaryKeys {
+    var pool: [UInt8] = []
+    var starts: [Int] = [0]
+}
+
 /// The state of one full verify over the raw layer.
 private struct _Verifier {
     let index: _IndexBytes
@@ -27,14 +35,15 @@ private struct _Verifier {
 
     func corrupt(_ offset: Int, _ message: String) -> MMSearchError { index.corrupt(offset, message) }
     func nodeOffset(_ node: Int) -> Int { layout.nodes + node * _IndexLayout.nodeSize }
-    func edgeOffset(_ edge: Int) -> Int { layout.edges + edge * _IndexLayout.edgeSize }
+    func entryOffset(_ entry: Int) -> Int { layout.entries + entry * 4 }
     func recordOffset(_ record: Int) -> Int { layout.records + record * _IndexLayout.recordSize }
 
     mutating func run() throws(MMSearchError) {
         try checkChecksum()
         _ = try index.source()
         let keys = try checkRecords()
-        try checkTrie(keys: keys)
+        let folded = try checkAlternates()
+        try checkTrie(tails: keys.tails, primaryKeys: keys.primary, alternateFolds: folded)
         try checkIdOrder()
     }
 
@@ -46,18 +55,16 @@ private struct _Verifier {
         }
     }
 
-    /// Checks each record's fields and the order of all records; returns every record's key (folded
-    /// from its name and country, as the builder made it), back to back, with their start offsets.
-    func checkRecords() throws(MMSearchError) -> (pool: [UInt8], starts: [Int]) {
-        var pool: [UInt8] = []
-        var starts = [0]
-        pool.reserveCapacity(layout.recordCount * 16)
-        starts.reserveCapacity(layout.recordCount + 1)
-        var previous: (name: UnsafeRawBufferPointer, id: UInt32)?
+    /// Checks each record's fields and the order of all records; returns every record's key tail
+    /// (", " + fold(country), or nothing), which every key of the record ends with, and its primary key.
+    func checkRecords() throws(MMSearchError) -> (tails: [[UInt8]], primary: PrimaryKeys) {
+        var tails: [[UInt8]] = [], primary = PrimaryKeys()
+        tails.reserveCapacity(layout.recordCount)
+        var previous: (key: [UInt8], name: UnsafeRawBufferPointer, id: UInt32)?
         for position in 0 ..< layout.recordCount {
             let record = try index.record(position)
             let name = try index.name(of: record, recordIndex: position)
-            guard String(validating: name, as: UTF8.self) != nil else {
+            guard isValidUTF8(name) else {
                 throw corrupt(recordOffset(position), "record \(position) has a name that is not valid UTF-8")
             }
             let country = record.country
@@ -69,92 +76,192 @@ private struct _Verifier {
             guard (-latitudeLimit ... latitudeLimit).contains(record.lat_e7), (-longitudeLimit ... longitudeLimit).contains(record.lon_e7) else {
                 throw corrupt(recordOffset(position), "record \(position) has coordinates \(record.lat_e7), \(record.lon_e7) (1e-7 degree) outside +-90, +-180 degrees")
             }
-            Folding.append(foldingUTF8: name.assumingMemoryBound(to: UInt8.self), to: &pool)
+            var tail: [UInt8] = []
             if country != (0, 0) {
-                pool.append(contentsOf: ", ".utf8)
-                pool.append(contentsOf: Folding.fold(_IndexBytes.countryText(country)))
+                tail.append(contentsOf: ", ".utf8)
+                tail.append(contentsOf: Folding.fold(_IndexBytes.countryText(country)))
             }
-            starts.append(pool.count)
+            var key: [UInt8] = []
+            Folding.append(foldingUTF8: name.assumingMemoryBound(to: UInt8.self), to: &key)
+            key.append(contentsOf: tail)
             if let previous {
-                let order = pool.withUnsafeBytes { keys in
-                    compareBytes(keys, starts[position - 1] ..< starts[position], keys, starts[position] ..< starts[position + 1])
-                }
+                let order = key.withUnsafeBytes { b in previous.key.withUnsafeBytes { a in compareBytes(a, 0 ..< a.count, b, 0 ..< b.count) } }
                 let nameOrder = order != 0 ? order : compareBytes(previous.name, 0 ..< previous.name.count, name, 0 ..< name.count)
                 guard nameOrder < 0 || (nameOrder == 0 && previous.id <= record.id) else {
                     throw corrupt(recordOffset(position), "record \(position) sorts before record \(position - 1); records must be in (key, name, id) order")
                 }
             }
-            previous = (name, record.id)
+            previous = (key, name, record.id)
+            tails.append(tail)
+            primary.pool.append(contentsOf: key)
+            primary.starts.append(primary.pool.count)
         }
-        return (pool, starts)
+        return (tails, primary)
     }
 
-    /// Walks the trie depth-first from the root: the walk must meet nodes 0, 1, 2, ... in turn (preorder,
-    /// every node reached once), every edge well formed, every node's records tiled by its children
-    /// after its own, and its own records' keys equal to the labels on the path to it.
-    func checkTrie(keys: (pool: [UInt8], starts: [Int])) throws(MMSearchError) {
-        let sentinel = try index.node(layout.nodeCount)
-        guard Int(sentinel.edge_first) == layout.edgeCount else {
-            throw corrupt(nodeOffset(layout.nodeCount), "the sentinel node's edge_first is \(sentinel.edge_first), expected \(layout.edgeCount)")
-        }
-        let root = try index.recordRange(ofNode: 0)
-        guard root == 0 ..< layout.recordCount else {
-            throw corrupt(nodeOffset(0), "the root covers records \(root), expected all \(layout.recordCount)")
-        }
-        var expectedNode = 0
-        var stack: [(node: Int, prefix: [UInt8])] = [(0, [])]
-        while let (node, prefix) = stack.popLast() {
-            guard node == expectedNode else {
-                throw corrupt(nodeOffset(node), "node \(node) is reached where node \(expectedNode) should be (nodes must be in preorder, each reached once)")
+    /// Checks every alternate name (its record and text); returns their folds.
+    func checkAlternates() throws(MMSearchError) -> [[UInt8]] {
+        var folds: [[UInt8]] = []
+        folds.reserveCapacity(layout.alternateCount)
+        for index in 0 ..< layout.alternateCount {
+            let text = try self.index.alternateText(index)
+            guard !text.isEmpty, isValidUTF8(text) else {
+                throw corrupt(layout.alternates + index * _IndexLayout.alternateSize, "alternate name \(index) is empty or not valid UTF-8")
             }
-            expectedNode += 1
-            let records = try index.recordRange(ofNode: node)
-            guard node == 0 || !records.isEmpty else {
-                throw corrupt(nodeOffset(node), "node \(node) covers no records")
+            var folded: [UInt8] = []
+            Folding.append(foldingUTF8: text.assumingMemoryBound(to: UInt8.self), to: &folded)
+            folds.append(folded)
+        }
+        return folds
+    }
+
+    /// Walks the trie depth first from the root. Every node but the root must be some node's child
+    /// exactly once (children lists, numbered after their parents, tile 1 ..< node_count); labels are
+    /// non-empty, ended, their first bytes increasing; ranges tile their parent's; each node's own
+    /// entries have exactly its prefix as key, made from their names as the format says, in (kind,
+    /// record, name) order; big nodes have their summaries, and those hold what a search computes.
+    func checkTrie(tails: [[UInt8]], primaryKeys: PrimaryKeys, alternateFolds: [[UInt8]]) throws(MMSearchError) {
+        for summary in 0 ..< layout.summaryCount {
+            let offset = layout.summaries + summary * _IndexLayout.summarySize
+            let node = raw(offset, as: mms_summary.self).node
+            guard Int(node) < layout.nodeCount, summary == 0 || raw(offset - _IndexLayout.summarySize, as: mms_summary.self).node < node else {
+                throw corrupt(offset, "summary \(summary) is for node \(node); summaries must be for nodes below \(layout.nodeCount), in increasing order")
             }
-            let edges = try index.edgeRange(ofNode: node)
-            var childFirst = records.upperBound
-            var children: [(node: Int, prefix: [UInt8])] = []
+        }
+        guard try index.label(ofNode: 0).isEmpty, try index.node(0).entry_first == 0 else {
+            throw corrupt(nodeOffset(0), "the root must have an empty label and entries from 0")
+        }
+        // The child blocks add up: node n's children start where node n - 1's end, from node 1 on.
+        let blockNodes = Int(MMS_CHILD_BLOCK_NODES), blocks = (layout.nodeCount + blockNodes - 1) / blockNodes
+        var expectedFirst = 1
+        for block in 0 ..< blocks {
+            let offset = layout.children + block * _IndexLayout.childBlockSize
+            guard Int(raw(offset, as: UInt32.self)) == expectedFirst else {
+                throw corrupt(offset, "child block \(block) starts at child \(raw(offset, as: UInt32.self)); the counts before it add up to \(expectedFirst)")
+            }
+            for slot in 0 ..< blockNodes {
+                let count = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.counts)! + slot, as: UInt8.self))
+                guard block * blockNodes + slot < layout.nodeCount || count == 0 else {
+                    throw corrupt(offset, "child block \(block) gives children to node \(block * blockNodes + slot), past the \(layout.nodeCount) nodes")
+                }
+                expectedFirst += count
+            }
+        }
+        guard expectedFirst == layout.nodeCount else {
+            throw corrupt(layout.children, "the child counts add up to \(expectedFirst - 1) children; every node but the root, \(layout.nodeCount - 1), must be one")
+        }
+        var summarized = 0
+        var visited = 0
+        var stack: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int)] = [(0, 0 ..< layout.entryCount, [], -1)]
+        while let (node, entries, prefix, parentDepth) = stack.popLast() {
+            visited += 1
+            let children = try index.children(ofNode: node)
+            var ownEnd = entries.upperBound
+            var childItems: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int)] = []
             var previousByte: UInt8?
-            var nextFirst: Int?
-            for edgeIndex in edges {
-                let edge = try index.edge(edgeIndex)
-                let label = try index.label(of: edge, edgeIndex: edgeIndex)
-                guard edge.first_byte == label[0] else {
-                    throw corrupt(edgeOffset(edgeIndex), "edge \(edgeIndex) says its label starts with \(edge.first_byte), the label starts with \(label[0])")
+            for child in children {
+                let label = try index.label(ofNode: child)
+                guard let firstByte = label.first else {
+                    throw corrupt(nodeOffset(child), "node \(child) has an empty label")
                 }
-                if let previousByte, previousByte >= edge.first_byte {
-                    throw corrupt(edgeOffset(edgeIndex), "the edges of node \(node) are not sorted by first byte (\(previousByte) then \(edge.first_byte))")
+                if let previousByte, previousByte >= firstByte {
+                    throw corrupt(nodeOffset(child), "the children of node \(node) are not sorted by first byte (\(previousByte) then \(firstByte))")
                 }
-                previousByte = edge.first_byte
-                let target = Int(edge.target)
-                guard target > node, target < layout.nodeCount else {
-                    throw corrupt(edgeOffset(edgeIndex), "edge \(edgeIndex) leads from node \(node) to node \(target); edges must lead to a later node below \(layout.nodeCount)")
+                previousByte = firstByte
+                let start = Int(try index.node(child).entry_first)
+                let end = child + 1 < children.upperBound ? Int(try index.node(child + 1).entry_first) : entries.upperBound
+                guard entries.lowerBound <= start, start < end, end <= entries.upperBound, childItems.last.map({ $0.entries.upperBound == start }) ?? true else {
+                    throw corrupt(nodeOffset(child), "node \(child) covers entries \(start)..<\(end), which do not follow on from its siblings inside its parent's \(entries)")
                 }
-                let child = try index.recordRange(ofNode: target)
-                if nextFirst == nil { childFirst = child.lowerBound }
-                guard child.lowerBound == (nextFirst ?? child.lowerBound), records.contains(child.lowerBound), child.upperBound <= records.upperBound else {
-                    throw corrupt(nodeOffset(target), "node \(target) covers records \(child), which do not follow on from its siblings inside its parent's \(records)")
-                }
-                nextFirst = child.upperBound
-                children.append((target, prefix + Array(label)))
+                if childItems.isEmpty { ownEnd = start }
+                childItems.append((child, start ..< end, prefix + Array(label), prefix.count))
             }
-            if let nextFirst, nextFirst != records.upperBound {
-                throw corrupt(nodeOffset(node), "the children of node \(node) end at record \(nextFirst), the node at \(records.upperBound)")
+            try checkOwnEntries(entries.lowerBound ..< ownEnd, node: node, prefix: prefix, tails: tails, alternateFolds: alternateFolds)
+            if entries.count > Int(MMS_SUMMARY_THRESHOLD) {
+                try checkSummary(node: node, entries: entries, prefix: prefix, parentDepth: parentDepth, primaryKeys: primaryKeys)
+                summarized += 1
             }
-            // The node's own records, before its children's, have exactly its prefix as key.
-            for position in records.lowerBound ..< childFirst {
-                let key = keys.pool[keys.starts[position] ..< keys.starts[position + 1]]
-                guard key.elementsEqual(prefix) else {
-                    throw corrupt(recordOffset(position), "record \(position) has key \"\(String(decoding: key, as: UTF8.self))\" but sits at a trie node for \"\(String(decoding: prefix, as: UTF8.self))\"")
-                }
-            }
-            stack.append(contentsOf: children.reversed())
+            stack.append(contentsOf: childItems.reversed())
         }
-        guard expectedNode == layout.nodeCount else {
-            throw corrupt(nodeOffset(expectedNode), "only \(expectedNode) of \(layout.nodeCount) nodes are reachable from the root")
+        guard visited == layout.nodeCount else {
+            throw corrupt(nodeOffset(0), "\(visited) of \(layout.nodeCount) nodes are reachable from the root")
+        }
+        guard summarized == layout.summaryCount else {
+            throw corrupt(layout.summaries, "\(layout.summaryCount) summaries for \(summarized) nodes with more than \(MMS_SUMMARY_THRESHOLD) entries; a smaller node has one")
         }
     }
+
+    /// The entries whose key is exactly `prefix`: each made from its name, in (kind, record, name) order.
+    func checkOwnEntries(_ entries: Range<Int>, node: Int, prefix: [UInt8], tails: [[UInt8]], alternateFolds: [[UInt8]]) throws(MMSearchError) {
+        var previous: UInt64?
+        for position in entries {
+            let value = try index.entry(position)
+            let (record, _) = try index.owner(ofEntry: value, at: entryOffset(position))
+            let kind = value >> MMS_ENTRY_KIND_SHIFT, name = Int(value & MMS_ENTRY_NAME_MASK)
+            let order = UInt64(kind) << 60 | UInt64(record) << 30 | UInt64(name)
+            if let previous, previous >= order {
+                throw corrupt(entryOffset(position), "entry \(position) is not after entry \(position - 1) in (key, kind, record, name) order")
+            }
+            previous = order
+            let folded: [UInt8]
+            if name < layout.recordCount {
+                guard name == record else { throw corrupt(entryOffset(position), "entry \(position) names record \(name) but belongs to \(record)") }
+                folded = Folding.fold(String(decoding: try index.nameText(ofEntry: value), as: UTF8.self))
+            } else {
+                folded = alternateFolds[name - layout.recordCount]
+            }
+            let tail = tails[record]
+            let isMadeFromName: Bool
+            if kind == MMS_KIND_WORD.rawValue {
+                isMadeFromName = WordStarts.of(folded).contains { start in
+                    folded.count - start + tail.count == prefix.count
+                        && folded[start...].elementsEqual(prefix[..<(folded.count - start)]) && tail.elementsEqual(prefix[(folded.count - start)...])
+                }
+            } else {
+                isMadeFromName = folded.count + tail.count == prefix.count
+                    && folded.elementsEqual(prefix[..<folded.count]) && tail.elementsEqual(prefix[folded.count...])
+            }
+            guard isMadeFromName else {
+                throw corrupt(entryOffset(position), "entry \(position) (kind \(kind), record \(record)) sits at the key \"\(String(decoding: prefix, as: UTF8.self))\", which its name does not make")
+            }
+        }
+    }
+
+    /// A big node's summary: there, holding what a search computes; and no alternate entry under it
+    /// changes weight along the edge into it (its first page holds there).
+    func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys) throws(MMSearchError) {
+        let summary = try index.summary(ofNode: node)
+        let offset = layout.summaries // for messages: the section
+        let depth = prefix.count
+        let ranked = try index.evaluate(entries, queryLength: depth, match: .words, order: .rank)
+        let named = try index.evaluate(entries, queryLength: depth, match: .name, order: .name)
+        let primary = prefix.withUnsafeBytes { prefix in
+            primaryKeys.pool.withUnsafeBytes { pool in
+                prefixRange(count: primaryKeys.starts.count - 1, prefix: prefix) { position in
+                    UnsafeRawBufferPointer(rebasing: pool[primaryKeys.starts[position] ..< primaryKeys.starts[position + 1]])
+                }
+            }
+        }
+        guard Int(summary.record_count) == ranked.count, Int(summary.name_record_count) == named.count,
+              Int(summary.primary_count) == primary.count, Int(summary.primary_first) == primary.lowerBound else {
+            throw corrupt(offset, "the summary of node \(node) says \(summary.record_count) records, \(summary.name_record_count) by name, primaries \(summary.primary_first)+\(summary.primary_count); the entries give \(ranked.count), \(named.count), \(primary.lowerBound)+\(primary.count)")
+        }
+        for (position, match) in ranked.prefix(Int(MMS_TOP_COUNT)).enumerated() {
+            guard try index.topEntry(Int(summary.top_first) + position) == match.entry else {
+                throw corrupt(layout.top + (Int(summary.top_first) + position) * 4, "the first page of node \(node) differs from its ranked results at position \(position)")
+            }
+        }
+        for position in entries {
+            let value = try index.entry(position)
+            guard value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_ALTERNATE.rawValue else { continue }
+            let threshold = (try index.foldedLength(ofAlternate: Int(value & MMS_ENTRY_NAME_MASK) - layout.recordCount) + 1) / 2
+            if node != 0, threshold > parentDepth + 1, threshold <= depth {
+                throw corrupt(nodeOffset(node), "entry \(position) changes weight inside the edge into node \(node), whose first page must hold along it")
+            }
+        }
+    }
+
+    func raw<T: BitwiseCopyable>(_ offset: Int, as type: T.Type) -> T { index.raw.loadUnaligned(fromByteOffset: offset, as: type) }
 
     func checkIdOrder() throws(MMSearchError) {
         var seen = [Bool](repeating: false, count: layout.recordCount)
@@ -174,3 +281,17 @@ private struct _Verifier {
 }
 
 private func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+
+/// Whether `bytes` are well-formed UTF-8, as `String(validating:as:)` (macOS 15) decides: the standard
+/// library's decoder refuses overlong forms, surrogates and scalars past U+10FFFF alike.
+private func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var decoder = UTF8()
+    var iterator = bytes.makeIterator()
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue: continue
+        case .emptyInput: return true
+        case .error: return false
+        }
+    }
+}

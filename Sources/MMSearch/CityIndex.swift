@@ -1,14 +1,19 @@
 import CMMSearchFormat
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
+import FoundationEssentials // Linux: Foundation without ICU
+#else
+import Foundation // Apple platforms have no FoundationEssentials; CI compiles this branch on Linux too
+#endif
 
 /// A city index file, mapped into memory and searched in place: opening reads only the header, a
-/// search is one walk down the trie, and records are decoded only when asked for.
+/// search is one walk down the trie to a range of search keys (every name of every city, and every
+/// word start in them), and records are decoded only when asked for.
 ///
 /// ```swift
 /// let index = try CityIndex(path: "cities.mms")
 /// let matches = try index.search("sao pa")
 /// print(matches.count)                 // every match, counted in O(1)
-/// for city in matches.prefix(20) { print(city.name, city.country) }
+/// for city in matches.prefix(20) { print(city.name, city.country) }   // biggest first
 /// ```
 ///
 /// An index is immutable and `Sendable`: share one between threads and query it from all of them.
@@ -55,6 +60,9 @@ public struct CityIndex: Sendable {
         self.layout = try bytes.withRawBytes { (raw) throws(MMSearchError) in try _IndexLayout(raw, path: path) }
     }
 
+    /// Whether the index has populations (built with GeoNames data): `City.population` is then set.
+    public var hasPopulation: Bool { layout.hasPopulation }
+
     /// The number of records in the index.
     ///
     /// ```swift
@@ -69,43 +77,47 @@ public struct CityIndex: Sendable {
     /// ```
     public var fileSize: Int { layout.fileSize }
 
-    /// The records whose search key starts with the folded `prefix`, in key order (see `Folding`).
-    /// The empty prefix matches every record. Counting and indexing the result are O(1).
+    /// The cities with a name, or a word of a name, that starts with the folded `prefix` (see
+    /// `Folding`), biggest first; `match` and `order` choose otherwise (see `MatchMode`,
+    /// `ResultOrder`). The empty prefix matches every city. Counting is O(1), and so is the first
+    /// page of ranked results.
     ///
     /// ```swift
-    /// let page = try index.search("lond").dropFirst(20).prefix(20)   // the second page
+    /// let munich = try index.search("München")[0]       // Muenchen, DE, matched by "München"
+    /// let page = try index.search("lond", order: .name).cities(in: 0 ..< 20)
     /// ```
-    public func search(_ prefix: some StringProtocol) throws(MMSearchError) -> SearchResults {
-        let folded = Folding.fold(prefix)
-        return try search(foldedPrefix: folded)
+    public func search(_ prefix: some StringProtocol, match: MatchMode = .words, order: ResultOrder = .rank) throws(MMSearchError) -> SearchResults {
+        try search(foldedPrefix: Folding.fold(prefix), match: match, order: order)
     }
 
-    /// The records whose key starts with `foldedPrefix`, bytes already folded by `Folding.fold`: for
-    /// callers that fold once and search many times.
+    /// The same search for `foldedPrefix`, bytes already folded by `Folding.fold`: for callers that
+    /// fold once and search many times.
     ///
     /// ```swift
     /// let matches = try index.search(foldedPrefix: Folding.fold("São"))
     /// ```
-    public func search(foldedPrefix: [UInt8]) throws(MMSearchError) -> SearchResults {
-        let range = try withBytes { (index) throws(MMSearchError) in
-            try foldedPrefix.withRawBytes { (query) throws(MMSearchError) in try index.locate(query) }
+    public func search(foldedPrefix: [UInt8], match: MatchMode = .words, order: ResultOrder = .rank) throws(MMSearchError) -> SearchResults {
+        let (count, plan) = try withBytes { (index) throws(MMSearchError) -> (Int, SearchResults.Plan) in
+            guard let located = try foldedPrefix.withRawBytes({ (query) throws(MMSearchError) in try index.locate(query) }) else {
+                return (0, .listed([]))
+            }
+            guard located.entries.count > Int(MMS_SUMMARY_THRESHOLD) else {
+                let matches = try index.evaluate(located.entries, queryLength: foldedPrefix.count, match: match, order: order)
+                return (matches.count, .listed(matches))
+            }
+            let summary = try index.summary(ofNode: located.node)
+            if match == .name, order == .name, layout.alternateCount == 0 {
+                // Only primary names can match: the records whose primary key starts with the prefix,
+                // contiguous in name order.
+                let first = Int(summary.primary_first)
+                return (Int(summary.primary_count), .recordRange(first ..< first + Int(summary.primary_count)))
+            }
+            let count = Int(match == .words ? summary.record_count : summary.name_record_count)
+            let top = match == .words && order == .rank
+                ? Int(summary.top_first) ..< Int(summary.top_first) + min(count, Int(MMS_TOP_COUNT)) : nil
+            return (count, .summarized(entries: located.entries, queryLength: foldedPrefix.count, top: top))
         }
-        return SearchResults(index: self, records: range)
-    }
-
-    /// Record `position` of the whole index, in key order.
-    func city(at position: Int) throws(MMSearchError) -> City {
-        try withBytes { (index) throws(MMSearchError) in try index.city(position) }
-    }
-
-    /// Records `positions` of the whole index, in key order, decoded in one entry into the bytes.
-    func cities(atRecords positions: Range<Int>) throws(MMSearchError) -> [City] {
-        try withBytes { (index) throws(MMSearchError) in
-            var cities: [City] = []
-            cities.reserveCapacity(positions.count)
-            for position in positions { cities.append(try index.city(position)) }
-            return cities
-        }
+        return SearchResults(index: self, match: match, order: order, count: count, plan: plan)
     }
 
     /// Runs `body` over the raw layer; the only way into the mapped bytes.

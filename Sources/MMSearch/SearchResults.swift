@@ -1,5 +1,39 @@
-/// The records that match one search: a contiguous range of the index's key-ordered records, so
-/// `count` and any position are O(1), and each `City` is decoded from the file only when read.
+import CMMSearchFormat
+
+/// Which keys a query is matched against.
+///
+/// ```swift
+/// try index.search("york", match: .words)   // New York too: "york" starts a word of its name
+/// try index.search("york", match: .name)    // only names that start with "york"
+/// ```
+public enum MatchMode: String, Sendable, CaseIterable {
+    /// Any name of a city (its own, or an alternate such as "München"), or any word start inside one
+    /// ("york" finds New York). The default.
+    case words
+    /// The start of any name of a city, primary or alternate; not words inside names.
+    case name
+}
+
+/// The order of the results.
+///
+/// ```swift
+/// try index.search("san", order: .rank)   // the biggest cities first
+/// try index.search("san", order: .name)   // alphabetical, by folded name and country
+/// ```
+public enum ResultOrder: String, Sendable, CaseIterable {
+    /// Population times the weight of the best matching name (a primary name outweighs an
+    /// alternate, which outweighs a word inside a name), then primary names before alternates before
+    /// words, then name order. The default. Without populations (an index of the list alone) this is
+    /// the cities matched by their name in alphabetical order, then those matched by another name or a
+    /// word.
+    case rank
+    /// Alphabetical: by folded name and country, then name, then id (`shared/peers/fold.py`'s order).
+    case name
+}
+
+/// The cities that match one search, in the order asked for. `count` is exact and O(1); the first
+/// ranked page of a common prefix is stored in the index, other pages are read from the matching
+/// entries when asked for, and each `City` is decoded from the file only when read.
 ///
 /// ```swift
 /// let results = try index.search("Al")
@@ -7,24 +41,35 @@
 /// results[0].name          // the first in order
 /// ```
 ///
-/// Reading a record checks it against the file. The subscript, which cannot throw, returns a city with
-/// an empty name and country for a record the file has damaged; `city(at:)` throws instead, for callers
-/// that must tell the difference (the `mmsearch` command does). `CityIndex.verify()` finds such damage
-/// before any search.
+/// Reading a result checks it against the file. The subscript, which cannot throw, returns a city with
+/// an empty name and country for a record the file has damaged; `city(at:)` and `cities(in:)` throw
+/// instead, for callers that must tell the difference (the `mmsearch` command does).
+/// `CityIndex.verify()` finds such damage before any search.
 public struct SearchResults: RandomAccessCollection, Sendable {
     /// The index searched.
     public let index: CityIndex
-    /// The matching records' positions in the whole index (key order).
-    ///
-    /// ```swift
-    /// let positions = try index.search("lond").records   // lowerBound ..< lowerBound + count
-    /// ```
-    public let records: Range<Int>
+    /// How the query was matched, and the order of the results.
+    public let match: MatchMode
+    public let order: ResultOrder
+    /// The number of matches: distinct cities, each counted once however many of its names match.
+    public let count: Int
+    let plan: Plan
+
+    /// How the results are read.
+    enum Plan: Sendable {
+        /// All of them, in order: each a record and the entry it was found by.
+        case listed([_Match])
+        /// Records `range` in name order (names matched, by name, in an index without alternates).
+        case recordRange(Range<Int>)
+        /// A big node: its first ranked page is `TOP[top]` (when the match and order are the
+        /// defaults); other pages are read from `entries`.
+        case summarized(entries: Range<Int>, queryLength: Int, top: Range<Int>?)
+    }
 
     /// Always 0: positions count from the first match.
     public var startIndex: Int { 0 }
     /// The number of matches.
-    public var endIndex: Int { records.count }
+    public var endIndex: Int { count }
 
     /// Match `position`, decoded from the file; a record the file has damaged reads as an empty city
     /// (use `city(at:)` to get the error instead).
@@ -33,7 +78,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     /// let first = try index.search("lond")[0]
     /// ```
     public subscript(position: Int) -> City {
-        precondition(position >= 0 && position < records.count, "SearchResults index out of range")
+        precondition(position >= 0 && position < count, "SearchResults index out of range")
         if let city = try? city(at: position) { return city }
         return City(id: 0, name: "", country: "", coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0))
     }
@@ -42,22 +87,101 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     ///
     /// ```swift
     /// let results = try index.search("lond")
-    /// for position in 20 ..< min(40, results.count) { print(try results.city(at: position).name) }
+    /// print(try results.city(at: 0).name)
     /// ```
     public func city(at position: Int) throws(MMSearchError) -> City {
-        precondition(position >= 0 && position < records.count, "SearchResults index out of range")
-        return try index.city(at: records.lowerBound + position)
+        precondition(position >= 0 && position < count, "SearchResults index out of range")
+        return try cities(in: position ..< position + 1)[0]
     }
 
     /// Matches `positions` (0-based within these results), decoded in one pass over the mapped file:
-    /// the way to read a page, cheaper than one subscript a city.
+    /// the way to read a page. The first ranked page of a big result is stored in the index; a later
+    /// page of one (or any page in another order or match mode) reads all its matching entries.
     ///
     /// ```swift
     /// let results = try index.search("lond")
     /// let secondPage = try results.cities(in: 20 ..< min(40, results.count))
     /// ```
     public func cities(in positions: Range<Int>) throws(MMSearchError) -> [City] {
-        precondition(positions.lowerBound >= 0 && positions.upperBound <= records.count, "SearchResults range out of range")
-        return try index.cities(atRecords: records.lowerBound + positions.lowerBound ..< records.lowerBound + positions.upperBound)
+        precondition(positions.lowerBound >= 0 && positions.upperBound <= count, "SearchResults range out of range")
+        let match = self.match, order = self.order
+        return try index.withBytes { (bytes) throws(MMSearchError) in
+            var cities: [City] = []
+            cities.reserveCapacity(positions.count)
+            switch plan {
+            case .listed(let matches):
+                for position in positions {
+                    cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
+                }
+            case .recordRange(let records):
+                for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
+            case let .summarized(entries, queryLength, top):
+                if let top, positions.upperBound <= top.count {
+                    for position in positions {
+                        let entry = try bytes.topEntry(top.lowerBound + position)
+                        let owner = try bytes.owner(ofEntry: entry, at: bytes.layout.top + (top.lowerBound + position) * 4)
+                        cities.append(try bytes.city(owner.record, matchedBy: entry))
+                    }
+                } else {
+                    let matches = try bytes.evaluate(entries, queryLength: queryLength, match: match, order: order)
+                    guard matches.count == count else {
+                        throw bytes.corrupt(bytes.layout.summaries, "a summary counts \(count) matches, the entries hold \(matches.count)")
+                    }
+                    for position in positions {
+                        cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
+                    }
+                }
+            }
+            return cities
+        }
+    }
+}
+
+/// One matching record and the entry (its best matching key) it was found by.
+struct _Match: Sendable {
+    var record: UInt32
+    var entry: UInt32
+}
+
+extension _IndexBytes {
+    /// Every record matching in `entries`, once each, in `order`: the definition of the results,
+    /// read entry by entry (O(entries), for small nodes and for pages past a summary's first).
+    func evaluate(_ entries: Range<Int>, queryLength: Int, match: MatchMode, order: ResultOrder) throws(MMSearchError) -> [_Match] {
+        struct Candidate {
+            var record: UInt32
+            var entry: UInt32
+            var weight: UInt64
+            var kind: UInt32
+            var position: Int
+        }
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(entries.count)
+        for position in entries {
+            let value = try entry(position)
+            let kind = value >> MMS_ENTRY_KIND_SHIFT
+            if match == .name && kind == MMS_KIND_WORD.rawValue { continue }
+            let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
+            // Only an ALTERNATE match's weight depends on its name's folded length.
+            let foldedLength = kind == MMS_KIND_ALTERNATE.rawValue ? try foldedLength(ofAlternate: owner.alternate!) : 0
+            candidates.append(Candidate(record: UInt32(owner.record), entry: value,
+                                        weight: Ranking.weight(kind: kind, queryLength: queryLength, foldedLength: foldedLength),
+                                        kind: kind, position: position))
+        }
+        // Each record's best entry: sorted by record, the best first, then the first of each record.
+        candidates.sort { a, b in
+            if a.record != b.record { return a.record < b.record }
+            if Ranking.isBetterMatch(weight: a.weight, kind: a.kind, than: b.weight, kind: b.kind) { return true }
+            if Ranking.isBetterMatch(weight: b.weight, kind: b.kind, than: a.weight, kind: a.kind) { return false }
+            return a.position < b.position
+        }
+        var best: [Candidate] = []
+        best.reserveCapacity(candidates.count)
+        for candidate in candidates where best.last?.record != candidate.record { best.append(candidate) }
+        if order == .rank {
+            let scored = best.map { (score: population(Int($0.record)) * $0.weight, kind: $0.kind, record: $0.record, entry: $0.entry) }
+            return scored.sorted { Ranking.ranksBefore(($0.score, $0.kind, $0.record), ($1.score, $1.kind, $1.record)) }
+                .map { _Match(record: $0.record, entry: $0.entry) }
+        }
+        return best.map { _Match(record: $0.record, entry: $0.entry) } // already by record: name order
     }
 }

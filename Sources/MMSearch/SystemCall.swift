@@ -6,6 +6,14 @@ import Musl
 import Darwin
 #endif
 
+// The C functions whose names the types below reuse for methods: inside those types the plain name
+// means the method, so they call these. (A call qualified by the C library's module name compiles
+// against that one library only: .ci/run rejects it.)
+@inline(__always) private func cRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+@inline(__always) private func cWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+@inline(__always) private func cClose(_ fd: Int32) -> Int32 { close(fd) }
+@inline(__always) private func cExit(_ status: Int32) -> Never { exit(status) }
+
 /// Every C library call mmsearch makes, wrapped once: above this file, code sees `FileDescriptor`
 /// values and thrown `MMSearchError.io` errors, never raw integers and `errno`.
 package enum SystemCall {
@@ -37,7 +45,7 @@ package enum SystemCall {
 
     /// Renames `from` to `to`, replacing `to` atomically (rename(2)).
     package static func rename(_ from: String, to: String) throws(MMSearchError) {
-        guard Glibc.rename(from, to) == 0 else { throw failure(to, "rename") }
+        guard cRename(from, to) == 0 else { throw failure(to, "rename") }
     }
 
     /// Removes `path`; a missing file is not an error.
@@ -64,7 +72,7 @@ package enum SystemCall {
     package static func write(_ bytes: UnsafeRawBufferPointer, to stream: StandardStream) {
         var done = 0
         while done < bytes.count {
-            let n = Glibc.write(stream.rawValue, bytes.baseAddress! + done, bytes.count - done)
+            let n = cWrite(stream.rawValue, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 return
@@ -87,7 +95,7 @@ package enum SystemCall {
     package static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
 
     /// Ends the process with `status`.
-    package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+    package static func exit(_ status: Int32) -> Never { cExit(status) }
 
     /// The process id, to name temporary files.
     package static var processID: Int32 { getpid() }
@@ -151,10 +159,10 @@ package final class FileDescriptor {
     package func close() throws(MMSearchError) {
         let fd = rawValue
         rawValue = -1
-        guard fd < 0 || Glibc.close(fd) == 0 else { throw MMSearchError.io(path: path, operation: "close", errno: errno) }
+        guard fd < 0 || cClose(fd) == 0 else { throw MMSearchError.io(path: path, operation: "close", errno: errno) }
     }
 
-    deinit { if rawValue >= 0 { _ = Glibc.close(rawValue) } }
+    deinit { if rawValue >= 0 { _ = cClose(rawValue) } }
 }
 
 /// Path arithmetic on plain strings (no Foundation URL needed).

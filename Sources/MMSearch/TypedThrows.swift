@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
+import FoundationEssentials // Linux: Foundation without ICU
+#else
+import Foundation // Apple platforms have no FoundationEssentials; CI compiles this branch on Linux too
+#endif
 
 // The standard library's `withUnsafeBytes` rethrows untyped errors; these keep `MMSearchError` typed
 // through a raw-bytes closure, so callers need no catch-all.

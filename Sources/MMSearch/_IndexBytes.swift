@@ -12,92 +12,225 @@ struct _IndexBytes {
         .invalidIndex(file: path, byteOffset: offset, message: message)
     }
 
-    /// Node `index`; the sentinel (index `nodeCount`) included.
+    /// Node `index`.
     @inline(__always)
     func node(_ index: Int) throws(MMSearchError) -> mms_node {
-        guard index >= 0, index <= layout.nodeCount else {
+        guard index >= 0, index < layout.nodeCount else {
             throw corrupt(layout.nodes, "node \(index) does not exist (\(layout.nodeCount) nodes)")
         }
-        return raw.loadUnaligned(fromByteOffset: layout.nodes + index * _IndexLayout.nodeSize, as: mms_node.self)
+        return raw.loadUnaligned(fromByteOffset: nodeOffset(index), as: mms_node.self)
     }
 
     @inline(__always)
-    func edge(_ index: Int) throws(MMSearchError) -> mms_edge {
-        guard index >= 0, index < layout.edgeCount else {
-            throw corrupt(layout.edges, "edge \(index) does not exist (\(layout.edgeCount) edges)")
-        }
-        return raw.loadUnaligned(fromByteOffset: layout.edges + index * _IndexLayout.edgeSize, as: mms_edge.self)
-    }
+    func nodeOffset(_ index: Int) -> Int { layout.nodes + index * _IndexLayout.nodeSize }
 
-    /// The first byte of edge `index`'s label, read alone: this is what the binary search compares.
+    /// The children of node `index` (a valid node), from its child block: checked to be numbered
+    /// after it and inside the node array.
     @inline(__always)
-    private func edgeFirstByte(_ index: Int) -> UInt8 {
-        raw.load(fromByteOffset: layout.edges + index * _IndexLayout.edgeSize + MemoryLayout<mms_edge>.offset(of: \.first_byte)!, as: UInt8.self)
-    }
-
-    /// The edges of node `index`, checked to lie inside the edge array.
-    @inline(__always)
-    func edgeRange(ofNode index: Int) throws(MMSearchError) -> Range<Int> {
-        let first = Int(try node(index).edge_first)
-        let end = Int(try node(index + 1).edge_first)
-        guard first <= end, end <= layout.edgeCount else {
-            throw corrupt(layout.nodes + index * _IndexLayout.nodeSize, "node \(index) has edges \(first)..<\(end), outside the \(layout.edgeCount) edges")
+    func children(ofNode index: Int) throws(MMSearchError) -> Range<Int> {
+        let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
+        let block = layout.children + (index / blockNodes) * _IndexLayout.childBlockSize
+        var first = Int(raw.loadUnaligned(fromByteOffset: block, as: UInt32.self))
+        let counts = block + MemoryLayout<mms_child_block>.offset(of: \.counts)!
+        for slot in 0 ..< index % blockNodes { first += Int(raw[counts + slot]) }
+        let end = first + Int(raw[counts + index % blockNodes])
+        guard first > index || first == end, end <= layout.nodeCount else {
+            throw corrupt(block, "node \(index) has children \(first)..<\(end); children must follow their parent inside the \(layout.nodeCount) nodes")
         }
         return first ..< end
     }
 
-    /// The label bytes of `edge`, checked to lie inside the label pool and be non-empty.
+    /// Where node `index`'s label starts in the file, checked to lie inside the label pool.
     @inline(__always)
-    func label(of edge: mms_edge, edgeIndex: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        let start = Int(edge.label_offset), length = Int(edge.label_length)
-        guard length >= 1, start <= layout.labels.count - length else {
-            throw corrupt(layout.edges + edgeIndex * _IndexLayout.edgeSize, "edge \(edgeIndex) has label \(start)+\(length), outside the \(layout.labels.count)-byte label pool")
+    func labelStart(ofNode index: Int) throws(MMSearchError) -> Int {
+        let offset = Int(raw.loadUnaligned(fromByteOffset: nodeOffset(index) + MemoryLayout<mms_node>.offset(of: \.label_offset)!, as: UInt32.self))
+        guard offset < layout.labels.count else {
+            throw corrupt(nodeOffset(index), "node \(index) has its label at \(offset), outside the \(layout.labels.count)-byte label pool")
         }
-        return UnsafeRawBufferPointer(rebasing: raw[layout.labels.lowerBound + start ..< layout.labels.lowerBound + start + length])
+        return layout.labels.lowerBound + offset
     }
 
-    /// The records under node `index`, checked to lie inside the record array.
-    @inline(__always)
-    func recordRange(ofNode index: Int) throws(MMSearchError) -> Range<Int> {
-        let node = try node(index)
-        let first = Int(node.record_first), count = Int(node.record_count)
-        guard first <= layout.recordCount, count <= layout.recordCount - first else {
-            throw corrupt(layout.nodes + index * _IndexLayout.nodeSize, "node \(index) covers records \(first)+\(count), outside the \(layout.recordCount) records")
+    /// The label of node `index` (up to its MMS_STRING_END), checked to end inside the label pool.
+    func label(ofNode index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
+        let start = try labelStart(ofNode: index)
+        var end = start
+        while end < layout.labels.upperBound, raw[end] != UInt8(MMS_STRING_END) { end += 1 }
+        guard end < layout.labels.upperBound else {
+            throw corrupt(nodeOffset(index), "node \(index)'s label runs to the end of the label pool without its end byte")
         }
-        return first ..< first + count
+        return UnsafeRawBufferPointer(rebasing: raw[start ..< end])
     }
 
-    /// The records whose key starts with `query` (already folded): one walk from the root, at most
-    /// `query.count` steps whatever the file says, since every edge consumes at least one byte.
-    func locate(_ query: UnsafeRawBufferPointer) throws(MMSearchError) -> Range<Int> {
+    /// Where a walk ended: the node, the entries under it, and the folded query's length.
+    struct Located {
+        var node: Int
+        var entries: Range<Int>
+    }
+
+    /// The entries whose key starts with `query` (already folded): one walk from the root, at most
+    /// `query.count` steps whatever the file says, since every step consumes at least one byte.
+    func locate(_ query: UnsafeRawBufferPointer) throws(MMSearchError) -> Located? {
         var nodeIndex = 0
-        var rest = query[...]
-        while let wanted = rest.first {
-            let edges = try edgeRange(ofNode: nodeIndex)
-            // Binary search for the edge whose first byte is `wanted`.
-            var low = edges.lowerBound, high = edges.upperBound
+        var entries = 0 ..< layout.entryCount
+        var consumed = 0
+        let end = UInt8(MMS_STRING_END)
+        while consumed < query.count {
+            let wanted = query[consumed]
+            let children = try children(ofNode: nodeIndex)
+            // Binary search for the child whose label starts with `wanted`.
+            var low = children.lowerBound, high = children.upperBound
             while low < high {
                 let middle = low + (high - low) / 2
-                if edgeFirstByte(middle) < wanted { low = middle + 1 } else { high = middle }
+                if raw[try labelStart(ofNode: middle)] < wanted { low = middle + 1 } else { high = middle }
             }
-            guard low < edges.upperBound, edgeFirstByte(low) == wanted else { return 0 ..< 0 }
-            let edge = try edge(low)
-            let label = try label(of: edge, edgeIndex: low)
-            let target = Int(edge.target)
-            guard target > nodeIndex, target < layout.nodeCount else {
-                throw corrupt(layout.edges + low * _IndexLayout.edgeSize, "edge \(low) leads from node \(nodeIndex) to node \(target); edges must lead to a later node below \(layout.nodeCount)")
+            guard low < children.upperBound else { return nil }
+            let child = low
+            var labelByte = try labelStart(ofNode: child)
+            guard raw[labelByte] == wanted else { return nil }
+            // Compare the label with the rest of the query; `wanted` matched, and is never the end byte.
+            repeat {
+                labelByte += 1
+                consumed += 1
+                guard labelByte < layout.labels.upperBound else {
+                    throw corrupt(nodeOffset(child), "node \(child)'s label runs to the end of the label pool without its end byte")
+                }
+            } while consumed < query.count && raw[labelByte] != end && raw[labelByte] == query[consumed]
+            if consumed < query.count && raw[labelByte] != end { return nil }
+            // The child's entries: from its entry_first to its next sibling's, or its parent's end.
+            let first = Int(try node(child).entry_first)
+            let last = child + 1 < children.upperBound ? Int(try node(child + 1).entry_first) : entries.upperBound
+            guard entries.lowerBound <= first, first <= last, last <= entries.upperBound else {
+                throw corrupt(nodeOffset(child), "node \(child) covers entries \(first)..<\(last), outside its parent's \(entries)")
             }
-            let compared = min(label.count, rest.count)
-            guard memoryEqual(label.baseAddress!, UnsafeRawBufferPointer(rebasing: rest).baseAddress!, compared) else {
-                return 0 ..< 0
-            }
-            rest = rest.dropFirst(compared)
-            nodeIndex = target
+            nodeIndex = child
+            entries = first ..< last
         }
-        return try recordRange(ofNode: nodeIndex)
+        return Located(node: nodeIndex, entries: entries)
     }
 
-    /// Record `index` of the key-ordered array.
+    /// Entry `index`: its kind and name number, unchecked (see `record(ofEntry:)`).
+    @inline(__always)
+    func entry(_ index: Int) throws(MMSearchError) -> UInt32 {
+        guard index >= 0, index < layout.entryCount else {
+            throw corrupt(layout.entries, "entry \(index) does not exist (\(layout.entryCount) entries)")
+        }
+        return raw.loadUnaligned(fromByteOffset: layout.entries + index * 4, as: UInt32.self)
+    }
+
+    /// The record an entry value belongs to, and the number of its alternate name (nil for a
+    /// display name); `at` is where the value was read, for errors.
+    @inline(__always)
+    func owner(ofEntry value: UInt32, at offset: Int) throws(MMSearchError) -> (record: Int, alternate: Int?) {
+        let kind = value >> MMS_ENTRY_KIND_SHIFT
+        let name = Int(value & MMS_ENTRY_NAME_MASK)
+        guard kind <= MMS_KIND_WORD.rawValue else {
+            throw corrupt(offset, "entry \(value) has kind \(kind); kinds are 0, 1 and 2")
+        }
+        if name < layout.recordCount {
+            guard kind != MMS_KIND_ALTERNATE.rawValue else {
+                throw corrupt(offset, "an alternate-name entry names record \(name)'s display name")
+            }
+            return (name, nil)
+        }
+        let alternate = name - layout.recordCount
+        return (Int(try self.alternate(alternate).record), alternate)
+    }
+
+    /// Alternate name `index`, its record checked.
+    @inline(__always)
+    func alternate(_ index: Int) throws(MMSearchError) -> mms_alternate {
+        guard index >= 0, index < layout.alternateCount else {
+            throw corrupt(layout.entries, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
+        }
+        let offset = layout.alternates + index * _IndexLayout.alternateSize
+        let alternate = raw.loadUnaligned(fromByteOffset: offset, as: mms_alternate.self)
+        guard Int(alternate.record) < layout.recordCount else {
+            throw corrupt(offset, "alternate name \(index) belongs to record \(alternate.record) of \(layout.recordCount)")
+        }
+        return alternate
+    }
+
+    /// The text of alternate name `index`: NAMES from its offset up to the next MMS_STRING_END,
+    /// checked to end inside the pool and within MMS_MAX_STRING_LENGTH bytes.
+    func alternateText(_ index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
+        let start = Int(try alternate(index).name_offset)
+        let location = layout.alternates + index * _IndexLayout.alternateSize
+        guard start < layout.names.count else {
+            throw corrupt(location, "alternate name \(index) starts at \(start), outside the \(layout.names.count)-byte name pool")
+        }
+        let first = layout.names.lowerBound + start
+        let limit = min(layout.names.upperBound, first + Int(MMS_MAX_STRING_LENGTH) + 1)
+        var end = first
+        while end < limit, raw[end] != UInt8(MMS_STRING_END) { end += 1 }
+        guard end < limit else {
+            throw corrupt(location, "alternate name \(index) has no end byte within \(MMS_MAX_STRING_LENGTH) bytes of the name pool")
+        }
+        return UnsafeRawBufferPointer(rebasing: raw[first ..< end])
+    }
+
+    /// The length of fold(alternate name `index`), what an ALTERNATE match weighs by.
+    func foldedLength(ofAlternate index: Int) throws(MMSearchError) -> Int {
+        var folded: [UInt8] = []
+        Folding.append(foldingUTF8: try alternateText(index).assumingMemoryBound(to: UInt8.self), to: &folded)
+        return folded.count
+    }
+
+    /// The text of the name an entry value was made from: a display name or an alternate.
+    func nameText(ofEntry value: UInt32) throws(MMSearchError) -> UnsafeRawBufferPointer {
+        let name = Int(value & MMS_ENTRY_NAME_MASK)
+        if name < layout.recordCount { return try self.name(of: record(name), recordIndex: name) }
+        return try alternateText(name - layout.recordCount)
+    }
+
+    /// The population of record `index`; 0 when the index has none.
+    @inline(__always)
+    func population(_ index: Int) -> UInt64 {
+        guard layout.hasPopulation, index >= 0, index < layout.recordCount else { return 0 }
+        return UInt64(raw.loadUnaligned(fromByteOffset: layout.population + index * 4, as: UInt32.self))
+    }
+
+    /// The summary of node `node` (a binary search over SUMMARIES, sorted by node); a node with more
+    /// entries than MMS_SUMMARY_THRESHOLD must have one.
+    func summary(ofNode node: Int) throws(MMSearchError) -> mms_summary {
+        var low = 0, high = layout.summaryCount
+        let nodeField = MemoryLayout<mms_summary>.offset(of: \.node)!
+        while low < high {
+            let middle = low + (high - low) / 2
+            let value = raw.loadUnaligned(fromByteOffset: layout.summaries + middle * _IndexLayout.summarySize + nodeField, as: UInt32.self)
+            if Int(value) < node { low = middle + 1 } else { high = middle }
+        }
+        let offset = layout.summaries + low * _IndexLayout.summarySize
+        guard low < layout.summaryCount, let summary = Optional(raw.loadUnaligned(fromByteOffset: offset, as: mms_summary.self)), Int(summary.node) == node else {
+            throw corrupt(nodeOffset(node), "node \(node) has more than \(MMS_SUMMARY_THRESHOLD) entries but no summary")
+        }
+        guard summary.name_record_count <= summary.record_count,
+              UInt64(summary.primary_first) + UInt64(summary.primary_count) <= UInt64(layout.recordCount),
+              UInt64(summary.top_first) + UInt64(min(summary.record_count, MMS_TOP_COUNT)) <= UInt64(layout.topCount) else {
+            throw corrupt(offset, "the summary of node \(node) has counts or ranges outside the file")
+        }
+        return summary
+    }
+
+    /// Entry `position` of TOP (a summary's first page).
+    @inline(__always)
+    func topEntry(_ position: Int) throws(MMSearchError) -> UInt32 {
+        guard position >= 0, position < layout.topCount else {
+            throw corrupt(layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
+        }
+        return raw.loadUnaligned(fromByteOffset: layout.top + position * 4, as: UInt32.self)
+    }
+
+    /// `length` bytes at `offset` of the name pool, checked; `at` and `what` say whose, for errors.
+    @inline(__always)
+    func span(offset: UInt32, length: UInt16, at location: Int, what: String) throws(MMSearchError) -> UnsafeRawBufferPointer {
+        let start = Int(offset), count = Int(length)
+        guard start <= layout.names.count - count else {
+            throw corrupt(location, "\(what) has name \(start)+\(count), outside the \(layout.names.count)-byte name pool")
+        }
+        return UnsafeRawBufferPointer(rebasing: raw[layout.names.lowerBound + start ..< layout.names.lowerBound + start + count])
+    }
+
+    /// Record `index`, in name order.
     @inline(__always)
     func record(_ index: Int) throws(MMSearchError) -> mms_record {
         guard index >= 0, index < layout.recordCount else {
@@ -106,24 +239,28 @@ struct _IndexBytes {
         return raw.loadUnaligned(fromByteOffset: layout.records + index * _IndexLayout.recordSize, as: mms_record.self)
     }
 
-    /// The name bytes of record `index`, checked to lie inside the name pool.
+    /// The display name bytes of record `index`, checked to lie inside the name pool.
     func name(of record: mms_record, recordIndex: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        let start = Int(record.name_offset), length = Int(record.name_length)
-        guard start <= layout.names.count - length else {
-            throw corrupt(layout.records + recordIndex * _IndexLayout.recordSize, "record \(recordIndex) has name \(start)+\(length), outside the \(layout.names.count)-byte name pool")
-        }
-        return UnsafeRawBufferPointer(rebasing: raw[layout.names.lowerBound + start ..< layout.names.lowerBound + start + length])
+        try span(offset: record.name_offset, length: record.name_length,
+                 at: layout.records + recordIndex * _IndexLayout.recordSize, what: "record \(recordIndex)")
     }
 
-    /// Record `index` as a `City`.
-    func city(_ index: Int) throws(MMSearchError) -> City {
+    /// Record `index` as a `City`; `matchedBy`, an entry value of the record, names the name a search
+    /// found it by (reported when it is not the display name).
+    func city(_ index: Int, matchedBy entry: UInt32? = nil) throws(MMSearchError) -> City {
         let record = try record(index)
         let name = try name(of: record, recordIndex: index)
+        var matchedName: String?
+        if let entry, Int(entry & MMS_ENTRY_NAME_MASK) != index {
+            matchedName = String(decoding: try nameText(ofEntry: entry), as: UTF8.self)
+        }
         return City(
             id: record.id,
             name: String(decoding: name, as: UTF8.self),
             country: Self.countryText(record.country),
-            coordinate: Coordinate(latitudeE7: record.lat_e7, longitudeE7: record.lon_e7)
+            coordinate: Coordinate(latitudeE7: record.lat_e7, longitudeE7: record.lon_e7),
+            population: layout.hasPopulation ? UInt32(population(index)) : nil,
+            matchedName: matchedName
         )
     }
 
@@ -156,25 +293,19 @@ struct _IndexBytes {
     /// The header's stored checksum (not recomputed: that is `verify`'s work).
     var storedChecksum: UInt64 { raw.loadUnaligned(fromByteOffset: _IndexLayout.checksumOffset, as: UInt64.self) }
 
-    /// The SOURCE section: its fixed part and the source name bytes after it, checked to fill the
-    /// section exactly.
-    func source() throws(MMSearchError) -> (fields: mms_source, name: UnsafeRawBufferPointer) {
+    /// The SOURCE section: its fixed part, the source name and the joined dump's name after it,
+    /// checked to fill the section exactly.
+    func source() throws(MMSearchError) -> (fields: mms_source, name: UnsafeRawBufferPointer, joinedName: UnsafeRawBufferPointer) {
         let section = layout.source, fixedSize = MemoryLayout<mms_source>.size
         guard section.count >= fixedSize else {
             throw corrupt(section.lowerBound, "the source section is \(section.count) bytes, smaller than its \(fixedSize)-byte header")
         }
         let fields = raw.loadUnaligned(fromByteOffset: section.lowerBound, as: mms_source.self)
-        guard Int(fields.name_length) == section.count - fixedSize else {
-            throw corrupt(section.lowerBound, "the source name is \(fields.name_length) bytes, but the section leaves room for \(section.count - fixedSize)")
+        guard UInt64(fields.name_length) + UInt64(fields.joined_name_length) == UInt64(section.count - fixedSize) else {
+            throw corrupt(section.lowerBound, "the source names are \(fields.name_length) + \(fields.joined_name_length) bytes, but the section leaves room for \(section.count - fixedSize)")
         }
-        return (fields, UnsafeRawBufferPointer(rebasing: raw[section.lowerBound + fixedSize ..< section.upperBound]))
+        let nameEnd = section.lowerBound + fixedSize + Int(fields.name_length)
+        return (fields, UnsafeRawBufferPointer(rebasing: raw[section.lowerBound + fixedSize ..< nameEnd]),
+                UnsafeRawBufferPointer(rebasing: raw[nameEnd ..< section.upperBound]))
     }
-}
-
-@inline(__always)
-private func memoryEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-    for offset in 0 ..< count where a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
-        return false
-    }
-    return true
 }

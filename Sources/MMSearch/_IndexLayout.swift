@@ -7,11 +7,21 @@ struct _IndexLayout: Sendable {
     let fileSize: Int
     let recordCount: Int
     let nodeCount: Int
-    let edgeCount: Int
+    let entryCount: Int
+    let alternateCount: Int
+    let summaryCount: Int
+    let topCount: Int
+    /// Whether the index has populations (its POPULATION section is not empty).
+    let hasPopulation: Bool
     /// Byte offsets of the fixed-size arrays.
     let nodes: Int
-    let edges: Int
+    let children: Int
+    let entries: Int
+    let summaries: Int
+    let top: Int
     let records: Int
+    let population: Int
+    let alternates: Int
     let idOrder: Int
     /// Byte ranges of the pools.
     let labels: Range<Int>
@@ -20,16 +30,19 @@ struct _IndexLayout: Sendable {
 
     static let headerSize = MemoryLayout<mms_header>.size
     static let nodeSize = MemoryLayout<mms_node>.stride
-    static let edgeSize = MemoryLayout<mms_edge>.stride
+    static let childBlockSize = MemoryLayout<mms_child_block>.stride
+    static let summarySize = MemoryLayout<mms_summary>.stride
     static let recordSize = MemoryLayout<mms_record>.stride
+    static let alternateSize = MemoryLayout<mms_alternate>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
     /// The sections in file order, with the names that errors and `CityIndex.info()` give them.
     static let sectionNames: [(kind: mms_section_kind, name: String)] = [
-        (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_EDGES, "edges"), (MMS_SECTION_LABELS, "labels"),
-        (MMS_SECTION_RECORDS, "records"), (MMS_SECTION_NAMES, "names"), (MMS_SECTION_ID_ORDER, "id order"),
-        (MMS_SECTION_SOURCE, "source"),
+        (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_CHILDREN, "children"), (MMS_SECTION_LABELS, "labels"), (MMS_SECTION_ENTRIES, "entries"),
+        (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"), (MMS_SECTION_RECORDS, "records"),
+        (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
+        (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_SOURCE, "source"),
     ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
@@ -67,10 +80,16 @@ struct _IndexLayout: Sendable {
         guard header.node_count >= 1, header.node_count < UInt32.max else {
             throw corrupt(at(\.node_count), "node count \(header.node_count), expected at least 1 (the root)")
         }
+        guard UInt64(header.record_count) + UInt64(header.alternate_count) <= UInt64(MMS_MAX_NAME_NUMBER) + 1 else {
+            throw corrupt(at(\.alternate_count), "\(header.record_count) records and \(header.alternate_count) alternate names; name numbers hold at most \(UInt64(MMS_MAX_NAME_NUMBER) + 1)")
+        }
         fileSize = raw.count
         recordCount = Int(header.record_count)
         nodeCount = Int(header.node_count)
-        edgeCount = Int(header.edge_count)
+        entryCount = Int(header.entry_count)
+        alternateCount = Int(header.alternate_count)
+        summaryCount = Int(header.summary_count)
+        topCount = Int(header.top_count)
 
         guard header.reserved == 0 else {
             throw corrupt(at(\.reserved), "reserved header field is \(header.reserved), expected 0")
@@ -95,10 +114,22 @@ struct _IndexLayout: Sendable {
             expectedOffset = (entry.offset + entry.length + alignment - 1) / alignment * alignment
             return Int(entry.offset) ..< Int(entry.offset + entry.length)
         }
-        nodes = try section(MMS_SECTION_NODES, elementSize: Self.nodeSize, count: nodeCount + 1).lowerBound
-        edges = try section(MMS_SECTION_EDGES, elementSize: Self.edgeSize, count: edgeCount).lowerBound
+        nodes = try section(MMS_SECTION_NODES, elementSize: Self.nodeSize, count: nodeCount).lowerBound
+        let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
+        children = try section(MMS_SECTION_CHILDREN, elementSize: Self.childBlockSize, count: (nodeCount + blockNodes - 1) / blockNodes).lowerBound
         labels = try section(MMS_SECTION_LABELS)
+        entries = try section(MMS_SECTION_ENTRIES, elementSize: 4, count: entryCount).lowerBound
+        summaries = try section(MMS_SECTION_SUMMARIES, elementSize: Self.summarySize, count: summaryCount).lowerBound
+        top = try section(MMS_SECTION_TOP, elementSize: 4, count: topCount).lowerBound
         records = try section(MMS_SECTION_RECORDS, elementSize: Self.recordSize, count: recordCount).lowerBound
+        let populationSection = try section(MMS_SECTION_POPULATION)
+        guard populationSection.isEmpty || populationSection.count == 4 * recordCount else {
+            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_POPULATION.rawValue) * MemoryLayout<mms_section>.stride,
+                          "the population section is \(populationSection.count) bytes, expected 0 or \(recordCount) entries of 4 bytes")
+        }
+        population = populationSection.lowerBound
+        hasPopulation = !populationSection.isEmpty
+        alternates = try section(MMS_SECTION_ALTERNATES, elementSize: Self.alternateSize, count: alternateCount).lowerBound
         names = try section(MMS_SECTION_NAMES)
         idOrder = try section(MMS_SECTION_ID_ORDER, elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
         source = try section(MMS_SECTION_SOURCE)

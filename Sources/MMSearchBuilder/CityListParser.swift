@@ -1,11 +1,11 @@
 import CMMSearchFormat
 import MMSearch
 
-/// One record as read from the list, before folding and sorting.
+/// One record as read from the list (or a GeoNames dump), before folding and sorting.
 public struct SourceRecord: Sendable, Equatable {
-    /// The list's `"_id"`.
+    /// The list's `"_id"` (a GeoNames id).
     public var id: UInt32
-    /// The name: UTF-8, escapes decoded, validated; at most `MMS_MAX_STRING_LENGTH` bytes; may be empty.
+    /// The display name: UTF-8, escapes decoded, validated; at most `MMS_MAX_STRING_LENGTH` bytes; may be empty.
     public var name: [UInt8]
     /// The country code: empty, or two ASCII bytes each `A`-`Z` or `0`-`9`.
     public var country: [UInt8]
@@ -13,13 +13,22 @@ public struct SourceRecord: Sendable, Equatable {
     public var latitudeE7: Int32
     /// Longitude in 1e-7 degree, within ±180 degrees.
     public var longitudeE7: Int32
+    /// Other names the city is known by, as the source gives them and in its order (for a GeoNames
+    /// row: its name, ASCII name and alternate names). The builder drops empty ones, lowercase ASCII
+    /// transliterations and repeats, as `shared/peers/rank.py` defines (see `SearchKeys`).
+    public var alternateNames: [[UInt8]]
+    /// How many people live there (GeoNames' population); 0 when unknown.
+    public var population: UInt32
 
-    public init(id: UInt32, name: [UInt8], country: [UInt8], latitudeE7: Int32, longitudeE7: Int32) {
+    public init(id: UInt32, name: [UInt8], country: [UInt8], latitudeE7: Int32, longitudeE7: Int32,
+                alternateNames: [[UInt8]] = [], population: UInt32 = 0) {
         self.id = id
         self.name = name
         self.country = country
         self.latitudeE7 = latitudeE7
         self.longitudeE7 = longitudeE7
+        self.alternateNames = alternateNames
+        self.population = population
     }
 }
 

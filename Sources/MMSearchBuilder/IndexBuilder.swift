@@ -8,9 +8,9 @@ import MMSearch
 /// // read(records: 209579), sorted(records: 209579), written(bytes: 13197470)
 /// ```
 public enum BuildProgress: Sendable, Equatable {
-    /// The list is read (decompressed, if it was compressed) and parsed.
+    /// The inputs are read (decompressed, if they were compressed), parsed and joined.
     case read(records: Int)
-    /// The records' keys are folded and sorted.
+    /// The search keys are folded and sorted.
     case sorted(records: Int)
     /// The index is written, flushed and in place.
     case written(bytes: Int)
@@ -25,15 +25,20 @@ public enum BuildProgress: Sendable, Equatable {
 public struct BuildSummary: Sendable, Equatable {
     /// Records in the index (every record of the list).
     public var recordCount: Int
-    /// Trie nodes (the root included) and edges.
+    /// Trie nodes (the root included).
     public var nodeCount: Int
-    public var edgeCount: Int
+    /// Search keys (entries): every name's key and every word start's.
+    public var entryCount: Int = 0
+    /// Names other than the display names.
+    public var alternateCount: Int = 0
     /// The index file, in bytes.
     public var fileSize: Int
     /// Records kept although their name, or country, is empty (the list has a few: continents).
     public var emptyNames: Int
     public var emptyCountries: Int
-    /// Records of the list left out as invalid (with `skipInvalid`), one error each, in input order.
+    /// With a GeoNames dump joined (`geonames:`): how many records of the list it had a row for.
+    public var joinedRecords: Int?
+    /// Records (or dump rows) left out as invalid (with `skipInvalid`), one error each, in input order.
     public var skipped: [MMSearchError] = []
 }
 
@@ -45,45 +50,109 @@ public struct BuildSummary: Sendable, Equatable {
 /// print(summary.recordCount, summary.fileSize)
 /// ```
 public enum IndexBuilder {
-    /// Reads the city list at `input`, builds its index and puts it at `output` atomically: it is
-    /// written to a temporary file beside `output`, flushed, and renamed over it, so a failed or killed
-    /// build leaves any index already at `output` as it was. A gzip-compressed list (recognized by its
-    /// first bytes, whatever its name) is decompressed first. With `options.skipInvalid`, records with
-    /// a content error are left out and their errors returned in `BuildSummary.skipped` (see
-    /// `CityListParser` for which errors those are); a list with no valid record is an error all the
-    /// same. `progress` hears of each stage as it ends.
+    /// Reads the city list or GeoNames dump at `input` (told apart by content, see `InputKind`),
+    /// joins the GeoNames dump at `geonames` to it by id if given, builds the index and puts it at
+    /// `output` atomically: it is written to a temporary file beside `output`, flushed, and renamed
+    /// over it, so a failed or killed build leaves any index already at `output` as it was. Gzip input
+    /// (recognized by its first bytes, whatever its name) is decompressed first. With
+    /// `options.skipInvalid`, records or rows with a content error are left out and their errors
+    /// returned in `BuildSummary.skipped`; input with no valid record is an error all the same.
+    /// `progress` hears of each stage as it ends.
     ///
     /// ```swift
-    /// try IndexBuilder.build(input: "city.list.json.gz", output: "cities.mms") { stage in
-    ///     if case .read(let records) = stage { print("\(records) records read") }
-    /// }
+    /// try IndexBuilder.build(input: "city.list.json.gz", geonames: "cities500.txt", output: "cities.mms")
     /// ```
     @discardableResult
-    public static func build(input: String, output: String, options: CityListParseOptions = CityListParseOptions(), progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> BuildSummary {
-        let file = try SystemCall.openForReading(input)
-        var bytes = try file.readToEnd()
-        try file.close()
-        if Gzip.isCompressed(bytes) { bytes = try Gzip.decompress(bytes, file: input) }
-        let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in
-            try CityListParser.parse(raw, file: input, options: options)
-        }
-        let records = parsed.records
-        if records.isEmpty, case let .invalidInput(file, line, column, byteOffset, message)? = parsed.skipped.first {
-            throw .invalidInput(file: file, line: line, column: column, byteOffset: byteOffset,
-                                message: "no valid record to index: all \(parsed.skipped.count) were skipped; the first: \(message)")
-        }
-        progress(.read(records: records.count))
-        let source = SourceDescription(
-            name: FilePaths.fileName(of: input),
-            size: UInt64(bytes.count),
-            checksum: bytes.withUnsafeBytes { mms_xxh64($0.baseAddress, $0.count, 0) },
-            builtAt: SystemCall.unixTime
-        )
-        var (index, summary) = try makeIndex(records: records, source: source, file: input, progress: progress)
-        summary.skipped = parsed.skipped
+    public static func build(input: String, geonames: String? = nil, output: String, options: CityListParseOptions = CityListParseOptions(), progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> BuildSummary {
+        let loaded = try loadRecords(input: input, geonames: geonames, options: options)
+        progress(.read(records: loaded.records.count))
+        var (index, summary) = try makeIndex(records: loaded.records, source: loaded.source, file: input, progress: progress)
+        summary.skipped = loaded.skipped
+        summary.joinedRecords = loaded.joinedRecords
         try writeAtomically(index, to: output)
         progress(.written(bytes: index.count))
         return summary
+    }
+
+    /// The records of `input` (a city list or a GeoNames dump), with the dump at `geonames` joined by
+    /// id: a list record whose id is a row's gets the row's name, ASCII name and alternate names as
+    /// alternates, and its population. Also what the SOURCE section says of the inputs.
+    public static func loadRecords(input: String, geonames: String? = nil, options: CityListParseOptions = CityListParseOptions()) throws(MMSearchError) -> (records: [SourceRecord], skipped: [MMSearchError], joinedRecords: Int?, source: SourceDescription) {
+        let bytes = try readDecompressed(input)
+        let kind = bytes.withUnsafeBytes { InputKind.detect($0) }
+        var records: [SourceRecord]
+        var skipped: [MMSearchError]
+        var joinedRecords: Int?
+        var joined: SourceDescription.Joined?
+        switch kind {
+        case .cityListJSON:
+            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try CityListParser.parse(raw, file: input, options: options) }
+            (records, skipped) = (parsed.records, parsed.skipped)
+        case .geoNamesDump:
+            if geonames != nil {
+                throw .invalidInput(file: input, line: 1, column: 1, byteOffset: 0, message: "expected OpenWeatherMap's city list (a JSON array) to join the GeoNames dump to, found what is not a JSON array (read as a GeoNames dump)")
+            }
+            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try GeoNamesParser.parse(raw, file: input, options: options) }
+            skipped = parsed.skipped
+            records = try parsed.rows.map { (row) throws(MMSearchError) in
+                SourceRecord(id: row.id, name: row.name, country: row.country, latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7,
+                             alternateNames: [row.asciiName] + row.alternateNames, population: try population(of: row, file: input))
+            }
+        }
+        if records.isEmpty, case let .invalidInput(file, line, column, byteOffset, message)? = skipped.first {
+            throw .invalidInput(file: file, line: line, column: column, byteOffset: byteOffset,
+                                message: "no valid record to index: all \(skipped.count) were skipped; the first: \(message)")
+        }
+        if let geonames {
+            let dump = try readDecompressed(geonames)
+            guard dump.withUnsafeBytes({ InputKind.detect($0) }) == .geoNamesDump else {
+                throw .invalidInput(file: geonames, line: 1, column: 1, byteOffset: 0, message: "expected a GeoNames dump (19 tab-separated columns a row) to join, found a JSON array")
+            }
+            let parsed = try dump.withRawBytes { (raw) throws(MMSearchError) in try GeoNamesParser.parse(raw, file: geonames, options: options) }
+            skipped += parsed.skipped
+            var rowOfID: [UInt32: Int] = [:]
+            rowOfID.reserveCapacity(parsed.rows.count)
+            for (index, row) in parsed.rows.enumerated() { rowOfID[row.id] = index }
+            var count = 0
+            for index in records.indices {
+                guard let rowIndex = rowOfID[records[index].id] else { continue }
+                let row = parsed.rows[rowIndex]
+                records[index].alternateNames = [row.name, row.asciiName] + row.alternateNames
+                records[index].population = try population(of: row, file: geonames)
+                count += 1
+            }
+            joinedRecords = count
+            joined = SourceDescription.Joined(name: FilePaths.fileName(of: geonames), size: UInt64(dump.count), checksum: checksum(dump))
+        }
+        let source = SourceDescription(
+            name: FilePaths.fileName(of: input),
+            size: UInt64(bytes.count),
+            checksum: checksum(bytes),
+            builtAt: SystemCall.unixTime,
+            kind: kind == .cityListJSON ? .cityList : .geoNamesDump,
+            joined: joined
+        )
+        return (records, skipped, joinedRecords, source)
+    }
+
+    /// The bytes of the file at `path`, decompressed when it is gzip.
+    private static func readDecompressed(_ path: String) throws(MMSearchError) -> [UInt8] {
+        let file = try SystemCall.openForReading(path)
+        var bytes = try file.readToEnd()
+        try file.close()
+        if Gzip.isCompressed(bytes) { bytes = try Gzip.decompress(bytes, file: path) }
+        return bytes
+    }
+
+    private static func checksum(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { mms_xxh64($0.baseAddress, $0.count, 0) }
+    }
+
+    private static func population(of row: GeoNamesRow, file: String) throws(MMSearchError) -> UInt32 {
+        guard let population = UInt32(exactly: row.population) else {
+            throw .limitExceeded(file: file, message: "row \(row.id) has population \(row.population); the format holds at most \(UInt32.max)")
+        }
+        return population
     }
 
     /// The bytes of an index holding `records`, with `source` as its SOURCE section. `file` names the
@@ -91,69 +160,93 @@ public enum IndexBuilder {
     ///
     /// ```swift
     /// let london = SourceRecord(id: 2643743, name: Array("London".utf8), country: Array("GB".utf8),
-    ///                           latitudeE7: 515_085_300, longitudeE7: -1_257_400)
+    ///                           latitudeE7: 515_085_300, longitudeE7: -1_257_400,
+    ///                           alternateNames: [Array("Londres".utf8)], population: 8_961_989)
     /// let source = SourceDescription(name: "memory", size: 0, checksum: 0, builtAt: 0)
     /// let (bytes, _) = try IndexBuilder.makeIndex(records: [london], source: source)
     /// let index = try CityIndex(bytes: Data(bytes))
     /// ```
     public static func makeIndex(records: [SourceRecord], source: SourceDescription, file: String = "<records>", progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> (bytes: [UInt8], summary: BuildSummary) {
-        guard records.count < Int(UInt32.max) else {
-            throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \(UInt32.max - 1)")
+        guard records.count <= Int(MMS_MAX_NAME_NUMBER) else {
+            throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \(MMS_MAX_NAME_NUMBER)")
         }
-        let keys = try SortedKeys(records: records, file: file)
+        let primaryOrder = try PrimaryOrder(records: records, file: file)
+        let ordered = primaryOrder.order.map { records[Int($0)] }
+        let keys = try SearchKeys(orderedRecords: ordered, file: file)
         progress(.sorted(records: records.count))
         let trie = try TrieBuilder(keys: keys, file: file)
+        let populations = ordered.contains { $0.population != 0 } ? ordered.map(\.population) : []
+        let summaries = SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, recordCount: ordered.count)
+
         var names = BytePool()
         var recordEntries: [mms_record] = []
-        recordEntries.reserveCapacity(records.count)
-        for recordIndex in keys.order {
-            let record = records[Int(recordIndex)]
-            let nameOffset = try names.intern(record.name, file: file)
+        recordEntries.reserveCapacity(ordered.count)
+        for record in ordered {
             recordEntries.append(mms_record(
                 id: record.id,
                 lat_e7: record.latitudeE7,
                 lon_e7: record.longitudeE7,
-                name_offset: nameOffset,
+                name_offset: try names.intern(record.name, file: file),
                 name_length: UInt16(record.name.count),
                 country: record.country.count == 2 ? (record.country[0], record.country[1]) : (0, 0)
             ))
         }
-        // Positions in key order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
+        var alternates: [mms_alternate] = []
+        alternates.reserveCapacity(keys.alternates.count)
+        for alternate in keys.alternates {
+            alternates.append(mms_alternate(record: alternate.record, name_offset: try names.intern(alternate.name, file: file)))
+        }
+        // Positions in name order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
         let idOrder = (0 ..< UInt32(recordEntries.count)).sorted {
             (recordEntries[Int($0)].id, $0) < (recordEntries[Int($1)].id, $1)
         }
-        var sourceSection: [UInt8] = []
-        withUnsafeBytes(of: mms_source(
-            source_size: source.size,
-            source_checksum: source.checksum,
-            built_at: source.builtAt,
-            name_length: UInt32(source.name.utf8.count),
-            reserved: 0
-        )) { sourceSection.append(contentsOf: $0) }
-        sourceSection.append(contentsOf: source.name.utf8)
 
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_NODES, trie.nodes)
-        writer.place(MMS_SECTION_EDGES, trie.edges)
-        writer.place(MMS_SECTION_LABELS, trie.labels.bytes)
+        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks)
+        writer.place(MMS_SECTION_LABELS, trie.labels)
+        writer.place(MMS_SECTION_ENTRIES, keys.values)
+        writer.place(MMS_SECTION_SUMMARIES, summaries.summaries)
+        writer.place(MMS_SECTION_TOP, summaries.top)
         writer.place(MMS_SECTION_RECORDS, recordEntries)
+        writer.place(MMS_SECTION_POPULATION, populations)
+        writer.place(MMS_SECTION_ALTERNATES, alternates)
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, idOrder)
-        writer.place(MMS_SECTION_SOURCE, sourceSection)
-        let bytes = writer.finish(
-            recordCount: UInt32(recordEntries.count),
-            nodeCount: UInt32(trie.nodes.count - 1),
-            edgeCount: UInt32(trie.edges.count)
-        )
+        writer.place(MMS_SECTION_SOURCE, sourceSection(source))
+        let bytes = writer.finish(counts: _SectionWriter.Counts(
+            records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
+            alternates: alternates.count, summaries: summaries.summaries.count, top: summaries.top.count
+        ))
         let summary = BuildSummary(
             recordCount: records.count,
-            nodeCount: trie.nodes.count - 1,
-            edgeCount: trie.edges.count,
+            nodeCount: trie.nodes.count,
+            entryCount: keys.count,
+            alternateCount: alternates.count,
             fileSize: bytes.count,
             emptyNames: records.count { $0.name.isEmpty },
             emptyCountries: records.count { $0.country.isEmpty }
         )
         return (bytes, summary)
+    }
+
+    /// The SOURCE section: the fixed part, then the input's name, then the joined dump's.
+    private static func sourceSection(_ source: SourceDescription) -> [UInt8] {
+        var section: [UInt8] = []
+        withUnsafeBytes(of: mms_source(
+            source_size: source.size,
+            source_checksum: source.checksum,
+            built_at: source.builtAt,
+            joined_size: source.joined?.size ?? 0,
+            joined_checksum: source.joined?.checksum ?? 0,
+            name_length: UInt32(source.name.utf8.count),
+            joined_name_length: UInt32(source.joined?.name.utf8.count ?? 0),
+            source_kind: source.kind.rawValue,
+            reserved: 0
+        )) { section.append(contentsOf: $0) }
+        section.append(contentsOf: source.name.utf8)
+        section.append(contentsOf: (source.joined?.name ?? "").utf8)
+        return section
     }
 
     static let writeChunkSize = 1 << 16
@@ -187,9 +280,9 @@ public enum IndexBuilder {
     }
 }
 
-/// Every record's search key, folded once into one pool, and the records' order by
-/// (key bytes, name bytes, id).
-struct SortedKeys {
+/// Every record's primary key (fold(display name) + tail), folded once into one pool, and the
+/// records' order by (key bytes, name bytes, id): the order of RECORDS.
+struct PrimaryOrder {
     /// Key bytes of all records, back to back, in input order.
     private(set) var pool: [UInt8] = []
     /// Record i's key is pool[starts[i] ..< starts[i + 1]].
@@ -236,83 +329,21 @@ struct SortedKeys {
     }
 }
 
-/// Byte strings stored once each: identical names (or labels) share their bytes.
+/// Names stored once each, each followed by MMS_STRING_END: identical names share their bytes.
 struct BytePool {
     private(set) var bytes: [UInt8] = []
     private var offsets: [[UInt8]: UInt32] = [:]
 
     mutating func intern(_ string: [UInt8], file: String) throws(MMSearchError) -> UInt32 {
         if let offset = offsets[string] { return offset }
-        guard bytes.count + string.count <= Int(UInt32.max) else {
+        guard bytes.count + string.count < Int(UInt32.max) else {
             throw .limitExceeded(file: file, message: "string pool past 4 GiB; the format's offsets are 32-bit")
         }
         let offset = UInt32(bytes.count)
         bytes.append(contentsOf: string)
+        bytes.append(UInt8(MMS_STRING_END))
         offsets[string] = offset
         return offset
     }
 }
 
-/// The path-compressed trie over the sorted keys, as the format's flat arrays: nodes in preorder
-/// (plus the sentinel), each node's edges contiguous and sorted by first byte.
-struct TrieBuilder {
-    private(set) var nodes: [mms_node] = []
-    private(set) var edges: [mms_edge] = []
-    private(set) var labels = BytePool()
-
-    /// Records [first, end) in key order share their first `depth` key bytes; the node for them is
-    /// reached by `parentEdge` (nil for the root).
-    private struct Pending {
-        var first: Int
-        var end: Int
-        var depth: Int
-        var parentEdge: Int?
-    }
-
-    init(keys: SortedKeys, file: String) throws(MMSearchError) {
-        let count = keys.order.count
-        nodes.reserveCapacity(count * 3 / 2)
-        edges.reserveCapacity(count * 3 / 2)
-        // An explicit stack, not recursion: a key may be 65,535 bytes deep.
-        var stack = [Pending(first: 0, end: count, depth: 0, parentEdge: nil)]
-        try keys.pool.withRawBytes { (pool) throws(MMSearchError) in
-            while let pending = stack.popLast() {
-                let nodeIndex = nodes.count
-                if let parentEdge = pending.parentEdge { edges[parentEdge].target = UInt32(nodeIndex) }
-                nodes.append(mms_node(record_first: UInt32(pending.first), record_count: UInt32(pending.end - pending.first), edge_first: UInt32(edges.count)))
-                // Records whose key is exactly this prefix come first (shorter sorts first); the rest
-                // group by their next byte, each group one edge.
-                var position = pending.first
-                while position < pending.end, keys.key(at: position).count == pending.depth { position += 1 }
-                var children: [Pending] = []
-                while position < pending.end {
-                    let groupKey = keys.key(at: position)
-                    let byte = pool[groupKey.lowerBound + pending.depth]
-                    var groupEnd = position + 1
-                    while groupEnd < pending.end, pool[keys.key(at: groupEnd).lowerBound + pending.depth] == byte { groupEnd += 1 }
-                    // Sorted keys: the group's common prefix is that of its first and last key.
-                    let lastKey = keys.key(at: groupEnd - 1)
-                    var shared = pending.depth + 1
-                    while shared < groupKey.count, shared < lastKey.count,
-                          pool[groupKey.lowerBound + shared] == pool[lastKey.lowerBound + shared] { shared += 1 }
-                    let label = Array(pool[groupKey.lowerBound + pending.depth ..< groupKey.lowerBound + shared])
-                    edges.append(mms_edge(
-                        label_offset: try labels.intern(label, file: file),
-                        target: 0, // set when the child is numbered
-                        label_length: UInt16(label.count),
-                        first_byte: byte,
-                        reserved: 0
-                    ))
-                    children.append(Pending(first: position, end: groupEnd, depth: shared, parentEdge: edges.count - 1))
-                    position = groupEnd
-                }
-                // Preorder: the first child is numbered next, so it goes on the stack last.
-                stack.append(contentsOf: children.reversed())
-            }
-        }
-        guard nodes.count < Int(UInt32.max) else {
-            throw .limitExceeded(file: file, message: "\(nodes.count) trie nodes; at most \(UInt32.max - 1) fit")
-        }
-        nodes.append(mms_node(record_first: 0, record_count: 0, edge_first: UInt32(edges.count)))
-    }
-}

@@ -4,6 +4,16 @@ import MMSearch
 /// Lays sections out after the header, each at a multiple of MMS_SECTION_ALIGNMENT with zero padding
 /// between them, then writes the header and the checksum. The builder's only raw-byte code.
 struct _SectionWriter {
+    /// The header's counts.
+    struct Counts {
+        var records: Int
+        var nodes: Int
+        var entries: Int
+        var alternates: Int
+        var summaries: Int
+        var top: Int
+    }
+
     private var body: [UInt8] = []
     private var sections = [mms_section](repeating: mms_section(offset: 0, length: 0), count: Int(MMS_SECTION_COUNT.rawValue))
     private static let headerSize = MemoryLayout<mms_header>.size
@@ -19,7 +29,7 @@ struct _SectionWriter {
     }
 
     /// The whole file: header (with checksum) followed by the sections.
-    func finish(recordCount: UInt32, nodeCount: UInt32, edgeCount: UInt32) -> [UInt8] {
+    func finish(counts: Counts) -> [UInt8] {
         var header = mms_header()
         header.magic = MMS_MAGIC
         header.version = MMS_FORMAT_VERSION
@@ -28,9 +38,12 @@ struct _SectionWriter {
         header.checksum = 0
         header.header_size = UInt32(Self.headerSize)
         header.section_count = MMS_SECTION_COUNT.rawValue
-        header.record_count = recordCount
-        header.node_count = nodeCount
-        header.edge_count = edgeCount
+        header.record_count = UInt32(counts.records)
+        header.node_count = UInt32(counts.nodes)
+        header.entry_count = UInt32(counts.entries)
+        header.alternate_count = UInt32(counts.alternates)
+        header.summary_count = UInt32(counts.summaries)
+        header.top_count = UInt32(counts.top)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

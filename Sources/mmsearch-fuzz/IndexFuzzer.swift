@@ -1,5 +1,9 @@
 import CFuzzerDriver
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
+import FoundationEssentials // Linux: Foundation without ICU
+#else
+import Foundation // Apple platforms have no FoundationEssentials
+#endif
 import MMSearch
 
 /// Treats arbitrary bytes as an index: opens it, runs queries, reads every record of each answer's

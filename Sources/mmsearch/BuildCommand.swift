@@ -3,33 +3,38 @@ import MMSearchBuilder
 
 enum BuildCommand: Command {
     static let usage = """
-        usage: mmsearch build [--skip-invalid] INPUT -o OUTPUT
+        usage: mmsearch build [--skip-invalid] [--geonames DUMP] INPUT -o OUTPUT
 
-        Reads the city list INPUT (a JSON array of {"_id", "name", "country", "coord": {"lon", "lat"}})
-        and writes its index to OUTPUT. The index is written to a temporary file beside OUTPUT, flushed
+        Reads INPUT, OpenWeatherMap's city list (a JSON array of {"_id", "name", "country", "coord":
+        {"lon", "lat"}}) or a GeoNames dump (cities500.txt, allCountries.txt, ...: 19 tab-separated
+        columns a row), told apart by content, and writes its index to OUTPUT. With --geonames DUMP,
+        the GeoNames dump is joined to the list by id: each city gets the dump's names (München, Munich,
+        ...) and population, so that every name finds it and the biggest come first. The index is written to a temporary file beside OUTPUT, flushed
         and renamed over it: a failed or killed build never leaves a partial index at OUTPUT and never
         harms an index already there. Bad input is reported with file, line:column and what was expected.
         INPUT may be gzip-compressed (as OpenWeatherMap ships it, city.list.json.gz): it is recognized by
         its first bytes, whatever its name. When standard error is a terminal, one line there shows the
         progress (records read, sorted, written).
 
-        --skip-invalid  leave out records whose content is invalid (a field missing or of the wrong
+        --geonames DUMP join a GeoNames dump (plain or gzip) to the list INPUT by id
+        --skip-invalid  leave out records (or dump rows) whose content is invalid (a field missing or of the wrong
                         type, an id out of range or repeated, a bad country code, a name too long,
                         coordinates out of range, bad text in a string, ...) and report how many, with
                         the first few reasons; errors that break the JSON structure still stop the build
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["-o", "--output"], flagNames: ["--skip-invalid"])
+        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--geonames"], flagNames: ["--skip-invalid"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one INPUT file") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("-o OUTPUT is required") }
-        try build(input: parsed.positionals[0], output: output, options: CityListParseOptions(skipInvalid: parsed.has("--skip-invalid")))
+        try build(input: parsed.positionals[0], geonames: parsed.value("--geonames"), output: output,
+                  options: CityListParseOptions(skipInvalid: parsed.has("--skip-invalid")))
         return 0
     }
 
     /// Builds `output` from `input`, reporting the result on standard error, and the progress too
     /// when standard error is a terminal (one line, rewritten in place, cleared at the end).
-    static func build(input: String, output: String, options: CityListParseOptions = CityListParseOptions()) throws {
+    static func build(input: String, geonames: String? = nil, output: String, options: CityListParseOptions = CityListParseOptions()) throws {
         let clock = ContinuousClock()
         let start = clock.now
         let showsProgress = SystemCall.isTerminal(.error)
@@ -42,7 +47,7 @@ enum BuildCommand: Command {
         show("mmsearch build: reading \(input)...")
         let summary: BuildSummary
         do {
-            summary = try IndexBuilder.build(input: input, output: output, options: options) { stage in
+            summary = try IndexBuilder.build(input: input, geonames: geonames, output: output, options: options) { stage in
                 switch stage {
                 case .read(let records): show("mmsearch build: \(records) records read; sorting...")
                 case .sorted(let records): show("mmsearch build: \(records) records sorted; writing \(output)...")
@@ -63,8 +68,12 @@ enum BuildCommand: Command {
         if summary.emptyNames > 0 || summary.emptyCountries > 0 {
             Output.error("mmsearch build: warning: kept \(summary.emptyNames) records with an empty name and \(summary.emptyCountries) with an empty country")
         }
+        if let joined = summary.joinedRecords, let geonames {
+            Output.error("mmsearch build: joined \(geonames): \(joined) of \(summary.recordCount) records have its names and population")
+        }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        Output.error("mmsearch build: wrote \(output): \(summary.recordCount) records, \(summary.fileSize) bytes, in \(formatSeconds(seconds)) s")
+        let names = summary.alternateCount > 0 ? " (\(summary.alternateCount) other names)" : ""
+        Output.error("mmsearch build: wrote \(output): \(summary.recordCount) records\(names), \(summary.entryCount) search keys, \(summary.fileSize) bytes, in \(formatSeconds(seconds)) s")
     }
 
     private static func formatSeconds(_ seconds: Double) -> String {

@@ -20,17 +20,24 @@ enum InfoCommand: Command {
             "format version  \(info.formatVersion)",
             "file size       \(info.fileSize) bytes",
             "records         \(info.recordCount)",
-            "trie            \(info.nodeCount) nodes, \(info.edgeCount) edges",
+            "names           \(info.alternateCount) besides the records' own",
+            "search keys     \(info.entryCount) (names and word starts), in a trie of \(info.nodeCount) nodes",
+            "summaries       \(info.summaryCount) nodes with a stored count and first page",
+            "population      \(info.hasPopulation ? "yes: results are ranked by it" : "none (ranked by how the name matched, then alphabetically)")",
             "checksum        \(hex(info.checksum)) (XXH64, as stored; `mmsearch verify` checks it)",
             "sections",
         ]
         let lengthWidth = info.sections.map { String($0.length).count }.max() ?? 0
         for section in info.sections {
-            let name = section.name + String(repeating: " ", count: max(0, 10 - section.name.count))
+            let name = section.name + String(repeating: " ", count: max(0, 11 - section.name.count))
             lines.append("  \(name)\(String(section.length).paddedLeft(to: lengthWidth)) bytes at offset \(section.offset)")
         }
         lines.append("built           \(utcText(info.source.builtAt))")
-        lines.append("source          \(info.source.name), \(info.source.size) bytes of JSON, XXH64 \(hex(info.source.checksum))")
+        let kind = info.source.kind == .cityList ? "JSON" : "GeoNames dump"
+        lines.append("source          \(info.source.name), \(info.source.size) bytes of \(kind), XXH64 \(hex(info.source.checksum))")
+        if let joined = info.source.joined {
+            lines.append("joined          \(joined.name), \(joined.size) bytes of GeoNames dump, XXH64 \(hex(joined.checksum))")
+        }
         var output = Output(.output)
         output.write(lines.joined(separator: "\n") + "\n")
         output.flush()

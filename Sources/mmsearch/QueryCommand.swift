@@ -2,24 +2,34 @@ import MMSearch
 
 enum QueryCommand: Command {
     static let usage = """
-        usage: mmsearch query [--index PATH] [--data PATH] [--limit N] [--offset K] [--format FORMAT] PREFIX
+        usage: mmsearch query [--index PATH] [--data PATH] [--match words|name] [--order rank|name]
+                              [--limit N] [--offset K] [--format FORMAT] PREFIX
 
-        Prints the cities whose "name, country" starts with PREFIX, ignoring case and accents, in
-        alphabetical order: one a line as `Name, CC  lat, lon  id`, then a line `N matches` with the
-        total. PREFIX is used exactly as given (spaces included). PREFIX "-" reads queries from standard
-        input, one a line (only the line break is removed), and answers each in turn.
+        Prints the cities that PREFIX finds, ignoring case and accents: by default every city with a
+        name (its own or another, such as München for Muenchen) or a word of a name that starts with
+        PREFIX, biggest first. One a line as `Name, CC (matched name)  lat, lon  id  population N`
+        (the matched name only when it is not the city's own, the population only when the index has
+        them), then a line `N matches` with the exact total. PREFIX is used exactly as given (spaces
+        included). PREFIX "-" reads queries from standard input, one a line (only the line break is
+        removed), and answers each in turn.
 
         options:
           --index PATH      the index (default: $MMSEARCH_INDEX, else cities.mms in this directory)
           --data PATH       a city list to build the index from first, if the index does not exist
                             (default: $MMSEARCH_DATA)
+          --match MODE      words (the default): a name, or a word inside a name, starts with PREFIX;
+                            name: a name starts with PREFIX ("york" then misses New York)
+          --order ORDER     rank (the default): population times how well the name matched, names
+                            before words; name: alphabetical by folded name and country
           --limit N         print at most N results (default 20; 0 prints only the count)
           --offset K        skip the first K results (default 0)
           --format FORMAT   how to print the answer:
             text      (the default) a line a city as above, then `N matches`
             json      one JSON object a query, on one line:
                       {"query": "...", "count": N, "offset": K, "results": [{"id": ..., "name": "...",
-                       "country": "..", "lat": ..., "lon": ...}, ...]}
+                       "country": "..", "lat": ..., "lon": ..., "population": ..., "matched": "..."}, ...]}
+                      ("population" where the index has populations, "matched" where the city was
+                      found by another name than its own)
             jsonl     one JSON object a city ({"id", "name", "country", "lat", "lon"}), a line each;
                       no count
             tsv       a header line `id name country lat lon` (tab-separated), then a row a city;
@@ -35,22 +45,23 @@ enum QueryCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["--index", "--data", "--limit", "--offset", "--format"], flagNames: ["--json"])
+        let parsed = try Arguments(arguments, valued: ["--index", "--data", "--limit", "--offset", "--format", "--match", "--order"], flagNames: ["--json"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one PREFIX (\"-\" reads them from standard input)") }
         let limit = try parsed.integer("--limit", default: 20, minimum: 0)
         let offset = try parsed.integer("--offset", default: 0, minimum: 0)
         let format = try ResultFormat(parsed)
+        let mode = try searchMode(parsed)
         let index = try openIndex(path: parsed.value("--index"), data: parsed.value("--data"))
         var output = Output(.output)
         output.write(format.header)
         let prefix = parsed.positionals[0]
         if prefix == "-" {
             while let line = readLine(strippingNewline: true) {
-                try answer(line, in: index, limit: limit, offset: offset, format: format, to: &output)
+                try answer(line, in: index, mode: mode, limit: limit, offset: offset, format: format, to: &output)
                 output.flush()
             }
         } else {
-            try answer(prefix, in: index, limit: limit, offset: offset, format: format, to: &output)
+            try answer(prefix, in: index, mode: mode, limit: limit, offset: offset, format: format, to: &output)
         }
         output.flush()
         return 0
@@ -70,9 +81,22 @@ enum QueryCommand: Command {
         return try CityIndex(path: indexPath)
     }
 
+    /// `--match` and `--order`, each defaulting to the library's default.
+    static func searchMode(_ arguments: Arguments) throws(UsageError) -> (match: MatchMode, order: ResultOrder) {
+        let matchText = arguments.value("--match") ?? MatchMode.words.rawValue
+        let orderText = arguments.value("--order") ?? ResultOrder.rank.rawValue
+        guard let match = MatchMode(rawValue: matchText) else {
+            throw UsageError("--match takes one of \(MatchMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(matchText)\"")
+        }
+        guard let order = ResultOrder(rawValue: orderText) else {
+            throw UsageError("--order takes one of \(ResultOrder.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(orderText)\"")
+        }
+        return (match, order)
+    }
+
     /// Writes one query's page of results and its count.
-    static func answer(_ query: String, in index: CityIndex, limit: Int, offset: Int, format: ResultFormat, to output: inout Output) throws {
-        let results = try index.search(query)
+    static func answer(_ query: String, in index: CityIndex, mode: (match: MatchMode, order: ResultOrder), limit: Int, offset: Int, format: ResultFormat, to output: inout Output) throws {
+        let results = try index.search(query, match: mode.match, order: mode.order)
         let page = min(offset, results.count) ..< min(offset.addingReportingOverflow(limit).partialValue, results.count)
         let cities = try results.cities(in: page)
         output.write(format.render(query: query, count: results.count, offset: offset, cities: cities))

@@ -60,19 +60,32 @@ enum ResultFormat: String, CaseIterable {
         }
     }
 
-    /// `Name, CC  lat, lon  id` (`Name  lat, lon  id` when the country is empty).
+    /// `Name, CC (Matched)  lat, lon  id  population N`: the matched name only when the city was found
+    /// by another name, the population only when the index has populations.
     static func textLine(_ city: City) -> String {
-        "\(placeText(city))  \(city.coordinate.latitudeText), \(city.coordinate.longitudeText)  \(city.id)"
+        let population = city.population.map { "  population \($0)" } ?? ""
+        return "\(placeText(city))  \(city.coordinate.latitudeText), \(city.coordinate.longitudeText)  \(city.id)\(population)"
     }
 
-    /// `Name, CC`, or `Name` when the country is empty.
+    /// `Name, CC`, or `Name` when the country is empty; then ` (Matched)` when the city was found by
+    /// another name (`Muenchen, DE (München)`).
     static func placeText(_ city: City) -> String {
-        city.country.isEmpty ? city.name : "\(city.name), \(city.country)"
+        let place = city.country.isEmpty ? city.name : "\(city.name), \(city.country)"
+        return city.matchedName.map { "\(place) (\($0))" } ?? place
+    }
+
+    /// `"population"` where the index has populations, `"matched"` where the city was found by another
+    /// name: the members JSON and GeoJSON add after the others.
+    static func extraMembers(_ city: City) -> String {
+        var members = ""
+        if let population = city.population { members += ", \"population\": \(population)" }
+        if let matched = city.matchedName { members += ", \"matched\": \(JSONText.quoted(matched))" }
+        return members
     }
 
     /// The coordinates are the list's decimal text, so they come back digit for digit.
     static func jsonObject(_ city: City) -> String {
-        "{\"id\": \(city.id), \"name\": \(JSONText.quoted(city.name)), \"country\": \(JSONText.quoted(city.country)), \"lat\": \(city.coordinate.latitudeText), \"lon\": \(city.coordinate.longitudeText)}"
+        "{\"id\": \(city.id), \"name\": \(JSONText.quoted(city.name)), \"country\": \(JSONText.quoted(city.country)), \"lat\": \(city.coordinate.latitudeText), \"lon\": \(city.coordinate.longitudeText)\(extraMembers(city))}"
     }
 
     /// Tabs, line breaks and backslashes in names are written `\t`, `\n`, `\r` and `\\`, so every row
@@ -93,7 +106,7 @@ enum ResultFormat: String, CaseIterable {
 
     /// A Point feature; GeoJSON puts longitude first.
     static func geoJSONFeature(_ city: City) -> String {
-        "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(city.coordinate.longitudeText), \(city.coordinate.latitudeText)]}, \"properties\": {\"id\": \(city.id), \"name\": \(JSONText.quoted(city.name)), \"country\": \(JSONText.quoted(city.country))}}"
+        "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(city.coordinate.longitudeText), \(city.coordinate.latitudeText)]}, \"properties\": {\"id\": \(city.id), \"name\": \(JSONText.quoted(city.name)), \"country\": \(JSONText.quoted(city.country))\(extraMembers(city))}}"
     }
 }
 

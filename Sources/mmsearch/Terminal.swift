@@ -10,6 +10,10 @@ import MMSearch
 // The command line's one file of C calls (the library's are in MMSearch's SystemCall.swift): the
 // terminal in raw mode, its size, signals, and keys decoded from the bytes it sends.
 
+// C's write(2), for `Terminal`, whose own `write` the plain name means inside it. (A call qualified
+// by the C library's module name compiles against that one library only.)
+@inline(__always) private func cWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+
 /// The controlling terminal (/dev/tty), switched to raw mode and the alternate screen for a
 /// full-screen program. `restore()` puts back everything `start()` changed; call it on every way out
 /// (it is idempotent). Standard input and output are left alone, so the program's result can go to
@@ -42,7 +46,7 @@ final class Terminal {
 
     /// Opens the terminal, installs the signal handlers, and enters raw mode and the alternate screen.
     static func start() throws(MMSearchError) -> Terminal {
-        let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
         var mode = termios()
         guard tcgetattr(fd, &mode) == 0 else {
@@ -76,7 +80,14 @@ final class Terminal {
         signalPipeWriteEnd = signalPipe.write
         for signal in Self.watchedSignals {
             var action = sigaction()
+            // The handler sits in a union that each C library names differently.
+            #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = forwardSignal
+            #elseif canImport(Musl)
+            action.__sa_handler.sa_handler = forwardSignal
+            #elseif canImport(Darwin)
+            action.__sigaction_u.__sa_handler = forwardSignal
+            #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
             var previous = sigaction()
@@ -118,6 +129,7 @@ final class Terminal {
     /// The window's size in character cells; 80×24 if the terminal does not say.
     var size: (rows: Int, columns: Int) {
         var window = winsize()
+        // TIOCGWINSZ is an Int32 in Glibc and Musl, a UInt on Darwin; every overlay's ioctl takes a UInt.
         guard ioctl(fd, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 else { return (24, 80) }
         return (Int(window.ws_row), Int(window.ws_col))
     }
@@ -129,7 +141,7 @@ final class Terminal {
         text.withUTF8 { bytes in
             var done = 0
             while done < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                let n = cWrite(fd, bytes.baseAddress! + done, bytes.count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return
@@ -286,8 +298,12 @@ struct KeyDecoder {
         guard bytes.dropFirst().prefix(length - 1).allSatisfy({ $0 & 0xC0 == 0x80 }) else { return (.other, 1) }
         guard bytes.count >= length else { return nil }
         let encoded = bytes[bytes.startIndex ..< bytes.startIndex + length]
-        guard let text = String(validating: encoded, as: UTF8.self), let scalar = text.unicodeScalars.first,
-              text.unicodeScalars.count == 1 else { return (.other, 1) }
+        // The standard library's decoder (not `String(validating:as:)`, which needs macOS 15) refuses
+        // overlong forms, surrogates and scalars past U+10FFFF.
+        var decoder = UTF8()
+        var iterator = encoded.makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator), case .emptyInput = decoder.decode(&iterator)
+        else { return (.other, 1) }
         return (.text(scalar), length)
     }
 }

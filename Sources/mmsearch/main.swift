@@ -4,11 +4,14 @@ import MMSearch
 /// Exit status: 0 success (zero matches included), 1 bad input or a bad index, 2 bad usage.
 enum MMSearchCommand {
 static let usage = """
-    mmsearch: instant prefix search over a city list, from a prebuilt memory-mapped index
+    mmsearch: instant prefix search over a city list, by every name of a city, biggest first,
+    from a prebuilt memory-mapped index
 
     usage:
-      mmsearch build INPUT -o OUTPUT         build an index from a city list (JSON array, or gzip of one)
-      mmsearch query [OPTIONS] PREFIX        search by prefix ("-" reads queries from standard input)
+      mmsearch build INPUT [--geonames DUMP] -o OUTPUT
+                                             build an index from a city list or GeoNames dump (plain
+                                             or gzip), optionally joined with a GeoNames dump
+      mmsearch query [OPTIONS] PREFIX        search by prefix, biggest first ("-": queries from stdin)
       mmsearch search [--index PATH]         search as you type, full screen; Enter prints the city
       mmsearch get [OPTIONS] ID...           the cities with these ids
       mmsearch info INDEX                    what an index holds, and what it was built from
@@ -44,6 +47,12 @@ func main() -> Int32 {
     if name == "--help" || name == "-h" || name == "help" {
         var output = Output(.output)
         output.write(usage + "\n")
+        output.flush()
+        return 0
+    }
+    if name == "--version" || name == "-V" {
+        var output = Output(.output)
+        output.write("mmsearch \(MMSearchVersion.version) (index format \(MMSearchVersion.indexFormat))\n")
         output.flush()
         return 0
     }

@@ -1,0 +1,201 @@
+import CMMSearchFormat
+import MMSearch
+
+/// The names a record is searched by, as `shared/peers/rank.py` keeps them: the display name first,
+/// then the alternates in the source's order; empty names dropped, alternates in lowercase ASCII only
+/// dropped (GeoNames' machine transliterations such as "klwn"), and every name whose fold repeats an
+/// earlier one's dropped. When nothing is left the display name alone stays.
+///
+/// Which text an alternate keeps is ours to choose (its keys are the same either way): of alternates
+/// that fold alike, the one with the most non-ASCII bytes, so that a search for "München" reports
+/// the city as found by "München" rather than by "Munchen".
+struct RecordNames {
+    struct Name {
+        var bytes: [UInt8]
+        var folded: [UInt8]
+        /// The record's display name (else one of its alternates).
+        var isDisplayName: Bool
+    }
+
+    private(set) var names: [Name] = []
+
+    init(_ record: SourceRecord) {
+        var seen: [[UInt8]: Int] = [:] // fold -> its name's place in `names`
+        func consider(_ name: [UInt8], isDisplayName: Bool) {
+            guard !name.isEmpty, isDisplayName || !Self.isLowercaseASCII(name) else { return }
+            let folded = name.withUnsafeBufferPointer { bytes in
+                var folded: [UInt8] = []
+                Folding.append(foldingUTF8: bytes, to: &folded)
+                return folded
+            }
+            if let earlier = seen[folded] {
+                if !names[earlier].isDisplayName, Self.nonASCIICount(name) > Self.nonASCIICount(names[earlier].bytes) {
+                    names[earlier].bytes = name
+                }
+                return
+            }
+            seen[folded] = names.count
+            names.append(Name(bytes: name, folded: folded, isDisplayName: isDisplayName))
+        }
+        consider(record.name, isDisplayName: true)
+        for alternate in record.alternateNames { consider(alternate, isDisplayName: false) }
+        if names.isEmpty {
+            names = [Name(bytes: record.name, folded: Folding.fold(String(decoding: record.name, as: UTF8.self)), isDisplayName: true)]
+        }
+    }
+
+    static func nonASCIICount(_ name: [UInt8]) -> Int { name.count { $0 >= 0x80 } }
+
+    /// Python's `n.isascii() and n == n.lower() and n != n.upper()`: ASCII with a lowercase letter
+    /// and no uppercase one.
+    static func isLowercaseASCII(_ name: [UInt8]) -> Bool {
+        var hasLowercase = false
+        for byte in name {
+            if byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) { return false }
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { hasLowercase = true }
+        }
+        return hasLowercase
+    }
+}
+
+/// Every search key of every record, as the format's entries: folded once into one pool, sorted by
+/// (key bytes, kind, record, name number), exact repeats dropped. Records are numbered in primary-key
+/// order (`order`); alternate names are numbered in the order they are met.
+struct SearchKeys {
+    /// An alternate name row, before its text has a place in the name pool.
+    struct Alternate {
+        var record: UInt32
+        var name: [UInt8]
+        var foldedLength: UInt16
+    }
+
+    /// Key bytes of every entry, back to back, in the order they were made.
+    private(set) var pool: [UInt8] = []
+    /// Per entry, in sorted order: where its key lies in `pool`, its entry value (kind and name
+    /// number), its record, and the folded length of its name (what an ALTERNATE match weighs by).
+    private(set) var keyStarts: [Int] = []
+    private(set) var keyLengths: [Int32] = []
+    private(set) var values: [UInt32] = []
+    private(set) var records: [UInt32] = []
+    private(set) var foldedLengths: [UInt16] = []
+    private(set) var alternates: [Alternate] = []
+
+    var count: Int { values.count }
+
+    /// `records` in primary-key order (`orderedRecords[i]` is record i).
+    init(orderedRecords: [SourceRecord], file: String) throws(MMSearchError) {
+        let recordCount = orderedRecords.count
+        var starts: [Int] = [], lengths: [Int32] = [], values: [UInt32] = [], owners: [UInt32] = [], folded: [UInt16] = []
+        let estimate = recordCount * 2
+        starts.reserveCapacity(estimate); lengths.reserveCapacity(estimate); values.reserveCapacity(estimate)
+        owners.reserveCapacity(estimate); folded.reserveCapacity(estimate); pool.reserveCapacity(estimate * 16)
+        var tail: [UInt8] = []
+        for (recordIndex, record) in orderedRecords.enumerated() {
+            tail.removeAll(keepingCapacity: true)
+            if !record.country.isEmpty {
+                tail.append(contentsOf: ", ".utf8)
+                record.country.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &tail) }
+            }
+            let names = RecordNames(record).names
+            for (position, name) in names.enumerated() {
+                guard name.bytes.count <= Int(MMS_MAX_STRING_LENGTH) else {
+                    throw .limitExceeded(file: file, message: "a name of record \(record.id) is \(name.bytes.count) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
+                }
+                let nameNumber: Int
+                if name.isDisplayName {
+                    nameNumber = recordIndex
+                } else {
+                    nameNumber = recordCount + alternates.count
+                    guard nameNumber <= Int(MMS_MAX_NAME_NUMBER) else {
+                        throw .limitExceeded(file: file, message: "\(recordCount) records with \(alternates.count + 1) alternate names; at most \(Int(MMS_MAX_NAME_NUMBER) + 1) names fit")
+                    }
+                }
+                let kind = position == 0 ? MMS_KIND_PRIMARY : MMS_KIND_ALTERNATE
+                let keyLength = name.folded.count + tail.count
+                guard keyLength <= Int(MMS_MAX_STRING_LENGTH) else {
+                    throw .limitExceeded(file: file, message: "the search key of record \(record.id) is \(keyLength) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
+                }
+                if !name.isDisplayName {
+                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes, foldedLength: UInt16(name.folded.count)))
+                }
+                func add(_ kind: mms_kind, from start: Int) {
+                    starts.append(pool.count)
+                    pool.append(contentsOf: name.folded[start...])
+                    pool.append(contentsOf: tail)
+                    lengths.append(Int32(name.folded.count - start + tail.count))
+                    values.append(kind.rawValue << MMS_ENTRY_KIND_SHIFT | UInt32(nameNumber))
+                    owners.append(UInt32(recordIndex))
+                    folded.append(UInt16(name.folded.count))
+                }
+                add(kind, from: 0)
+                for start in WordStarts.of(name.folded) { add(MMS_KIND_WORD, from: start) }
+            }
+        }
+        guard values.count < Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "\(values.count) search keys; at most \(UInt32.max - 1) fit")
+        }
+        let order = Self.sortedOrder(pool: pool, starts: starts, lengths: lengths, values: values, records: owners)
+        // Sorted, with exact repeats (one name giving one key twice) dropped.
+        var previous: Int?
+        for index in order.map({ Int($0) }) {
+            if let previous, values[previous] == values[index], owners[previous] == owners[index],
+               Self.compareKeys(pool, starts[previous], lengths[previous], starts[index], lengths[index]) == 0 {
+                continue
+            }
+            keyStarts.append(starts[index]); keyLengths.append(lengths[index]); self.values.append(values[index])
+            records.append(owners[index]); foldedLengths.append(folded[index])
+            previous = index
+        }
+    }
+
+    /// The key of sorted entry `index`, as a range of `pool`.
+    @inline(__always)
+    func key(_ index: Int) -> Range<Int> { keyStarts[index] ..< keyStarts[index] + Int(keyLengths[index]) }
+
+    @inline(__always)
+    func kind(_ index: Int) -> UInt32 { values[index] >> MMS_ENTRY_KIND_SHIFT }
+
+    /// Entry indices sorted by (key bytes, kind, record, name number). Keys are compared by their
+    /// first eight bytes as one integer first, and in full only when those are equal.
+    private static func sortedOrder(pool: [UInt8], starts: [Int], lengths: [Int32], values: [UInt32], records: [UInt32]) -> [UInt32] {
+        let count = values.count
+        var prefixes = [UInt64](repeating: 0, count: count)
+        var ties = [UInt64](repeating: 0, count: count)
+        pool.withUnsafeBufferPointer { pool in
+            for index in 0 ..< count {
+                var prefix: UInt64 = 0
+                let start = starts[index], length = Int(lengths[index])
+                for offset in 0 ..< 8 {
+                    prefix <<= 8
+                    if offset < length { prefix |= UInt64(pool[start + offset]) }
+                }
+                prefixes[index] = prefix
+                let kind = UInt64(values[index] >> MMS_ENTRY_KIND_SHIFT)
+                ties[index] = kind << 60 | UInt64(records[index]) << 30 | UInt64(values[index] & MMS_ENTRY_NAME_MASK)
+            }
+        }
+        var order = Array(0 ..< UInt32(count))
+        pool.withUnsafeBytes { raw in
+            prefixes.withUnsafeBufferPointer { prefixes in
+                ties.withUnsafeBufferPointer { ties in
+                    starts.withUnsafeBufferPointer { starts in
+                        lengths.withUnsafeBufferPointer { lengths in
+                            order.sort { left, right in
+                                let a = Int(left), b = Int(right)
+                                if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
+                                let byKey = compareBytes(raw, starts[a] ..< starts[a] + Int(lengths[a]), raw, starts[b] ..< starts[b] + Int(lengths[b]))
+                                if byKey != 0 { return byKey < 0 }
+                                return ties[a] < ties[b]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return order
+    }
+
+    private static func compareKeys(_ pool: [UInt8], _ a: Int, _ aLength: Int32, _ b: Int, _ bLength: Int32) -> Int {
+        pool.withUnsafeBytes { raw in compareBytes(raw, a ..< a + Int(aLength), raw, b ..< b + Int(bLength)) }
+    }
+}

@@ -1,0 +1,73 @@
+import CMMSearchFormat
+import MMSearch
+
+/// The SUMMARIES and TOP sections: for every node with more than MMS_SUMMARY_THRESHOLD entries, the
+/// exact number of distinct records among its entries (all, and names only), the records whose
+/// primary key starts with its prefix, and its first ranked page for a query as long as its prefix.
+struct SummaryBuilder {
+    private(set) var summaries: [mms_summary] = []
+    private(set) var top: [UInt32] = []
+
+    init(trie: TrieBuilder, keys: SearchKeys, primaryOrder: PrimaryOrder, populations: [UInt32], recordCount: Int) {
+        let threshold = Int(MMS_SUMMARY_THRESHOLD), pageLength = Int(MMS_TOP_COUNT)
+        // Per record, stamped with the node being summarized so that nothing is cleared in between.
+        var seen = [UInt32](repeating: 0, count: recordCount)
+        var seenByName = [UInt32](repeating: 0, count: recordCount)
+        var bestWeight = [UInt64](repeating: 0, count: recordCount)
+        var bestKind = [UInt32](repeating: 0, count: recordCount)
+        var bestEntry = [UInt32](repeating: 0, count: recordCount)
+        var touched: [UInt32] = []
+        for node in 0 ..< trie.depths.count {
+            let entries = Int(trie.nodes[node].entry_first) ..< trie.entryEnds[node]
+            guard entries.count > threshold else { continue }
+            let stamp = UInt32(node + 1) // 0 is "never"; nodes number below UInt32.max - 1
+            let queryLength = trie.depths[node]
+            touched.removeAll(keepingCapacity: true)
+            var nameRecords = 0
+            for index in entries {
+                let record = Int(keys.records[index]), kind = keys.kind(index), value = keys.values[index]
+                let weight = Ranking.weight(kind: kind, queryLength: queryLength, foldedLength: Int(keys.foldedLengths[index]))
+                if seen[record] != stamp {
+                    seen[record] = stamp
+                    touched.append(UInt32(record))
+                    bestWeight[record] = weight; bestKind[record] = kind; bestEntry[record] = value
+                } else if Ranking.isBetterMatch(weight: weight, kind: kind, than: bestWeight[record], kind: bestKind[record]) {
+                    bestWeight[record] = weight; bestKind[record] = kind; bestEntry[record] = value
+                }
+                if kind != MMS_KIND_WORD.rawValue, seenByName[record] != stamp {
+                    seenByName[record] = stamp
+                    nameRecords += 1
+                }
+            }
+            // The first page: the best `pageLength` records, kept sorted in a small buffer.
+            var page: [(score: UInt64, kind: UInt32, record: UInt32)] = []
+            page.reserveCapacity(pageLength + 1)
+            for record in touched {
+                let candidate = (score: UInt64(populations.isEmpty ? 0 : populations[Int(record)]) * bestWeight[Int(record)],
+                                 kind: bestKind[Int(record)], record: record)
+                if page.count == pageLength, !Ranking.ranksBefore(candidate, page[pageLength - 1]) { continue }
+                var slot = page.count
+                while slot > 0, Ranking.ranksBefore(candidate, page[slot - 1]) { slot -= 1 }
+                page.insert(candidate, at: slot)
+                if page.count > pageLength { page.removeLast() }
+            }
+            // The records whose primary key starts with the node's prefix (the first key's first bytes).
+            let primary = keys.pool.withUnsafeBytes { pool in
+                primaryOrder.pool.withUnsafeBytes { primaryKeys in
+                    prefixRange(count: recordCount, prefix: UnsafeRawBufferPointer(rebasing: pool[keys.keyStarts[entries.lowerBound] ..< keys.keyStarts[entries.lowerBound] + queryLength])) {
+                        UnsafeRawBufferPointer(rebasing: primaryKeys[primaryOrder.key(at: $0)])
+                    }
+                }
+            }
+            summaries.append(mms_summary(
+                node: UInt32(node),
+                record_count: UInt32(touched.count),
+                name_record_count: UInt32(nameRecords),
+                primary_first: UInt32(primary.lowerBound),
+                primary_count: UInt32(primary.count),
+                top_first: UInt32(top.count)
+            ))
+            top.append(contentsOf: page.map { bestEntry[Int($0.record)] })
+        }
+    }
+}

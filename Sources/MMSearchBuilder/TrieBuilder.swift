@@ -1,0 +1,177 @@
+import CMMSearchFormat
+import MMSearch
+
+/// The path-compressed trie over the sorted search keys, as the format's flat arrays: nodes numbered
+/// breadth first, so each node's children are contiguous (sorted by first byte) and numbered after it,
+/// and the labels laid out with shared tails. It also ends an edge early where a summarized node's
+/// first page would otherwise change along it (see "Summaries" in the format header).
+struct TrieBuilder {
+    private(set) var nodes: [mms_node] = []
+    private(set) var childBlocks: [mms_child_block] = []
+    private(set) var labels: [UInt8] = []
+    /// Per node: its prefix length and the end of its entry range (the format derives the end; the
+    /// builder keeps it to make summaries).
+    private(set) var depths: [Int] = []
+    private(set) var entryEnds: [Int] = []
+
+    /// A node found but not yet expanded: its entries share their first `depth` key bytes; its label
+    /// is `pool[labelStart ..< labelStart + labelLength]`.
+    private struct Pending {
+        var first: Int
+        var end: Int
+        var depth: Int
+        var labelStart: Int
+        var labelLength: Int
+    }
+
+    init(keys: SearchKeys, file: String) throws(MMSearchError) {
+        let threshold = Int(MMS_SUMMARY_THRESHOLD)
+        var queue = [Pending(first: 0, end: keys.count, depth: 0, labelStart: 0, labelLength: 0)]
+        var childCounts: [UInt8] = []
+        queue.reserveCapacity(keys.count + keys.count / 2)
+        childCounts.reserveCapacity(queue.capacity)
+        keys.pool.withUnsafeBufferPointer { pool in
+            var next = 0
+            while next < queue.count {
+                let node = queue[next]
+                next += 1
+                let firstChild = queue.count
+                defer { childCounts.append(UInt8(queue.count - firstChild)) } // distinct first bytes: at most 245
+                let depth = node.depth
+                // Entries whose key is exactly this prefix come first (shorter sorts first); the rest
+                // group by their next byte, each group one child.
+                var position = node.first
+                while position < node.end, Int(keys.keyLengths[position]) == depth { position += 1 }
+                while position < node.end {
+                    let groupKey = keys.key(position)
+                    let byte = pool[groupKey.lowerBound + depth]
+                    var groupEnd = position + 1
+                    while groupEnd < node.end, pool[keys.keyStarts[groupEnd] + depth] == byte { groupEnd += 1 }
+                    // Sorted keys: the group's common prefix is that of its first and last key.
+                    let lastKey = keys.key(groupEnd - 1)
+                    var shared = depth + 1
+                    while shared < groupKey.count, shared < lastKey.count,
+                          pool[groupKey.lowerBound + shared] == pool[lastKey.lowerBound + shared] { shared += 1 }
+                    if groupEnd - position > threshold {
+                        shared = Self.edgeEnd(keys: keys, entries: position ..< groupEnd, parentDepth: depth, sharedDepth: shared)
+                    }
+                    queue.append(Pending(first: position, end: groupEnd, depth: shared,
+                                         labelStart: groupKey.lowerBound + depth, labelLength: shared - depth))
+                    position = groupEnd
+                }
+            }
+        }
+        guard queue.count < Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "\(queue.count) trie nodes; at most \(UInt32.max - 1) fit")
+        }
+        let labelOffsets = try Self.layOutLabels(queue.map { ($0.labelStart, $0.labelLength) }, pool: keys.pool, into: &labels, file: file)
+        nodes = zip(queue, labelOffsets).map { mms_node(entry_first: UInt32($0.first), label_offset: $1) }
+        // Breadth first, node n's children follow node n - 1's: a running sum of the counts.
+        let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
+        var first = 1
+        for blockStart in stride(from: 0, to: childCounts.count, by: blockNodes) {
+            var block = mms_child_block()
+            block.first = UInt32(first)
+            withUnsafeMutableBytes(of: &block.counts) { counts in
+                for (slot, count) in childCounts[blockStart ..< min(blockStart + blockNodes, childCounts.count)].enumerated() {
+                    counts[slot] = count
+                    first += Int(count)
+                }
+            }
+            childBlocks.append(block)
+        }
+        depths = queue.map(\.depth)
+        entryEnds = queue.map(\.end)
+    }
+
+    /// Where the edge into a big node (more than MMS_SUMMARY_THRESHOLD entries) must end so that its
+    /// first ranked page holds for every query length along it: an ALTERNATE entry of folded length f
+    /// weighs 20 from query length t = ceil(f / 2) on, so no t may fall in (parentDepth + 1,
+    /// end]. With one there, the edge ends at t - 1 and the rest is a further edge.
+    private static func edgeEnd(keys: SearchKeys, entries: Range<Int>, parentDepth: Int, sharedDepth: Int) -> Int {
+        var end = sharedDepth
+        for index in entries where keys.kind(index) == MMS_KIND_ALTERNATE.rawValue {
+            let threshold = (Int(keys.foldedLengths[index]) + 1) / 2
+            if threshold > parentDepth + 1, threshold <= end { end = threshold - 1 }
+        }
+        return end
+    }
+
+    /// Lays the labels out in `labels`, each ended by MMS_STRING_END, identical labels stored once and
+    /// a label that is the tail of another stored inside it; returns each label's offset. The root's
+    /// empty label is the lone MMS_STRING_END at offset 0.
+    private static func layOutLabels(_ spans: [(start: Int, length: Int)], pool: [UInt8], into labels: inout [UInt8], file: String) throws(MMSearchError) -> [UInt32] {
+        labels = [UInt8(MMS_STRING_END)]
+        var offsets = [UInt32](repeating: 0, count: spans.count)
+        pool.withUnsafeBufferPointer { pool in
+            // Distinct labels first (most labels repeat: ", us", "a", ...).
+            var distinct: [LabelText: Int] = [:]
+            var distinctSpans: [(start: Int, length: Int)] = []
+            var labelIndex = [Int](repeating: 0, count: spans.count)
+            for (node, span) in spans.enumerated() where span.length > 0 {
+                let text = LabelText(base: pool.baseAddress! + span.start, count: span.length)
+                if let known = distinct[text] {
+                    labelIndex[node] = known
+                } else {
+                    distinct[text] = distinctSpans.count
+                    labelIndex[node] = distinctSpans.count
+                    distinctSpans.append(span)
+                }
+            }
+            // In descending order of reversed bytes, a label that is the tail of another comes right
+            // after one it is the tail of.
+            let byReversedText = (0 ..< distinctSpans.count).sorted { a, b in
+                let x = distinctSpans[a], y = distinctSpans[b]
+                var i = x.length - 1, j = y.length - 1
+                while i >= 0, j >= 0 {
+                    let p = pool[x.start + i], q = pool[y.start + j]
+                    if p != q { return p > q }
+                    i -= 1; j -= 1
+                }
+                return x.length > y.length
+            }
+            var distinctOffsets = [Int](repeating: 0, count: distinctSpans.count)
+            var previous: (start: Int, length: Int, offset: Int)?
+            for label in byReversedText {
+                let span = distinctSpans[label]
+                if let previous, previous.length >= span.length,
+                   bytesEqual(pool.baseAddress! + previous.start + previous.length - span.length, pool.baseAddress! + span.start, span.length) {
+                    distinctOffsets[label] = previous.offset + previous.length - span.length
+                } else {
+                    distinctOffsets[label] = labels.count
+                    labels.append(contentsOf: UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length]))
+                    labels.append(UInt8(MMS_STRING_END))
+                }
+                previous = (span.start, span.length, distinctOffsets[label])
+            }
+            for (node, span) in spans.enumerated() where span.length > 0 {
+                offsets[node] = UInt32(truncatingIfNeeded: distinctOffsets[labelIndex[node]])
+            }
+        }
+        guard labels.count <= Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "label pool past 4 GiB; the format's offsets are 32-bit")
+        }
+        return offsets
+    }
+}
+
+/// A label's bytes inside the key pool, hashed and compared by content. Valid only while the pool
+/// is pinned (inside its `withUnsafeBufferPointer`).
+private struct LabelText: Hashable {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes: UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    static func == (a: LabelText, b: LabelText) -> Bool {
+        a.count == b.count && bytesEqual(a.base, b.base, a.count)
+    }
+}
+
+@inline(__always)
+private func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    for offset in 0 ..< count where a[offset] != b[offset] { return false }
+    return true
+}
