@@ -6,9 +6,10 @@ import MMSearch
 /// dropped (GeoNames' machine transliterations such as "klwn"), and every name whose fold repeats an
 /// earlier one's dropped. When nothing is left the display name alone stays.
 ///
-/// Which text an alternate keeps is ours to choose (its keys are the same either way): of alternates
-/// that fold alike, the one with the most non-ASCII bytes, so that a search for "München" reports
-/// the city as found by "München" rather than by "Munchen".
+/// Which text an alternate keeps is ours to choose (its keys are the same either way), and it is
+/// what a result shows as matched: of alternates that fold alike, the spelling the source gives most
+/// often, then the one with the most non-ASCII bytes, then the first. So Munich is found as "München"
+/// (given twice, "Munchen" once), not "Munchen", and as "Munich" (twice), not "Múnich" (once).
 struct RecordNames {
     struct Name {
         var bytes: [UInt8]
@@ -20,7 +21,8 @@ struct RecordNames {
     private(set) var names: [Name] = []
 
     init(_ record: SourceRecord) {
-        var seen: [[UInt8]: Int] = [:] // fold -> its name's place in `names`
+        var place: [[UInt8]: Int] = [:] // fold -> its name's place in `names`
+        var spellings: [[[UInt8]: Int]] = [] // per name: how often the source gives each spelling
         func consider(_ name: [UInt8], isDisplayName: Bool) {
             guard !name.isEmpty, isDisplayName || !Self.isLowercaseASCII(name) else { return }
             let folded = name.withUnsafeBufferPointer { bytes in
@@ -28,20 +30,31 @@ struct RecordNames {
                 Folding.append(foldingUTF8: bytes, to: &folded)
                 return folded
             }
-            if let earlier = seen[folded] {
-                if !names[earlier].isDisplayName, Self.nonASCIICount(name) > Self.nonASCIICount(names[earlier].bytes) {
-                    names[earlier].bytes = name
-                }
+            if let earlier = place[folded] {
+                spellings[earlier][name, default: 0] += 1
                 return
             }
-            seen[folded] = names.count
+            place[folded] = names.count
             names.append(Name(bytes: name, folded: folded, isDisplayName: isDisplayName))
+            spellings.append([name: 1])
         }
         consider(record.name, isDisplayName: true)
         for alternate in record.alternateNames { consider(alternate, isDisplayName: false) }
+        for index in names.indices where !names[index].isDisplayName {
+            for (spelling, count) in spellings[index] where Self.isPreferred(spelling, count: count, over: names[index].bytes, count: spellings[index][names[index].bytes]!) {
+                names[index].bytes = spelling
+            }
+        }
         if names.isEmpty {
             names = [Name(bytes: record.name, folded: Folding.fold(String(decoding: record.name, as: UTF8.self)), isDisplayName: true)]
         }
+    }
+
+    /// Whether a spelling given `count` times is shown rather than `current`, given `currentCount`
+    /// times and met first: more often given, then more non-ASCII bytes.
+    static func isPreferred(_ spelling: [UInt8], count: Int, over current: [UInt8], count currentCount: Int) -> Bool {
+        if count != currentCount { return count > currentCount }
+        return nonASCIICount(spelling) > nonASCIICount(current)
     }
 
     static func nonASCIICount(_ name: [UInt8]) -> Int { name.count { $0 >= 0x80 } }
