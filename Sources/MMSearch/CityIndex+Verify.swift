@@ -233,8 +233,9 @@ private struct _Verifier {
         let summary = try index.summary(ofNode: node)
         let offset = layout.summaries // for messages: the section
         let depth = prefix.count
-        let ranked = try index.evaluate(entries, queryLength: depth, match: .words, order: .rank)
-        let named = try index.evaluate(entries, queryLength: depth, match: .name, order: .name)
+        let located = _IndexBytes.Located(node: node, depth: depth, entries: entries)
+        let ranked = try index.evaluate(located, queryLength: depth, match: .words, order: .rank)
+        let named = try index.evaluate(located, queryLength: depth, match: .name, order: .name)
         let primary = prefix.withUnsafeBytes { prefix in
             primaryKeys.pool.withUnsafeBytes { pool in
                 prefixRange(count: primaryKeys.starts.count - 1, prefix: prefix) { position in

@@ -37,9 +37,18 @@ public struct CityIndex: Sendable {
     /// let index = try CityIndex(path: "cities.mms")
     /// ```
     public init(path: String) throws(MMSearchError) {
+        // Foundation makes a relative path absolute through FileManager (about 100 µs at its first use
+        // in a process), and URL(fileURLWithPath:) asks the file system whether the path is a directory
+        // (a stat). getcwd does the first for the cost of a system call, and a hint taken from the path's
+        // own spelling (a trailing "/" means a directory) replaces the stat; the open then reports any
+        // problem with the path, as before.
+        var absolutePath = path
+        if let first = path.utf8.first, first != UInt8(ascii: "/"), let directory = SystemCall.currentDirectory() {
+            absolutePath = directory.utf8.last == UInt8(ascii: "/") ? directory + path : directory + "/" + path
+        }
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            bytes = try Data(contentsOf: URL(filePath: absolutePath, directoryHint: .inferFromPath), options: .alwaysMapped)
         } catch {
             throw MMSearchError.io(path: path, operation: "open", errno: Self.errno(of: error))
         }
@@ -102,7 +111,7 @@ public struct CityIndex: Sendable {
                 return (0, .listed([]))
             }
             guard located.entries.count > Int(MMS_SUMMARY_THRESHOLD) else {
-                let matches = try index.evaluate(located.entries, queryLength: foldedPrefix.count, match: match, order: order)
+                let matches = try index.evaluate(located, queryLength: foldedPrefix.count, match: match, order: order)
                 return (matches.count, .listed(matches))
             }
             let summary = try index.summary(ofNode: located.node)
@@ -115,7 +124,7 @@ public struct CityIndex: Sendable {
             let count = Int(match == .words ? summary.record_count : summary.name_record_count)
             let top = match == .words && order == .rank
                 ? Int(summary.top_first) ..< Int(summary.top_first) + min(count, Int(MMS_TOP_COUNT)) : nil
-            return (count, .summarized(entries: located.entries, queryLength: foldedPrefix.count, top: top))
+            return (count, .summarized(located, queryLength: foldedPrefix.count, top: top))
         }
         return SearchResults(index: self, match: match, order: order, count: count, plan: plan)
     }

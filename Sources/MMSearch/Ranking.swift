@@ -2,32 +2,63 @@ import CMMSearchFormat
 
 /// The ranking rules of `include/mmsearch_format.h` ("Matching and ranking"), in one place: the
 /// builder uses them for the summaries' first pages, the reader for everything else.
+///
+/// A matching entry falls in one of four classes, best first: 0, a PRIMARY name (weight 100); 1, an
+/// ALTERNATE name the query covers at least half of (weight 20); 2, another ALTERNATE (weight 1);
+/// 3, a WORD start (weight 1). Ordered by class, entries are ordered by (weight descending, kind
+/// ascending): a record's best entry is its entry of least class, the first in entry order on a tie.
 package enum Ranking {
-    /// A matching entry's weight: PRIMARY 100, WORD 1, ALTERNATE 20 when the folded query covers at
-    /// least half of the folded name (`2 * queryLength >= foldedLength`, in bytes), else 1.
+    /// The class of an entry of `kind` matching a folded query `queryLength` bytes long, where
+    /// `foldedLength` is the length of fold(name) (used for ALTERNATE only): 2 * queryLength >=
+    /// foldedLength makes it class 1.
     @inline(__always)
-    package static func weight(kind: UInt32, queryLength: Int, foldedLength: Int) -> UInt64 {
+    package static func matchClass(kind: UInt32, queryLength: Int, foldedLength: Int) -> UInt32 {
         switch kind {
-        case MMS_KIND_PRIMARY.rawValue: return 100
-        case MMS_KIND_ALTERNATE.rawValue: return 2 * queryLength >= foldedLength ? 20 : 1
+        case MMS_KIND_PRIMARY.rawValue: return 0
+        case MMS_KIND_ALTERNATE.rawValue: return 2 * queryLength >= foldedLength ? 1 : 2
+        default: return 3
+        }
+    }
+
+    /// The weight of a class: 100, 20, 1, 1.
+    @inline(__always)
+    package static func weight(ofClass matchClass: UInt32) -> UInt64 {
+        switch matchClass {
+        case 0: return 100
+        case 1: return 20
         default: return 1
         }
     }
 
-    /// Whether a record with (score, kind, index) `a` ranks before one with `b`: score descending,
-    /// kind ascending, record index (name order) ascending.
+    /// The kind of key a class is of: PRIMARY, ALTERNATE, ALTERNATE, WORD.
     @inline(__always)
-    package static func ranksBefore(_ a: (score: UInt64, kind: UInt32, record: UInt32), _ b: (score: UInt64, kind: UInt32, record: UInt32)) -> Bool {
-        if a.score != b.score { return a.score > b.score }
-        if a.kind != b.kind { return a.kind < b.kind }
-        return a.record < b.record
+    package static func kind(ofClass matchClass: UInt32) -> UInt32 {
+        switch matchClass {
+        case 0: return MMS_KIND_PRIMARY.rawValue
+        case 1, 2: return MMS_KIND_ALTERNATE.rawValue
+        default: return MMS_KIND_WORD.rawValue
+        }
     }
 
-    /// Whether entry `a` (weight, kind) is a better match for its record than `b`, an entry met
-    /// earlier in entry order: greater weight, then lesser kind; on a tie the earlier one stays.
-    @inline(__always)
-    package static func isBetterMatch(weight a: UInt64, kind aKind: UInt32, than b: UInt64, kind bKind: UInt32) -> Bool {
-        a > b || (a == b && aKind < bKind)
+    /// A record's place in ranked order: its score (population times its best entry's weight), its
+    /// kind (its best entry's) and its index (name order).
+    package struct Rank: Comparable {
+        package var score: UInt64
+        package var kind: UInt32
+        package var record: UInt32
+
+        package init(population: UInt64, bestClass: UInt32, record: UInt32) {
+            score = population * Ranking.weight(ofClass: bestClass)
+            kind = Ranking.kind(ofClass: bestClass)
+            self.record = record
+        }
+
+        /// Ranked order: score descending, kind ascending, record index ascending.
+        package static func < (a: Rank, b: Rank) -> Bool {
+            if a.score != b.score { return a.score > b.score }
+            if a.kind != b.kind { return a.kind < b.kind }
+            return a.record < b.record
+        }
     }
 }
 

@@ -63,7 +63,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         case recordRange(Range<Int>)
         /// A big node: its first ranked page is `TOP[top]` (when the match and order are the
         /// defaults); other pages are read from `entries`.
-        case summarized(entries: Range<Int>, queryLength: Int, top: Range<Int>?)
+        case summarized(_IndexBytes.Located, queryLength: Int, top: Range<Int>?)
     }
 
     /// Always 0: positions count from the first match.
@@ -115,7 +115,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 }
             case .recordRange(let records):
                 for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
-            case let .summarized(entries, queryLength, top):
+            case let .summarized(located, queryLength, top):
                 if let top, positions.upperBound <= top.count {
                     for position in positions {
                         let entry = try bytes.topEntry(top.lowerBound + position)
@@ -123,7 +123,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                         cities.append(try bytes.city(owner.record, matchedBy: entry))
                     }
                 } else {
-                    let matches = try bytes.evaluate(entries, queryLength: queryLength, match: match, order: order)
+                    let matches = try bytes.evaluate(located, queryLength: queryLength, match: match, order: order)
                     guard matches.count == count else {
                         throw bytes.corrupt(bytes.layout.summaries, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
@@ -144,43 +144,43 @@ struct _Match: Sendable {
 }
 
 extension _IndexBytes {
-    /// Every record matching in `entries`, once each, in `order`: the definition of the results,
+    /// Every record matching under `located`, once each, in `order`: the definition of the results,
     /// read entry by entry (O(entries), for small nodes and for pages past a summary's first).
-    func evaluate(_ entries: Range<Int>, queryLength: Int, match: MatchMode, order: ResultOrder) throws(MMSearchError) -> [_Match] {
-        struct Candidate {
-            var record: UInt32
-            var entry: UInt32
-            var weight: UInt64
-            var kind: UInt32
-            var position: Int
-        }
-        var candidates: [Candidate] = []
+    func evaluate(_ located: Located, queryLength: Int, match: MatchMode, order: ResultOrder) throws(MMSearchError) -> [_Match] {
+        let entries = located.entries
+        // Only an ALTERNATE match's weight needs its key's length.
+        let keyLengths = layout.alternateCount == 0 ? [] : try keyLengths(under: located)
+        // One integer per matching entry: record, class (best first), position; sorted, each
+        // record's best entry comes first among its own.
+        var candidates: [UInt64] = []
         candidates.reserveCapacity(entries.count)
         for position in entries {
             let value = try entry(position)
             let kind = value >> MMS_ENTRY_KIND_SHIFT
             if match == .name && kind == MMS_KIND_WORD.rawValue { continue }
             let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
-            // Only an ALTERNATE match's weight depends on its name's folded length.
-            let foldedLength = kind == MMS_KIND_ALTERNATE.rawValue ? try foldedLength(ofAlternate: owner.alternate!) : 0
-            candidates.append(Candidate(record: UInt32(owner.record), entry: value,
-                                        weight: Ranking.weight(kind: kind, queryLength: queryLength, foldedLength: foldedLength),
-                                        kind: kind, position: position))
+            var foldedLength = 0
+            if kind == MMS_KIND_ALTERNATE.rawValue {
+                // The key is fold(name) + tail, and the tail is ", cc" or nothing.
+                let tail = try record(owner.record).country == (0, 0) ? 0 : 4
+                foldedLength = Int(keyLengths[position - entries.lowerBound]) - tail
+            }
+            let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: foldedLength)
+            candidates.append(UInt64(owner.record) << 34 | UInt64(matchClass) << 32 | UInt64(position - entries.lowerBound))
         }
-        // Each record's best entry: sorted by record, the best first, then the first of each record.
-        candidates.sort { a, b in
-            if a.record != b.record { return a.record < b.record }
-            if Ranking.isBetterMatch(weight: a.weight, kind: a.kind, than: b.weight, kind: b.kind) { return true }
-            if Ranking.isBetterMatch(weight: b.weight, kind: b.kind, than: a.weight, kind: a.kind) { return false }
-            return a.position < b.position
-        }
-        var best: [Candidate] = []
+        candidates.sort()
+        var best: [(record: UInt32, matchClass: UInt32, entry: UInt32)] = []
         best.reserveCapacity(candidates.count)
-        for candidate in candidates where best.last?.record != candidate.record { best.append(candidate) }
+        for candidate in candidates {
+            let record = UInt32(candidate >> 34)
+            if best.last?.record == record { continue }
+            let position = entries.lowerBound + Int(candidate & 0xFFFF_FFFF)
+            best.append((record, UInt32(candidate >> 32 & 3), try entry(position)))
+        }
         if order == .rank {
-            let scored = best.map { (score: population(Int($0.record)) * $0.weight, kind: $0.kind, record: $0.record, entry: $0.entry) }
-            return scored.sorted { Ranking.ranksBefore(($0.score, $0.kind, $0.record), ($1.score, $1.kind, $1.record)) }
-                .map { _Match(record: $0.record, entry: $0.entry) }
+            return best.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, record: $0.record), entry: $0.entry) }
+                .sorted { $0.rank < $1.rank }
+                .map { _Match(record: $0.rank.record, entry: $0.entry) }
         }
         return best.map { _Match(record: $0.record, entry: $0.entry) } // already by record: name order
     }

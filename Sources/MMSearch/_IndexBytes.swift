@@ -61,10 +61,25 @@ struct _IndexBytes {
         return UnsafeRawBufferPointer(rebasing: raw[start ..< end])
     }
 
-    /// Where a walk ended: the node, the entries under it, and the folded query's length.
-    struct Located {
+    /// Where a walk ended: the node, the length of its prefix (the query's, or more when the query
+    /// ended inside the node's label), and the entries under it.
+    struct Located: Sendable {
         var node: Int
+        var depth: Int
         var entries: Range<Int>
+    }
+
+    /// The entries of `child`, one of `siblings` (a node's children) under a node whose entries are
+    /// `parent`: from its entry_first to its next sibling's, or to its parent's end; checked to lie
+    /// inside the parent's and not to be empty.
+    @inline(__always)
+    func entries(ofChild child: Int, siblings: Range<Int>, parent: Range<Int>) throws(MMSearchError) -> Range<Int> {
+        let first = Int(try node(child).entry_first)
+        let last = child + 1 < siblings.upperBound ? Int(try node(child + 1).entry_first) : parent.upperBound
+        guard parent.lowerBound <= first, first < last, last <= parent.upperBound else {
+            throw corrupt(nodeOffset(child), "node \(child) covers entries \(first)..<\(last), not a non-empty part of its parent's \(parent)")
+        }
+        return first ..< last
     }
 
     /// The entries whose key starts with `query` (already folded): one walk from the root, at most
@@ -73,6 +88,7 @@ struct _IndexBytes {
         var nodeIndex = 0
         var entries = 0 ..< layout.entryCount
         var consumed = 0
+        var depth = 0
         let end = UInt8(MMS_STRING_END)
         while consumed < query.count {
             let wanted = query[consumed]
@@ -96,16 +112,46 @@ struct _IndexBytes {
                 }
             } while consumed < query.count && raw[labelByte] != end && raw[labelByte] == query[consumed]
             if consumed < query.count && raw[labelByte] != end { return nil }
-            // The child's entries: from its entry_first to its next sibling's, or its parent's end.
-            let first = Int(try node(child).entry_first)
-            let last = child + 1 < children.upperBound ? Int(try node(child + 1).entry_first) : entries.upperBound
-            guard entries.lowerBound <= first, first <= last, last <= entries.upperBound else {
-                throw corrupt(nodeOffset(child), "node \(child) covers entries \(first)..<\(last), outside its parent's \(entries)")
-            }
+            entries = try self.entries(ofChild: child, siblings: children, parent: entries)
             nodeIndex = child
-            entries = first ..< last
+            depth = consumed
+            // A query that ends inside the label reaches the node all the same; its prefix is longer.
+            while raw[labelByte] != end {
+                labelByte += 1
+                depth += 1
+                guard labelByte < layout.labels.upperBound else {
+                    throw corrupt(nodeOffset(child), "node \(child)'s label runs to the end of the label pool without its end byte")
+                }
+            }
         }
-        return Located(node: nodeIndex, entries: entries)
+        return Located(node: nodeIndex, depth: depth, entries: entries)
+    }
+
+    /// The length of every entry's key under `located` (the entry at `located.entries.lowerBound + i`
+    /// has the key length `i`th in the result): each entry's key is its node's prefix, so one walk of
+    /// the node's subtree gives them all, without reading any name. At most `nodeCount` nodes are
+    /// visited, whatever the file says.
+    func keyLengths(under located: Located) throws(MMSearchError) -> [Int32] {
+        var lengths = [Int32](repeating: 0, count: located.entries.count)
+        var stack = [(node: located.node, depth: located.depth, entries: located.entries)]
+        var visits = 0
+        while let (node, depth, entries) = stack.popLast() {
+            visits += 1
+            guard visits <= layout.nodeCount else {
+                throw corrupt(nodeOffset(located.node), "the nodes under node \(located.node) do not form a tree")
+            }
+            let children = try children(ofNode: node)
+            var ownEnd = entries.upperBound
+            for child in children {
+                let childEntries = try self.entries(ofChild: child, siblings: children, parent: entries)
+                if child == children.lowerBound { ownEnd = childEntries.lowerBound }
+                stack.append((child, depth + (try label(ofNode: child)).count, childEntries))
+            }
+            for position in entries.lowerBound ..< ownEnd {
+                lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth)
+            }
+        }
+        return lengths
     }
 
     /// Entry `index`: its kind and name number, unchecked (see `record(ofEntry:)`).

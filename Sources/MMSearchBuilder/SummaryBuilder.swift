@@ -13,8 +13,7 @@ struct SummaryBuilder {
         // Per record, stamped with the node being summarized so that nothing is cleared in between.
         var seen = [UInt32](repeating: 0, count: recordCount)
         var seenByName = [UInt32](repeating: 0, count: recordCount)
-        var bestWeight = [UInt64](repeating: 0, count: recordCount)
-        var bestKind = [UInt32](repeating: 0, count: recordCount)
+        var bestClass = [UInt32](repeating: 0, count: recordCount)
         var bestEntry = [UInt32](repeating: 0, count: recordCount)
         var touched: [UInt32] = []
         for node in 0 ..< trie.depths.count {
@@ -26,13 +25,13 @@ struct SummaryBuilder {
             var nameRecords = 0
             for index in entries {
                 let record = Int(keys.records[index]), kind = keys.kind(index), value = keys.values[index]
-                let weight = Ranking.weight(kind: kind, queryLength: queryLength, foldedLength: Int(keys.foldedLengths[index]))
+                let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: Int(keys.foldedLengths[index]))
                 if seen[record] != stamp {
                     seen[record] = stamp
                     touched.append(UInt32(record))
-                    bestWeight[record] = weight; bestKind[record] = kind; bestEntry[record] = value
-                } else if Ranking.isBetterMatch(weight: weight, kind: kind, than: bestWeight[record], kind: bestKind[record]) {
-                    bestWeight[record] = weight; bestKind[record] = kind; bestEntry[record] = value
+                    bestClass[record] = matchClass; bestEntry[record] = value
+                } else if matchClass < bestClass[record] { // on a tie the first in entry order stays
+                    bestClass[record] = matchClass; bestEntry[record] = value
                 }
                 if kind != MMS_KIND_WORD.rawValue, seenByName[record] != stamp {
                     seenByName[record] = stamp
@@ -40,14 +39,14 @@ struct SummaryBuilder {
                 }
             }
             // The first page: the best `pageLength` records, kept sorted in a small buffer.
-            var page: [(score: UInt64, kind: UInt32, record: UInt32)] = []
+            var page: [Ranking.Rank] = []
             page.reserveCapacity(pageLength + 1)
             for record in touched {
-                let candidate = (score: UInt64(populations.isEmpty ? 0 : populations[Int(record)]) * bestWeight[Int(record)],
-                                 kind: bestKind[Int(record)], record: record)
-                if page.count == pageLength, !Ranking.ranksBefore(candidate, page[pageLength - 1]) { continue }
+                let candidate = Ranking.Rank(population: UInt64(populations.isEmpty ? 0 : populations[Int(record)]),
+                                             bestClass: bestClass[Int(record)], record: record)
+                if page.count == pageLength, !(candidate < page[pageLength - 1]) { continue }
                 var slot = page.count
-                while slot > 0, Ranking.ranksBefore(candidate, page[slot - 1]) { slot -= 1 }
+                while slot > 0, candidate < page[slot - 1] { slot -= 1 }
                 page.insert(candidate, at: slot)
                 if page.count > pageLength { page.removeLast() }
             }
