@@ -332,18 +332,30 @@ struct PrimaryOrder {
 /// Names stored once each, each followed by MMS_STRING_END: identical names share their bytes.
 struct BytePool {
     private(set) var bytes: [UInt8] = []
-    private var offsets: [[UInt8]: UInt32] = [:]
+    private var offsets: [ByteString: UInt32] = [:]
 
     mutating func intern(_ string: [UInt8], file: String) throws(MMSearchError) -> UInt32 {
-        if let offset = offsets[string] { return offset }
+        if let offset = offsets[ByteString(string)] { return offset }
         guard bytes.count + string.count < Int(UInt32.max) else {
             throw .limitExceeded(file: file, message: "string pool past 4 GiB; the format's offsets are 32-bit")
         }
         let offset = UInt32(bytes.count)
         bytes.append(contentsOf: string)
         bytes.append(UInt8(MMS_STRING_END))
-        offsets[string] = offset
+        offsets[ByteString(string)] = offset
         return offset
     }
 }
 
+
+/// Bytes as a dictionary key, hashed in one pass (an array of bytes hashes them one by one, which
+/// made hashing the largest part of a build).
+struct ByteString: Hashable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+}

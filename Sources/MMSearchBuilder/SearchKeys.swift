@@ -21,8 +21,9 @@ struct RecordNames {
     private(set) var names: [Name] = []
 
     init(_ record: SourceRecord) {
-        var place: [[UInt8]: Int] = [:] // fold -> its name's place in `names`
-        var spellings: [[[UInt8]: Int]] = [] // per name: how often the source gives each spelling
+        var place: [ByteString: Int] = [:] // fold -> its name's place in `names`
+        // Per name: each spelling the source gives, in the order met, and how often.
+        var spellings: [[(bytes: [UInt8], count: Int)]] = []
         func consider(_ name: [UInt8], isDisplayName: Bool) {
             guard !name.isEmpty, isDisplayName || !Self.isLowercaseASCII(name) else { return }
             let folded = name.withUnsafeBufferPointer { bytes in
@@ -30,20 +31,26 @@ struct RecordNames {
                 Folding.append(foldingUTF8: bytes, to: &folded)
                 return folded
             }
-            if let earlier = place[folded] {
-                spellings[earlier][name, default: 0] += 1
+            if let earlier = place[ByteString(folded)] {
+                if let known = spellings[earlier].firstIndex(where: { $0.bytes == name }) {
+                    spellings[earlier][known].count += 1
+                } else {
+                    spellings[earlier].append((name, 1))
+                }
                 return
             }
-            place[folded] = names.count
+            place[ByteString(folded)] = names.count
             names.append(Name(bytes: name, folded: folded, isDisplayName: isDisplayName))
-            spellings.append([name: 1])
+            spellings.append([(name, 1)])
         }
         consider(record.name, isDisplayName: true)
         for alternate in record.alternateNames { consider(alternate, isDisplayName: false) }
         for index in names.indices where !names[index].isDisplayName {
-            for (spelling, count) in spellings[index] where Self.isPreferred(spelling, count: count, over: names[index].bytes, count: spellings[index][names[index].bytes]!) {
-                names[index].bytes = spelling
+            var chosen = spellings[index][0]
+            for spelling in spellings[index].dropFirst() where Self.isPreferred(spelling.bytes, count: spelling.count, over: chosen.bytes, count: chosen.count) {
+                chosen = spelling
             }
+            names[index].bytes = chosen.bytes
         }
         if names.isEmpty {
             names = [Name(bytes: record.name, folded: Folding.fold(String(decoding: record.name, as: UTF8.self)), isDisplayName: true)]
@@ -51,7 +58,7 @@ struct RecordNames {
     }
 
     /// Whether a spelling given `count` times is shown rather than `current`, given `currentCount`
-    /// times and met first: more often given, then more non-ASCII bytes.
+    /// times and met before it: more often given, then more non-ASCII bytes; on a tie the earlier.
     static func isPreferred(_ spelling: [UInt8], count: Int, over current: [UInt8], count currentCount: Int) -> Bool {
         if count != currentCount { return count > currentCount }
         return nonASCIICount(spelling) > nonASCIICount(current)
