@@ -178,7 +178,7 @@ public enum IndexBuilder {
         let populations = ordered.contains { $0.population != 0 } ? ordered.map(\.population) : []
         let summaries = SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, recordCount: ordered.count)
 
-        var names = BytePool()
+        var names = BytePool(expectedCount: ordered.count + keys.alternates.count)
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)
         for record in ordered {
@@ -333,6 +333,8 @@ struct PrimaryOrder {
 struct BytePool {
     private(set) var bytes: [UInt8] = []
     private var offsets: [ByteString: UInt32] = [:]
+
+    init(expectedCount: Int = 0) { offsets.reserveCapacity(expectedCount) }
 
     mutating func intern(_ string: [UInt8], file: String) throws(MMSearchError) -> UInt32 {
         if let offset = offsets[ByteString(string)] { return offset }

@@ -106,6 +106,7 @@ struct TrieBuilder {
         pool.withUnsafeBufferPointer { pool in
             // Distinct labels first (most labels repeat: ", us", "a", ...).
             var distinct: [LabelText: Int] = [:]
+            distinct.reserveCapacity(spans.count / 2)
             var distinctSpans: [(start: Int, length: Int)] = []
             var labelIndex = [Int](repeating: 0, count: spans.count)
             for (node, span) in spans.enumerated() where span.length > 0 {
