@@ -168,13 +168,9 @@ private struct _Verifier {
                     throw corrupt(nodeOffset(child), "the children of node \(node) are not sorted by first byte (\(previousByte) then \(firstByte))")
                 }
                 previousByte = firstByte
-                let start = Int(try index.node(child).entry_first)
-                let end = child + 1 < children.upperBound ? Int(try index.node(child + 1).entry_first) : entries.upperBound
-                guard entries.lowerBound <= start, start < end, end <= entries.upperBound, childItems.last.map({ $0.entries.upperBound == start }) ?? true else {
-                    throw corrupt(nodeOffset(child), "node \(child) covers entries \(start)..<\(end), which do not follow on from its siblings inside its parent's \(entries)")
-                }
-                if childItems.isEmpty { ownEnd = start }
-                childItems.append((child, start ..< end, prefix + Array(label), prefix.count))
+                let childEntries = try index.entries(ofChild: child, siblings: children, parent: entries)
+                if childItems.isEmpty { ownEnd = childEntries.lowerBound }
+                childItems.append((child, childEntries, prefix + Array(label), prefix.count))
             }
             try checkOwnEntries(entries.lowerBound ..< ownEnd, node: node, prefix: prefix, tails: tails, alternateFolds: alternateFolds)
             if entries.count > Int(MMS_SUMMARY_THRESHOLD) {

@@ -91,6 +91,15 @@ package enum SystemCall {
         return text.isEmpty ? nil : text
     }
 
+    /// The current working directory (getcwd(3)), or nil when it cannot be read (removed, say, or longer
+    /// than PATH_MAX).
+    package static func currentDirectory() -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
+            guard let base = buffer.baseAddress, getcwd(base, buffer.count) != nil else { return nil }
+            return String(cString: base)
+        }
+    }
+
     /// Ignores SIGPIPE so that a closed output pipe is an EPIPE error, not a silent death.
     package static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
 

@@ -154,7 +154,7 @@ struct _IndexBytes {
         return lengths
     }
 
-    /// Entry `index`: its kind and name number, unchecked (see `record(ofEntry:)`).
+    /// Entry `index`: its kind and name number, unchecked (`owner(ofEntry:at:)` checks them).
     @inline(__always)
     func entry(_ index: Int) throws(MMSearchError) -> UInt32 {
         guard index >= 0, index < layout.entryCount else {
