@@ -110,17 +110,18 @@ public struct CityIndex: Sendable {
             guard let located = try foldedPrefix.withRawBytes({ (query) throws(MMSearchError) in try index.locate(query) }) else {
                 return (0, .listed([]))
             }
-            guard located.entries.count > Int(MMS_SUMMARY_THRESHOLD) else {
+            let isSummarized = located.entries.count > Int(MMS_SUMMARY_THRESHOLD)
+            if match == .name, order == .name, layout.alternateCount == 0 {
+                // Only primary names can match: the records whose primary key starts with the prefix,
+                // contiguous in name order (version 1's answer, as cheap).
+                let records = isSummarized ? try index.summary(ofNode: located.node).primaryRecords : try index.primaryRecords(in: located.entries)
+                return (records.count, .recordRange(records))
+            }
+            guard isSummarized else {
                 let matches = try index.evaluate(located, queryLength: foldedPrefix.count, match: match, order: order)
                 return (matches.count, .listed(matches))
             }
             let summary = try index.summary(ofNode: located.node)
-            if match == .name, order == .name, layout.alternateCount == 0 {
-                // Only primary names can match: the records whose primary key starts with the prefix,
-                // contiguous in name order.
-                let first = Int(summary.primary_first)
-                return (Int(summary.primary_count), .recordRange(first ..< first + Int(summary.primary_count)))
-            }
             let count = Int(match == .words ? summary.record_count : summary.name_record_count)
             let top = match == .words && order == .rank
                 ? Int(summary.top_first) ..< Int(summary.top_first) + min(count, Int(MMS_TOP_COUNT)) : nil

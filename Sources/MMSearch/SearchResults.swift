@@ -137,6 +137,11 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     }
 }
 
+extension mms_summary {
+    /// The records whose primary key starts with the node's prefix.
+    var primaryRecords: Range<Int> { Int(primary_first) ..< Int(primary_first) + Int(primary_count) }
+}
+
 /// One matching record and the entry (its best matching key) it was found by.
 struct _Match: Sendable {
     var record: UInt32

@@ -257,6 +257,24 @@ struct _IndexBytes {
         return summary
     }
 
+    /// The records with a PRIMARY entry made from their display name among `entries`: in an index
+    /// without alternates, the records whose primary key starts with the entries' common prefix,
+    /// contiguous in name order (checked).
+    func primaryRecords(in entries: Range<Int>) throws(MMSearchError) -> Range<Int> {
+        var first: Int?, count = 0
+        for position in entries {
+            let value = try entry(position)
+            guard value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_PRIMARY.rawValue else { continue }
+            let record = try owner(ofEntry: value, at: layout.entries + position * 4).record
+            guard record == (first ?? record) + count else {
+                throw corrupt(layout.entries + position * 4, "entry \(position) names record \(record) after \(count) records from \(first ?? record); primary entries must be in record order")
+            }
+            if first == nil { first = record }
+            count += 1
+        }
+        return (first ?? 0) ..< (first ?? 0) + count
+    }
+
     /// Entry `position` of TOP (a summary's first page).
     @inline(__always)
     func topEntry(_ position: Int) throws(MMSearchError) -> UInt32 {
