@@ -30,10 +30,30 @@ cat >"$work/seeds/classic.json" <<'JSON'
  {"_id":10,"name":"New York Mills","country":"US","coord":{"lon":-75.291283,"lat":43.10535}}]
 JSON
 echo '[{"_id":1,"name":"","country":"","coord":{"lon":0,"lat":0}}]' >"$work/seeds/blank.json"
-for list in "$work"/seeds/*.json; do
-  .build-fuzz-tools/release/mmsearch build "$list" -o "$work/corpus/$(basename "$list" .json).mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\)' || true
-  [ -s "$work/corpus/$(basename "$list" .json).mms" ] || { echo "could not build the seed $list" >&2; exit 1; }
+# A GeoNames dump joined to the classic list (other names, populations), and a dump alone with more
+# than 32 keys under "sa" and "mu", so that summaries and first pages are in the seeds too.
+{
+  printf '3	London	London	Londres,Londra,Lundun,London City	51.50853	-0.12574	P	PPLC	GB						8961989			Europe/London	
+'
+  printf '5	São Paulo	Sao Paulo	San Pablo,São Paulo City,Sampa	-23.5475	-46.63611	P	PPLA	BR						12400232			America/Sao_Paulo	
+'
+  printf '6	Łódź	Lodz	Lodsch,Lodzia	51.75	19.46667	P	PPLA	PL						768755			Europe/Warsaw	
+'
+} >"$work/seeds/joined.txt"
+: >"$work/seeds/dump.txt"
+for i in $(seq 1 40); do
+  printf '%s	San Place %s	San Place %s	Saint Place %s,Munich %s,Mu-nich %s	%s.5	%s.25	P	PPL	DE						%s				
+' \
+    "$((100 + i))" "$i" "$i" "$i" "$i" "$i" "$((i % 80))" "$((i % 170))" "$((i * 1000))" >>"$work/seeds/dump.txt"
 done
+build_seed() { # OUTPUT INPUT [--geonames DUMP]
+  local output=$1; shift
+  .build-fuzz-tools/release/mmsearch build "$@" -o "$work/corpus/$output.mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\|joined\)' || true
+  [ -s "$work/corpus/$output.mms" ] || { echo "could not build the seed $output from $*" >&2; exit 1; }
+}
+for list in "$work"/seeds/*.json; do build_seed "$(basename "$list" .json)" "$list"; done
+build_seed joined "$work/seeds/classic.json" --geonames "$work/seeds/joined.txt"
+build_seed dump "$work/seeds/dump.txt"
 
 status=0
 .build-fuzz/release/mmsearch-fuzz "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \

@@ -6,18 +6,25 @@ import Foundation // Apple platforms have no FoundationEssentials
 #endif
 import MMSearch
 
-/// Treats arbitrary bytes as an index: opens it, runs queries, reads every record of each answer's
-/// first and last pages, and verifies it. Any outcome but a crash, a hang or an out-of-bounds read is
-/// fine: a thrown error is the expected answer to most inputs.
+/// Treats arbitrary bytes as an index: opens it, runs queries in every match mode and order, reads
+/// every record of each answer's first, a middle and the last page, and verifies it. Any outcome but
+/// a crash, a hang or an out-of-bounds read is fine: a thrown error is the expected answer to most
+/// inputs.
 enum IndexFuzzer {
-    static let queries = ["", "a", "al", "lo", "lond", "london, gb", "s", "sao paulo", "ü", "z", ", ", "\u{0}", "aaaaaaaaaaaaaaaa"]
+    static let queries = ["", "a", "al", "lo", "lond", "london, gb", "s", "sao paulo", "mu", "münchen", "ü", "z", ", ", "\u{0}", "aaaaaaaaaaaaaaaa"]
 
     static func exercise(_ bytes: Data) {
         guard let index = try? CityIndex(bytes: bytes, path: "fuzz.mms") else { return }
         for query in queries {
-            guard let results = try? index.search(query) else { continue }
-            let positions = Array(0 ..< min(results.count, 25)) + Array(max(0, results.count - 5) ..< results.count)
-            for position in positions { _ = try? results.city(at: position) }
+            for match in MatchMode.allCases {
+                for order in ResultOrder.allCases {
+                    guard let results = try? index.search(query, match: match, order: order) else { continue }
+                    let pages = [0 ..< min(results.count, 25), results.count / 2 ..< min(results.count, results.count / 2 + 3),
+                                 max(0, results.count - 5) ..< results.count]
+                    for page in pages { _ = try? results.cities(in: page) }
+                    if results.count > 0 { _ = try? results.city(at: 0) }
+                }
+            }
         }
         _ = try? index.verify()
     }
