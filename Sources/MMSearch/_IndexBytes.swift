@@ -286,10 +286,10 @@ struct _IndexBytes {
 
     /// `length` bytes at `offset` of the name pool, checked; `at` and `what` say whose, for errors.
     @inline(__always)
-    func span(offset: UInt32, length: UInt16, at location: Int, what: String) throws(MMSearchError) -> UnsafeRawBufferPointer {
+    func span(offset: UInt32, length: UInt16, at location: Int, what: @autoclosure () -> String) throws(MMSearchError) -> UnsafeRawBufferPointer {
         let start = Int(offset), count = Int(length)
         guard start <= layout.names.count - count else {
-            throw corrupt(location, "\(what) has name \(start)+\(count), outside the \(layout.names.count)-byte name pool")
+            throw corrupt(location, "\(what()) has name \(start)+\(count), outside the \(layout.names.count)-byte name pool")
         }
         return UnsafeRawBufferPointer(rebasing: raw[layout.names.lowerBound + start ..< layout.names.lowerBound + start + count])
     }
