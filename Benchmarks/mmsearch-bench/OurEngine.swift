@@ -1,49 +1,91 @@
+#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
+import FoundationEssentials // Linux: Foundation without ICU
+#else
+import Foundation // Apple platforms have no FoundationEssentials
+#endif
 import MMSearch
 import MMSearchBuilder
 
-/// The measurements of mmsearch itself, each run in a fresh child process (see `Child`) so that no
-/// run inherits another's warm caches, heap or peak RSS. Each returns the `key=value` text the child
+/// The measurements of mmsearch itself, each run in a fresh child process (see `Suite.child`) so that
+/// no run inherits another's warm caches, heap or peak RSS. Each returns the `key=value` text the child
 /// prints for the parent.
 enum OurEngine {
-    /// Builds the index from the JSON list, as `mmsearch build` does, and reports the wall time and
-    /// the process's peak RSS (which is then the build's).
-    static func build(input: String, output: String) throws -> String {
+    /// Builds the index from the JSON list (joined with a GeoNames dump when `geonames` is given), as
+    /// `mmsearch build` does, and reports the wall time and the process's peak RSS (the build's).
+    static func build(input: String, geonames: String?, output: String) throws -> String {
         let start = System.nanoseconds()
-        let summary = try IndexBuilder.build(input: input, output: output)
+        let summary = try IndexBuilder.build(input: input, geonames: geonames, output: output)
         let elapsed = System.nanoseconds() - start
-        return "build_ns=\(elapsed) size_bytes=\(summary.fileSize) records=\(summary.recordCount) peak_rss_kib=\(System.resident().peak)"
+        return "build_ns=\(elapsed) size_bytes=\(summary.fileSize) records=\(summary.recordCount) "
+            + "keys=\(summary.entryCount) peak_rss_kib=\(System.resident().peak)"
     }
 
-    /// From before opening the index to holding the first page of the first query: the startup cost
-    /// a program pays before it can show a result. RSS is read just outside the timed span.
-    static func startup(index path: String, query: String) throws -> String {
+    /// How much of the process had already run when a startup child began to measure.
+    enum Warmth: String {
+        /// Nothing: the first use of Foundation and of MMSearch in this process is the open measured.
+        case fresh
+        /// Foundation already in use, as in any app: a URL made and a file mapped with
+        /// `Data(contentsOf:options: .alwaysMapped)` (the calls `CityIndex(path:)` makes) before the open
+        /// measured, which is then MMSearch's first.
+        case foundation
+    }
+
+    /// From before opening the index to holding the first page (20 cities, and the count) of `query`:
+    /// the startup cost a program pays before it can show a result, in this process as `warmth` left it.
+    /// Then the index is dropped and opened again the same way: the second open (everything warm).
+    /// RSS is read just outside the timed span.
+    static func startup(index path: String, query: String, warmth: Warmth, otherFile: String) throws -> String {
+        var warmup: UInt64 = 0
+        if warmth == .foundation {
+            let start = System.nanoseconds()
+            let other = try Data(contentsOf: URL(filePath: otherFile, directoryHint: .notDirectory), options: .alwaysMapped)
+            warmup = System.nanoseconds() - start
+            precondition(!other.isEmpty, "\(otherFile) is empty")
+        }
         let before = System.resident()
-        let start = System.nanoseconds()
-        let index = try CityIndex(path: path)
-        let opened = System.nanoseconds()
-        let results = try index.search(query)
-        let located = System.nanoseconds()
         var page = FirstPage()
-        let matches = try page.fill(from: results)
+        page.reserve()
+        var faults = [System.minorFaults()]
+        let start = System.nanoseconds()
+        let (open, locate, matches): (UInt64, UInt64, Int) = try {
+            let index = try CityIndex(path: path)
+            let opened = System.nanoseconds()
+            faults.append(System.minorFaults())
+            let results = try index.search(query)
+            let located = System.nanoseconds()
+            faults.append(System.minorFaults())
+            return (opened - start, located - opened, try page.fill(from: results))
+        }()
         let end = System.nanoseconds()
+        faults.append(System.minorFaults())
         let after = System.resident()
-        return "startup_ns=\(end - start) open_ns=\(opened - start) locate_ns=\(located - opened) page_ns=\(end - located) "
+        // The first index is gone (its mapping released); the same calls again.
+        let secondStart = System.nanoseconds()
+        try {
+            let index = try CityIndex(path: path)
+            _ = try page.fill(from: index.search(query))
+        }()
+        let second = System.nanoseconds() - secondStart
+        return "startup_ns=\(end - start) open_ns=\(open) locate_ns=\(locate) page_ns=\(end - start - open - locate) "
+            + "second_open_ns=\(second) warmup_ns=\(warmup) open_faults=\(faults[1] - faults[0]) "
+            + "locate_faults=\(faults[2] - faults[1]) page_faults=\(faults[3] - faults[2]) "
             + "rss_before_kib=\(before.current) rss_after_kib=\(after.current) peak_rss_kib=\(after.peak) "
             + "file_growth_kib=\(after.file - before.file) anonymous_growth_kib=\(after.anonymous - before.anonymous) "
             + "matches=\(matches) sink=\(page.sink)"
     }
 
     /// The keystroke workload: per line, fold, locate, count every match and read the first 20
-    /// records. Opening and the first query are timed in this process too, the way the peers time
-    /// them (after loading the workload), for a like-for-like open_first_us.
-    static func keystrokes(index path: String, queries queryPath: String, limit: Int?) throws -> String {
+    /// records, matched and ordered as asked. Opening and the first query are timed in this process too,
+    /// the way the peers time them (after loading the workload), for a like-for-like open_first_us.
+    static func keystrokes(index path: String, queries queryPath: String, limit: Int?, match: MatchMode, order: ResultOrder,
+                           engine: String) throws -> String {
         let queries = try Workload.lines(queryPath, limit: limit)
         guard !queries.isEmpty else { throw BenchError("\(queryPath): no queries") }
 
         let openStart = System.nanoseconds()
         let index = try CityIndex(path: path)
         var page = FirstPage()
-        _ = try page.fill(from: index.search(queries[0]))
+        _ = try page.fill(from: index.search(queries[0], match: match, order: order))
         let openFirst = System.nanoseconds() - openStart
 
         var latencies: [UInt64] = []
@@ -52,7 +94,7 @@ enum OurEngine {
         let loopStart = System.nanoseconds()
         for query in queries {
             let start = System.nanoseconds()
-            matches += try page.fill(from: index.search(query))
+            matches += try page.fill(from: index.search(query, match: match, order: order))
             latencies.append(System.nanoseconds() - start)
         }
         let loop = System.nanoseconds() - loopStart
@@ -65,17 +107,58 @@ enum OurEngine {
         var searchMatches = 0
         for query in queries {
             let start = System.nanoseconds()
-            searchMatches += try index.search(query).count
+            searchMatches += try index.search(query, match: match, order: order).count
             searchLatencies.append(System.nanoseconds() - start)
         }
         let search = LatencySummary(latencies: searchLatencies, loopNanoseconds: 0)
         let line = EngineLine(
-            engine: "mmsearch", keys: index.count, buildSeconds: 0, sizeBytes: index.fileSize,
+            engine: engine, keys: index.count, buildSeconds: 0, sizeBytes: index.fileSize,
             openFirstMicroseconds: Double(openFirst) / 1e3, latency: latency, matches: matches,
             peakRSSKiB: System.resident().peak
         )
         return line.text + " search_p50_ns=\(fixed(search.p50, 0)) search_p99_ns=\(fixed(search.p99, 0)) "
             + "search_matches=\(searchMatches) sink=\(page.sink)"
+    }
+
+    /// The prefixes with the most matches (the empty one, which matches every city, and the three single
+    /// letters that match most), and "lond" for comparison: each searched `repetitions` times in this
+    /// process (fold, locate, count, read the first page of 20), after one untimed search. Also the
+    /// second page (positions 20 ..< 40) of each, which reads every matching entry by design.
+    static func prefixes(index path: String, match: MatchMode, order: ResultOrder, repetitions: Int) throws -> String {
+        let index = try CityIndex(path: path)
+        var letters: [(prefix: String, count: Int)] = []
+        for scalar in UInt8(ascii: "a") ... UInt8(ascii: "z") {
+            let prefix = String(decoding: [scalar], as: UTF8.self)
+            letters.append((prefix, try index.search(prefix, match: match, order: order).count))
+        }
+        letters.sort { $0.count != $1.count ? $0.count > $1.count : $0.prefix < $1.prefix }
+        let chosen = [""] + letters.prefix(3).map(\.prefix) + ["lond"]
+        var page = FirstPage()
+        var out = "prefixes=\(chosen.count)"
+        for (number, prefix) in chosen.enumerated() {
+            let count = try page.fill(from: index.search(prefix, match: match, order: order))
+            var times: [UInt64] = []
+            times.reserveCapacity(repetitions)
+            for _ in 0 ..< repetitions {
+                let start = System.nanoseconds()
+                _ = try page.fill(from: index.search(prefix, match: match, order: order))
+                times.append(System.nanoseconds() - start)
+            }
+            let summary = LatencySummary(latencies: times, loopNanoseconds: 0)
+            // The second page, a few times (it reads every matching entry).
+            var secondPage: [UInt64] = []
+            for _ in 0 ..< max(1, min(repetitions / 20, 25)) {
+                let start = System.nanoseconds()
+                let results = try index.search(prefix, match: match, order: order)
+                let cities = try results.cities(in: min(20, results.count) ..< min(40, results.count))
+                secondPage.append(System.nanoseconds() - start)
+                page.absorb(cities.count)
+            }
+            out += " p\(number)_prefix=\(prefix) p\(number)_count=\(count) p\(number)_p50_ns=\(fixed(summary.p50, 0)) "
+                + "p\(number)_p99_ns=\(fixed(summary.p99, 0)) p\(number)_max_ns=\(fixed(summary.max, 0)) "
+                + "p\(number)_page2_ns=\(median(secondPage))"
+        }
+        return out + " repetitions=\(repetitions) sink=\(page.sink)"
     }
 }
 
@@ -93,6 +176,12 @@ struct FirstPage {
 
     init() { entries.reserveCapacity(Self.size) }
 
+    /// Touches the page's storage, so that its allocation is not counted in the span measured.
+    mutating func reserve() {
+        entries.append(Entry(id: 0, name: ""))
+        entries.removeAll(keepingCapacity: true)
+    }
+
     /// Replaces the page with the first records of `results`; returns the total number of matches.
     mutating func fill(from results: SearchResults) throws(MMSearchError) -> Int {
         entries.removeAll(keepingCapacity: true)
@@ -102,6 +191,9 @@ struct FirstPage {
         if let last = entries.last { sink &+= Int(last.id) &+ last.name.utf8.count }
         return results.count
     }
+
+    /// Folds `value` into the sink.
+    mutating func absorb(_ value: Int) { sink &+= value }
 }
 
 /// A keystroke workload file: one query a line, exactly as written but for the "\n", as the peers

@@ -1,30 +1,49 @@
 /// The figures of one benchmark run, as engine lines, a readable table, and a Markdown report.
 struct Report {
-    var real: ListRun
-    var wholeProcess: WholeProcessRun
+    var list: BuiltIndex
+    var joined: BuiltIndex
+    /// The keystroke workload: [0] the list alone by name in name order ("mmsearch", the engine the peers
+    /// are compared with), [1] the joined index with the defaults, [2] the list alone with the defaults.
+    var keystrokes: [KeystrokeRun]
+    var largest: [PrefixFigures]
+    var typing: TypingFigures
+    var inProcess: InProcessStartup
+    var wholeProcess: WholeProcessComparison
+    var cold: StartupRuns
+    var cachedAfterEviction: (most: Int, total: Int)
+    var startupPeers: StartupPeers?
     var seeds: [EngineLine]
     var peers: [EngineLine]
     /// How many times run.sh ran each peer (the lines are the median-p99 runs).
     var peerRunCount: Int
+    /// The real list's row of the scaling table.
+    var real: ListRun
     var scale: [ListRun]
     var plan: Plan
     var options: Options
     var elapsedSeconds: Double
 
-    var ours: EngineLine { real.ours }
+    /// Version 1's figures on this workload (RESULTS.md at revision ae2e6c0, the issue's "today"): the list
+    /// alone, names, name order; fold + locate + count + read 20 records.
+    static let previous = (p50: 591.0, p99: 2_374.0, revision: "ae2e6c0")
+
+    var ours: EngineLine { keystrokes[0].line }
+    var joinedRun: KeystrokeRun { keystrokes[1] }
+    var listWordsRun: KeystrokeRun { keystrokes[2] }
 
     /// One line per engine measured here, in the peers' exact form.
     var engineLines: String {
-        ([ours] + seeds + scale.map(\.ours)).map { $0.text + "\n" }.joined()
+        (keystrokes.map(\.line) + seeds + scale.map(\.ours)).map { $0.text + "\n" }.joined()
     }
 
-    /// Every engine on the real list, ours first, then the peers, then the seeds.
-    private var engines: [EngineLine] { [ours] + peers + seeds }
+    /// Every engine on the real list: ours first, then the peers, then the seeds.
+    private var engines: [EngineLine] { keystrokes.map(\.line) + peers + seeds }
 
-    // MARK: Tables
+    // MARK: Per keystroke
 
     private var engineTable: Table {
-        var table = Table(header: ["engine", "records", "build", "index size", "open → first page", "p50", "p99", "max", "mean", "queries", "matches", "peak RSS"])
+        var table = Table(header: ["engine", "records", "build", "index size", "open → first page (in-process, after loading the workload)",
+                                   "p50", "p99", "max", "mean", "queries", "matches", "peak RSS"])
         for line in engines {
             table.rows.append([
                 line.engine, grouped(line.keys), duration(nanoseconds: line.buildSeconds * 1e9), size(bytes: line.sizeBytes),
@@ -38,8 +57,8 @@ struct Report {
     }
 
     private var ratioTable: Table {
-        var table = Table(header: ["engine", "p50", "p99", "max", "mean", "open → first page", "index size", "build"])
-        for line in engines where line.engine != ours.engine {
+        var table = Table(header: ["engine", "p50", "p99", "max", "mean", "open → first page (in-process)", "index size", "build"])
+        for line in peers + seeds {
             table.rows.append([
                 line.engine, ratio(line.latency.p50, to: ours.latency.p50), ratio(line.latency.p99, to: ours.latency.p99),
                 ratio(line.latency.max, to: ours.latency.max), ratio(line.latency.mean, to: ours.latency.mean),
@@ -50,33 +69,108 @@ struct Report {
         return table
     }
 
-    private var startupTable: Table {
-        var table = Table(header: ["mmsearch startup", "processes", "open → first page", "of which: open", "search", "20 records",
-                                   "RSS growth (median / max)", "of which: file / private", "process peak RSS"])
-        func add(_ name: String, _ runs: StartupRuns) {
-            table.rows.append([name, String(runs.runs), duration(nanoseconds: runs.medianNanoseconds),
-                               duration(nanoseconds: runs.medianOpenNanoseconds), duration(nanoseconds: runs.medianLocateNanoseconds),
-                               duration(nanoseconds: runs.medianPageNanoseconds),
-                               "\(memory(kib: runs.medianGrowthKiB)) / \(memory(kib: runs.maxGrowthKiB))",
-                               "\(memory(kib: runs.medianFileGrowthKiB)) / \(memory(kib: runs.medianAnonymousGrowthKiB))",
-                               memory(kib: runs.medianPeakKiB)])
+    // MARK: Names and ranking
+
+    private var configurationTable: Table {
+        var table = Table(header: ["mmsearch, per keystroke", "index", "p50", "p99", "max", "mean", "search alone p50 / p99", "matches"])
+        table.rows.append(["version 1 (\(Self.previous.revision)): names, name order", "list alone", duration(nanoseconds: Self.previous.p50),
+                           duration(nanoseconds: Self.previous.p99), "", "", "", ""])
+        let labels = ["names, name order (`--match name --order name`)", "every name and word, ranked (the defaults)",
+                      "every name and word, ranked (the defaults)"]
+        let indexes = ["list alone (\(size(bytes: list.sizeBytes)))", "joined with cities500 (\(size(bytes: joined.sizeBytes)))",
+                       "list alone (\(size(bytes: list.sizeBytes)))"]
+        for (number, run) in keystrokes.enumerated() {
+            let line = run.line
+            table.rows.append([labels[number], indexes[number], duration(nanoseconds: line.latency.p50), duration(nanoseconds: line.latency.p99),
+                               duration(nanoseconds: line.latency.max), duration(nanoseconds: line.latency.mean),
+                               "\(duration(nanoseconds: run.searchP50Nanoseconds)) / \(duration(nanoseconds: run.searchP99Nanoseconds))",
+                               grouped(line.matches)])
         }
-        add("warm: page cache as the build left it", real.warm)
-        if let cold = real.cold { add("cold: index evicted before each process", cold) }
-        if let again = real.warmAfterCold { add("warm: page cache as the cold runs read it", again) }
-        table.rows.append(["in-process, after loading the workload (the peers' way)", "1",
-                           duration(nanoseconds: real.inProcessOpenFirstMicroseconds * 1e3), "", "", "", "", "", ""])
+        return table
+    }
+
+    private var largestTable: Table {
+        var table = Table(header: ["prefix (joined index, defaults)", "matches", "first page p50", "p99", "max", "second page (median)"])
+        for figures in largest {
+            table.rows.append([figures.prefix.isEmpty ? "(empty: every city)" : "\"\(figures.prefix)\"", grouped(figures.count),
+                               duration(nanoseconds: figures.p50), duration(nanoseconds: figures.p99), duration(nanoseconds: figures.max),
+                               duration(nanoseconds: figures.secondPage)])
+        }
+        return table
+    }
+
+    private var typingTable: Table {
+        var table = Table(header: ["characters typed until the city is first", "mean (of those first at some point)", "median", "first within 1 / 3 / 5",
+                                   "never first, even typed in full"])
+        func add(_ label: String, _ side: TypingFigures.Side) {
+            table.rows.append([label, fixed(side.mean, 1), String(side.median), "\(side.within1) / \(side.within3) / \(side.within5)",
+                               "\(side.never) of \(typing.cities)"])
+        }
+        add("before: list alone, names, name order (version 1)", typing.beforeShown)
+        add("after: joined index, every name and word, ranked", typing.afterShown)
+        add("the name alone, without \", CC\": before", typing.before)
+        add("the name alone, without \", CC\": after", typing.after)
+        return table
+    }
+
+    // MARK: Startup
+
+    private var wholeProcessTable: Table {
+        var table = Table(header: ["whole process, spawn to exit", "median", "p10", "p90", "÷ look", "lines printed", "what it runs"], textColumns: false)
+        let look = wholeProcess.row("look")?.median
+        for row in wholeProcess.rows {
+            table.rows.append([row.command.name, duration(nanoseconds: row.median), duration(nanoseconds: row.p10), duration(nanoseconds: row.p90),
+                               look.map { ratio(row.median, to: $0) } ?? "", String(row.outputLines), row.command.what])
+        }
+        return table
+    }
+
+    private var inProcessTable: Table {
+        var table = Table(header: ["open → first page, in-process (median of \(inProcess.runs) processes)", "mmsearch", "marisa-trie", "fst"])
+        let none = "—"
+        func peer(_ figures: InProcessFigures?, _ value: (InProcessFigures) -> String) -> String { figures.map(value) ?? "not run" }
+        table.rows.append(["fresh process, first open", duration(nanoseconds: inProcess.fresh.first),
+                           peer(inProcess.marisa) { duration(nanoseconds: $0.first) }, peer(inProcess.fst) { duration(nanoseconds: $0.first) }])
+        table.rows.append(["fresh process, first open, relative path", duration(nanoseconds: inProcess.relative.first), none, none])
+        table.rows.append(["Foundation already in use (an app), MMSearch's first open", duration(nanoseconds: inProcess.foundationWarm.first), none, none])
+        table.rows.append(["second open in the same process (all warm)", duration(nanoseconds: inProcess.fresh.second),
+                           peer(inProcess.marisa) { duration(nanoseconds: $0.second) }, peer(inProcess.fst) { duration(nanoseconds: $0.second) }])
+        table.rows.append(["fresh process, joined index (39.8 MB), first open", duration(nanoseconds: inProcess.joined.first), none, none])
+        table.rows.append(["RSS growth over the fresh first open (file / private)",
+                           "\(memory(kib: inProcess.fresh.growthKiB)) (\(memory(kib: inProcess.fresh.fileGrowthKiB)) / \(memory(kib: inProcess.fresh.anonymousGrowthKiB)))",
+                           peer(inProcess.marisa) { "\(memory(kib: $0.growthKiB)) (\(memory(kib: $0.fileGrowthKiB)) / \(memory(kib: $0.anonymousGrowthKiB)))" },
+                           peer(inProcess.fst) { "\(memory(kib: $0.growthKiB)) (\(memory(kib: $0.fileGrowthKiB)) / \(memory(kib: $0.anonymousGrowthKiB)))" }])
+        return table
+    }
+
+    private var startupDetailTable: Table {
+        var table = Table(header: ["mmsearch open → first page, parts (medians; page faults)", "processes", "total", "CityIndex(path:)", "search", "20 records", "RSS growth"])
+        func part(_ time: Double?, _ faults: Double?) -> String {
+            duration(nanoseconds: time ?? 0) + (faults.map { " (\(Int($0)))" } ?? "")
+        }
+        func add(_ label: String, _ figures: InProcessFigures) {
+            table.rows.append([label, String(figures.runs), duration(nanoseconds: figures.first), part(figures.open, figures.openFaults),
+                               part(figures.locate, figures.locateFaults), part(figures.page, figures.pageFaults), memory(kib: figures.growthKiB)])
+        }
+        add("fresh process", inProcess.fresh)
+        add("fresh process, relative path", inProcess.relative)
+        add("Foundation already in use", inProcess.foundationWarm)
+        add("fresh process, joined index", inProcess.joined)
+        table.rows.append(["index evicted from the page cache (fresh process)", String(cold.runs), duration(nanoseconds: cold.medianNanoseconds),
+                           duration(nanoseconds: cold.medianOpenNanoseconds), duration(nanoseconds: cold.medianLocateNanoseconds),
+                           duration(nanoseconds: cold.medianPageNanoseconds), memory(kib: cold.medianGrowthKiB)])
         return table
     }
 
     private var scaleTable: Table {
-        var table = Table(header: ["list", "records", "JSON", "build", "index size", "build peak RSS", "open → first page", "p50", "p99", "max", "mean", "queries", "matches", "query peak RSS"])
+        var table = Table(header: ["list", "records", "JSON", "build", "index size", "build peak RSS", "open → first page (fresh process)", "p50", "p99", "max", "mean", "queries", "matches", "query peak RSS"])
         for run in [real] + scale {
             let line = run.ours
             table.rows.append([
                 run.label == "real" ? "real (city.list.json)" : run.label, grouped(run.records), size(bytes: run.listBytes),
-                duration(nanoseconds: line.buildSeconds * 1e9), size(bytes: line.sizeBytes), memory(kib: run.buildPeakKiB),
-                duration(nanoseconds: line.openFirstMicroseconds * 1e3), duration(nanoseconds: line.latency.p50),
+                duration(nanoseconds: line.buildSeconds * 1e9), size(bytes: line.sizeBytes), memory(kib: run.built.buildPeakKiB),
+                run.startup.map { duration(nanoseconds: $0.medianNanoseconds) } ?? duration(nanoseconds: inProcess.fresh.first),
+                duration(nanoseconds: line.latency.p50),
                 duration(nanoseconds: line.latency.p99), duration(nanoseconds: line.latency.max),
                 duration(nanoseconds: line.latency.mean), grouped(line.latency.count), grouped(line.matches),
                 memory(kib: run.queryPeakKiB),
@@ -100,8 +194,9 @@ struct Report {
             + disagreeing.map { "\($0.engine) \(grouped($0.matches))" }.joined(separator: ", ") + ".\n"
     }
 
-    /// A target of issue 3 and whether this run met it.
+    /// A target of an issue and whether this run met it.
     struct Target {
+        var issue: Int
         var what: String
         var goal: String
         var measured: String
@@ -114,62 +209,106 @@ struct Report {
     }
 
     /// "met" or how far off: "2.9 µs: 1.5× the target".
-    private func target(_ what: String, goal: String, value: Double, limit: Double, text: (Double) -> String, atMost: Bool = false) -> Target {
+    private func target(_ issue: Int, _ what: String, goal: String, value: Double, limit: Double, text: (Double) -> String, atMost: Bool = false) -> Target {
         let met = atMost ? value <= limit : value < limit
         let measured = met ? text(value) : "\(text(value)), \(ratio(value, to: limit)) the target (over by \(text(value - limit)))"
-        return Target(what: what, goal: goal, measured: measured, met: met)
+        return Target(issue: issue, what: what, goal: goal, measured: measured, met: met)
     }
 
     var targets: [Target] {
         var targets: [Target] = []
+        let ns = { (value: Double) in duration(nanoseconds: value) }
+
+        // Issue 8: names and ranking.
+        let joinedLine = joinedRun.line
+        targets.append(target(8, "joined index, defaults: p50 per keystroke", goal: "at most 1 µs", value: joinedLine.latency.p50, limit: 1_000, text: ns, atMost: true))
+        targets.append(target(8, "joined index, defaults: p99 per keystroke", goal: "at most 5 µs", value: joinedLine.latency.p99, limit: 5_000, text: ns, atMost: true))
+        targets.append(target(8, "list alone, names in name order: p50", goal: "no slower than version 1 (\(ns(Self.previous.p50)))",
+                              value: ours.latency.p50, limit: Self.previous.p50, text: ns, atMost: true))
+        targets.append(target(8, "list alone, names in name order: p99", goal: "no slower than version 1 (\(ns(Self.previous.p99)))",
+                              value: ours.latency.p99, limit: Self.previous.p99, text: ns, atMost: true))
+        if let worst = largest.max(by: { $0.count < $1.count }) {
+            targets.append(target(8, "largest result's first page (\(worst.prefix.isEmpty ? "empty prefix" : "\"\(worst.prefix)\""), \(grouped(worst.count)) matches): p99",
+                                  goal: "not in proportion to the matches: within the 5 µs p99 target", value: worst.p99, limit: 5_000, text: ns, atMost: true))
+        }
+
+        // Issue 9: startup.
+        if let mmsearch = wholeProcess.row("mmsearch") {
+            if let look = wholeProcess.row("look") {
+                let times = mmsearch.median / look.median
+                targets.append(Target(issue: 9, what: "whole process `mmsearch query --index F Lond`", goal: "at most 1.25× look's time",
+                                      measured: "\(ns(mmsearch.median)) = \(fixed(times, 2))× look's \(ns(look.median))", met: times <= 1.25))
+            } else {
+                targets.append(Target(issue: 9, what: "whole process vs look", goal: "at most 1.25× look's time", measured: "run with --startup-peers", met: nil))
+            }
+            for name in ["sqlite3", "marisa-predictive-search"] {
+                if let peer = wholeProcess.row(name) {
+                    targets.append(Target(issue: 9, what: "whole process vs \(name)", goal: "faster",
+                                          measured: "\(ns(mmsearch.median)) vs \(ns(peer.median)) (\(ratio(mmsearch.median, to: peer.median)))",
+                                          met: mmsearch.median < peer.median))
+                } else {
+                    targets.append(Target(issue: 9, what: "whole process vs \(name)", goal: "faster", measured: "run with --startup-peers", met: nil))
+                }
+            }
+        }
+        targets.append(target(9, "open → first page in a fresh process", goal: "at most 150 µs", value: inProcess.fresh.first, limit: 150_000, text: ns, atMost: true))
+        targets.append(target(9, "open → first page, Foundation already in use", goal: "at most 25 µs", value: inProcess.foundationWarm.first, limit: 25_000, text: ns, atMost: true))
+        if let marisa = inProcess.marisa, let fst = inProcess.fst {
+            let best = min(marisa.second, fst.second)
+            targets.append(Target(issue: 9, what: "open → first page, Foundation in use, vs marisa-trie and fst opened warm",
+                                  goal: "below both", measured: "\(ns(inProcess.foundationWarm.first)) vs marisa \(ns(marisa.second)), fst \(ns(fst.second)) "
+                                      + "(second open in their process; first open in a fresh one: marisa \(ns(marisa.first)), fst \(ns(fst.first)))",
+                                  met: inProcess.foundationWarm.first < best))
+        } else {
+            targets.append(Target(issue: 9, what: "open → first page vs marisa-trie and fst", goal: "below both", measured: "run with --startup-peers", met: nil))
+        }
+        let relative = inProcess.relative.first, absolute = inProcess.fresh.first
+        targets.append(Target(issue: 9, what: "relative path vs absolute (fresh process)", goal: "no dearer (within 5%, the noise of a median)",
+                              measured: "\(ns(relative)) vs \(ns(absolute)) (\(ratio(relative, to: absolute)))", met: relative <= absolute * 1.05))
+
+        // Issue 3, the project's first targets (the list alone, names in name order).
         let p99 = ours.latency.p99
-        targets.append(target("p99 per keystroke", goal: "under 2 µs", value: p99, limit: 2_000, text: { duration(nanoseconds: $0) }))
+        targets.append(target(3, "p99 per keystroke", goal: "under 2 µs", value: p99, limit: 2_000, text: ns))
         for name in ["marisa", "fst", "sqlite"] {
             guard let peer = peers.first(where: { $0.engine == name }) else {
-                targets.append(Target(what: "p99 vs \(name)", goal: "over 1000× better", measured: "run with --peers", met: nil))
+                targets.append(Target(issue: 3, what: "p99 vs \(name)", goal: "over 1000× better", measured: "run with --peers", met: nil))
                 continue
             }
             let times = peer.latency.p99 / p99
-            targets.append(Target(what: "p99 vs \(name)", goal: "over 1000× better",
-                                  measured: "\(ratio(peer.latency.p99, to: p99)) better (\(duration(nanoseconds: peer.latency.p99)) vs \(duration(nanoseconds: p99)))"
+            targets.append(Target(issue: 3, what: "p99 vs \(name)", goal: "over 1000× better",
+                                  measured: "\(ratio(peer.latency.p99, to: p99)) better (\(ns(peer.latency.p99)) vs \(ns(p99)))"
                                       + (times > 1000 ? "" : ", \(fixed(1000 / times, 1))× short of 1000×"),
                                   met: times > 1000))
         }
         if let marisa = peers.first(where: { $0.engine == "marisa" }) {
-            targets.append(target("p50 per keystroke", goal: "at or under marisa's (\(duration(nanoseconds: marisa.latency.p50)))",
-                                  value: ours.latency.p50, limit: marisa.latency.p50, text: { duration(nanoseconds: $0) }, atMost: true))
+            targets.append(target(3, "p50 per keystroke", goal: "at or under marisa's (\(ns(marisa.latency.p50)))",
+                                  value: ours.latency.p50, limit: marisa.latency.p50, text: ns, atMost: true))
         } else {
-            targets.append(Target(what: "p50 per keystroke", goal: "at or under marisa's", measured: "run with --peers", met: nil))
+            targets.append(Target(issue: 3, what: "p50 per keystroke", goal: "at or under marisa's", measured: "run with --peers", met: nil))
         }
-        targets.append(target("open → first page, warm (fresh process)", goal: "under 20 µs",
-                              value: ours.openFirstMicroseconds * 1e3, limit: 20_000, text: { duration(nanoseconds: $0) }))
-        targets.append(target("index size, all record fields", goal: "under 6 MB",
-                              value: Double(ours.sizeBytes), limit: 6e6, text: { size(bytes: Int($0)) }))
-        targets.append(target("build from JSON", goal: "under 1 s",
-                              value: ours.buildSeconds * 1e9, limit: 1e9, text: { duration(nanoseconds: $0) }))
-        var rss = target("RSS growth, open + first query (median, warm)", goal: "under 1 MB",
-                         value: Double(real.warm.medianGrowthKiB * 1024), limit: 1e6, text: { size(bytes: Int($0)) })
-        if let again = real.warmAfterCold {
-            rss.measured += "; \(size(bytes: again.medianGrowthKiB * 1024)) once the page cache holds what page faults read"
-        }
-        targets.append(rss)
-        let largest = scale.last, smallest = scale.first
-        if let largest, let smallest, largest.records >= 10_000_000, largest.label != smallest.label {
-            let growth = largest.ours.latency.p99 / smallest.ours.latency.p99
+        targets.append(target(3, "index size, all record fields (list alone)", goal: "under 6 MB",
+                              value: Double(list.sizeBytes), limit: 6e6, text: { size(bytes: Int($0)) }))
+        targets.append(target(3, "build from JSON (list alone)", goal: "under 1 s",
+                              value: median(list.buildSeconds) * 1e9, limit: 1e9, text: ns))
+        targets.append(target(3, "RSS growth, open + first page (median, fresh process)", goal: "under 1 MB",
+                              value: Double(inProcess.fresh.growthKiB * 1024), limit: 1e6, text: { size(bytes: Int($0)) }))
+        let largestScale = scale.last, smallest = scale.first
+        if let largestScale, let smallest, largestScale.records >= 10_000_000, largestScale.label != smallest.label {
+            let growth = largestScale.ours.latency.p99 / smallest.ours.latency.p99
             targets.append(Target(
-                what: "p99 at \(shortCount(largest.records)) vs at \(shortCount(smallest.records)) records (synthetic)", goal: "within 2×",
-                measured: "\(fixed(growth, 2))× (\(duration(nanoseconds: largest.ours.latency.p99)) vs \(duration(nanoseconds: smallest.ours.latency.p99)); "
-                    + "vs the real list's \(duration(nanoseconds: p99)): \(fixed(largest.ours.latency.p99 / p99, 2))×)",
+                issue: 3, what: "p99 at \(shortCount(largestScale.records)) vs at \(shortCount(smallest.records)) records (synthetic)", goal: "within 2×",
+                measured: "\(fixed(growth, 2))× (\(ns(largestScale.ours.latency.p99)) vs \(ns(smallest.ours.latency.p99)); "
+                    + "vs the real list's \(ns(p99)): \(fixed(largestScale.ours.latency.p99 / p99, 2))×)",
                 met: growth <= 2))
         } else {
-            targets.append(Target(what: "p99 at 10M vs at 209k records", goal: "within 2×", measured: "run with --scale", met: nil))
+            targets.append(Target(issue: 3, what: "p99 at 10M vs at 209k records", goal: "within 2×", measured: "run with --scale", met: nil))
         }
         return targets
     }
 
     private var targetTable: Table {
-        var table = Table(header: ["target", "goal", "measured", "verdict"], textColumns: true)
-        for target in targets { table.rows.append([target.what, target.goal, target.measured, target.verdict]) }
+        var table = Table(header: ["issue", "target", "goal", "measured", "verdict"], textColumns: true)
+        for target in targets { table.rows.append([String(target.issue), target.what, target.goal, target.measured, target.verdict]) }
         return table
     }
 
@@ -178,19 +317,15 @@ struct Report {
     /// The readable report for the terminal.
     var text: String {
         var out = "\n" + engineTable.text + "\n"
-        if !peers.isEmpty { out += "Ratios to mmsearch (their figure ÷ ours; above 1× means slower or larger than ours):\n" + ratioTable.text + "\n" }
-        out += startupTable.text + "\n"
-        out += "whole process `mmsearch query --index F Lond`: \(duration(nanoseconds: wholeProcess.medianQueryNanoseconds)) median of \(wholeProcess.runs) "
-            + "(`mmsearch --help`: \(duration(nanoseconds: wholeProcess.medianHelpNanoseconds)); /bin/true: \(duration(nanoseconds: wholeProcess.medianTrueNanoseconds)))\n"
-        out += "per keystroke, search alone (fold, locate, count): p50 \(duration(nanoseconds: real.searchP50Nanoseconds)), "
-            + "p99 \(duration(nanoseconds: real.searchP99Nanoseconds)); the rest is reading the 20 records\n"
-        out += "build: \(real.buildSeconds.map { fixed($0, 3) + " s" }.joined(separator: ", ")); build peak RSS \(memory(kib: real.buildPeakKiB)); "
-            + "query process peak RSS \(memory(kib: real.queryPeakKiB))\n"
-        if let cached = real.cachedAfterEviction {
-            out += "cold runs: at most \(cached.most) of the index's \(cached.total) pages were still cached after each eviction\n"
-        }
-        out += "seed-linear answers every \(plan.linearEvery)th query only; seed build_s is decode + fold (+ sort), size_bytes the JSON it decodes at every start\n"
+        if !peers.isEmpty { out += "Ratios to mmsearch (list alone, names; their figure ÷ ours; above 1× means slower or larger than ours):\n" + ratioTable.text + "\n" }
         out += crossCheck
+        out += "\n" + configurationTable.text + "\n" + largestTable.text + "\n" + typingTable.text
+        if !typing.neverAfterExamples.isEmpty { out += "never first after, e.g.: \(typing.neverAfterExamples.joined(separator: "; "))\n" }
+        out += "\n" + wholeProcessTable.text + "\n" + inProcessTable.text + "\n" + startupDetailTable.text
+        out += "cold runs: at most \(cachedAfterEviction.most) of the index's \(cachedAfterEviction.total) pages were still cached after each eviction\n"
+        out += "build: list \(list.buildSeconds.map { fixed($0, 3) + " s" }.joined(separator: ", ")) (peak RSS \(memory(kib: list.buildPeakKiB))); "
+            + "joined \(joined.buildSeconds.map { fixed($0, 3) + " s" }.joined(separator: ", ")) (peak RSS \(memory(kib: joined.buildPeakKiB)))\n"
+        out += "seed-linear answers every \(plan.linearEvery)th query only; seed build_s is decode + fold (+ sort), size_bytes the JSON it decodes at every start\n"
         if !scale.isEmpty { out += "\n" + scaleTable.text }
         out += "\n" + targetTable.text
         out += "\n\(fixed(elapsedSeconds, 0)) s in all\n"
@@ -202,49 +337,84 @@ struct Report {
     var markdown: String {
         let machine = Machine.current()
         var md = "# mmsearch benchmark results\n\n"
-        md += "Made by `Benchmarks/run.sh` (issue 3): mmsearch, the seeds' approaches and the peer engines of "
-            + "`shared/peers/run.sh` on the same list and keystroke workload, in one run on one machine.\n\n"
+        md += "Made by `Benchmarks/run.sh`: mmsearch, the seeds' approaches and the peer engines of `shared/peers/run.sh` on the same list and "
+            + "keystroke workload, and the startup comparison of issue 9 (mmsearch beside look, sqlite3, marisa-trie and fst), in one run on one machine.\n\n"
         if options.smoke { md += "**This is a smoke run (few iterations, 1,000 queries): its figures are not the benchmark.**\n\n" }
         md += "- date: \(System.utcDateText())\n"
         md += "- command: `\(options.command ?? "mmsearch-bench " + CommandLine.arguments.dropFirst().joined(separator: " "))`\n"
         if let revision = options.revision { md += "- revision: `\(revision)`\n" }
-        md += "- machine: \(machine.processors) × \(machine.cpuModel), \(machine.memory) RAM, \(machine.kernel)\n"
+        md += "- machine: \(machine.processors) × \(machine.cpuModel), \(machine.memory) RAM, \(machine.kernel); shared, so every comparison "
+            + "below is measured interleaved in this one run and reported as medians\n"
         if let toolchain = options.toolchain { md += "- toolchain: \(toolchain)\n" }
-        md += "- data: `\(options.data)` (\(grouped(real.records)) records, \(size(bytes: real.listBytes))); workload: `\(options.queries)` "
-            + "(\(grouped(ours.latency.count)) queries)\n"
+        md += "- binaries: `mmsearch` and `mmsearch-bench` as the README builds them (`swift build -c release --static-swift-stdlib -Xswiftc -static-executable`)\n"
+        md += "- data: `\(options.data)` (\(grouped(list.records)) records, \(size(bytes: real.listBytes))), joined with `\(options.geonames)`; "
+            + "workload: `\(options.queries)` (\(grouped(ours.latency.count)) queries)\n"
         md += "- this benchmark's part took \(fixed(elapsedSeconds, 0)) s\n\n"
-
-        md += "## Every engine, side by side\n\n" + engineTable.markdown + "\n" + crossCheck + (crossCheck.isEmpty ? "" : "\n")
-        if !peers.isEmpty {
-            md += "Ratios to mmsearch: each engine's figure divided by ours (above 1× means slower or larger than mmsearch).\n\n"
-            md += ratioTable.markdown + "\n"
-        }
 
         md += "## Targets\n\n" + targetTable.markdown + "\n"
 
-        md += "## mmsearch in detail\n\n" + startupTable.markdown + "\n"
-        md += "- Per keystroke, the search alone (fold, locate, count; a second pass over the workload): p50 "
-            + "\(duration(nanoseconds: real.searchP50Nanoseconds)), p99 \(duration(nanoseconds: real.searchP99Nanoseconds)); "
-            + "the rest of each query's time is reading the first 20 records into `City` values.\n"
-        md += "- Whole process `mmsearch query --index F Lond` (spawn to exit, output to /dev/null): "
-            + "\(duration(nanoseconds: wholeProcess.medianQueryNanoseconds)) median of \(wholeProcess.runs); `mmsearch --help` (same executable "
-            + "and libraries, no index): \(duration(nanoseconds: wholeProcess.medianHelpNanoseconds)); `/bin/true` on this machine: "
-            + "\(duration(nanoseconds: wholeProcess.medianTrueNanoseconds)).\n"
-        md += "- Build from JSON, \(counted(real.buildSeconds.count, "run")): \(real.buildSeconds.map { fixed($0, 3) + " s" }.joined(separator: ", ")) "
-            + "(median in the table); peak RSS of the build process \(memory(kib: real.buildPeakKiB)); peak RSS of the query process "
-            + "\(memory(kib: real.queryPeakKiB)). The engine line's peak_rss_kib is the larger of the two, as the peers build and query in one process.\n"
-        if let cached = real.cachedAfterEviction {
-            md += "- Cold runs: after each `posix_fadvise(POSIX_FADV_DONTNEED)` at most \(cached.most) of the index's \(cached.total) pages "
-                + "were still in the page cache (checked with mincore).\n"
+        md += "## Per keystroke: every engine, side by side\n\n"
+        md += "`mmsearch` is the list alone searched by name in name order (`--match name --order name`), the search the peers do; "
+            + "`mmsearch-joined` the list joined with cities500 with the defaults (every name and word, ranked); `mmsearch-list-words` the list "
+            + "alone with the defaults.\n\n"
+        md += engineTable.markdown + "\n" + crossCheck + (crossCheck.isEmpty ? "" : "\n")
+        if !peers.isEmpty {
+            md += "Ratios to `mmsearch` (the list alone, by name): each engine's figure divided by ours (above 1× means slower or larger).\n\n"
+            md += ratioTable.markdown + "\n"
         }
-        md += "\n"
+
+        md += "## Names and ranking (issue 8)\n\n"
+        md += configurationTable.markdown + "\n"
+        md += "The largest results, ranked, on the joined index: each prefix searched \(grouped(plan.prefixRepetitions)) times in one process "
+            + "(fold, locate, count, first page of 20). The first ranked page of a big node is stored in the index, so its cost does not grow "
+            + "with the matches; a later page reads every matching entry, by design.\n\n"
+        md += largestTable.markdown + "\n"
+        md += "Results, not time: for the \(grouped(typing.cities)) most populous cities of the list (population from the dump's column 15, "
+            + "joined by id with the list's `_id`; the smallest has \(grouped(typing.smallestPopulation))), the characters of the name as the list "
+            + "displays it, followed by its country as results show a city (\"London, GB\"), typed one character at a time until that "
+            + "city (by id) is the first result. (This reproduces the issue's figures for version 1, 6.2 characters and 105 never first.) "
+            + "The last two rows type the name alone, which cannot tell namesakes apart.\n\n"
+        md += typingTable.markdown + "\n"
+        if !typing.neverAfterExamples.isEmpty {
+            md += "Never first after, for example: \(typing.neverAfterExamples.joined(separator: "; ")).\n\n"
+        }
+
+        md += "## Startup (issue 9)\n\n"
+        md += "Whole processes, spawn (posix_spawn) to exit (wait), output to /dev/null: \(wholeProcess.runs) rounds, each running every "
+            + "command once, in a new random order each round (a process that follows its own executable finds more of it in the CPU's "
+            + "caches), after two unmeasured rounds; the inputs of look, sqlite3 and marisa are made from the same list by "
+            + "`Benchmarks/startup-peers/prepare.sh` (keys folded by `shared/peers/fold.py`).\n\n"
+        md += wholeProcessTable.markdown + "\n"
+        md += "Open → first page inside a process: from before opening (mapping) the file to holding the first page of 20 results "
+            + "(mmsearch: `CityIndex(path:)`, `search(\"\(startupQuery)\")` with the count, 20 `City` values; marisa-trie: `Trie::mmap`, predictive "
+            + "search for \"\(startupFoldedQuery)\", 20 keys; fst: `Map::from_path`, the range of keys starting with \"\(startupFoldedQuery)\", 20 keys). "
+            + "\(inProcess.runs) rounds of fresh processes, one of each kind a round in a new random order; each process then closes the file "
+            + "and times the same again (the second open). Foundation already in use: the process first maps another file with "
+            + "`URL` + `Data(contentsOf:options: .alwaysMapped)` (median \(duration(nanoseconds: inProcess.foundationWarm.warmup ?? 0)), untimed), "
+            + "as any app has, then MMSearch opens the index for the first time. Relative path: the same process opening `list.mms` "
+            + "instead of its absolute path (both started through `/bin/sh -c 'cd DIR && exec …'` in the index's directory).\n\n"
+        md += inProcessTable.markdown + "\n" + startupDetailTable.markdown + "\n"
+        md += "- Cold: before each process the index is flushed and evicted with `posix_fadvise(POSIX_FADV_DONTNEED)` (at most "
+            + "\(cachedAfterEviction.most) of its \(cachedAfterEviction.total) pages stayed cached, checked with mincore); that drops only the index, "
+            + "so it means a cold index, not a cold machine.\n"
+        md += "- RSS growth: VmRSS after the first page minus VmRSS before opening, in the same processes (mapped pages touched count as resident).\n\n"
+
+        md += "## mmsearch in detail\n\n"
+        md += "- Build from JSON, \(counted(list.buildSeconds.count, "run")): the list alone \(list.buildSeconds.map { fixed($0, 3) + " s" }.joined(separator: ", ")) "
+            + "(\(size(bytes: list.sizeBytes)), \(grouped(list.keys)) search keys, peak RSS \(memory(kib: list.buildPeakKiB))); joined with cities500 "
+            + "\(joined.buildSeconds.map { fixed($0, 3) + " s" }.joined(separator: ", ")) (\(size(bytes: joined.sizeBytes)), \(grouped(joined.keys)) "
+            + "search keys, peak RSS \(memory(kib: joined.buildPeakKiB))).\n"
+        md += "- Per keystroke, the search alone (fold, locate, count; a second pass over the workload), list alone by name: p50 "
+            + "\(duration(nanoseconds: keystrokes[0].searchP50Nanoseconds)), p99 \(duration(nanoseconds: keystrokes[0].searchP99Nanoseconds)); "
+            + "the rest of each query's time is reading the first 20 records into `City` values.\n\n"
 
         if !scale.isEmpty {
             md += "## Scaling\n\n"
             md += "Synthetic lists from `tools/gen_synthetic_list.py --seed 1` (real names' syllables recombined per country, real "
                 + "shapes and coordinates moved by up to 0.2°, unique ids), each with its own workload made as "
-                + "`shared/peers/workload.py` makes it (every prefix 1 to 16 characters of 2,000 records, seed 42). Each is built once, in a "
-                + "child process: build peak RSS is that process's VmHWM. open → first page: median of \(plan.scaleWarmStartRuns) fresh processes, warm.\n\n"
+                + "`shared/peers/workload.py` makes it (every prefix 1 to 16 characters of 2,000 records, seed 42), searched by name in name "
+                + "order. Each is built once, in a child process: build peak RSS is that process's VmHWM. open → first page: median of "
+                + "\(plan.scaleWarmStartRuns) fresh processes, first workload line (the real list's row: the startup figure above).\n\n"
             md += scaleTable.markdown + "\n"
         }
 
@@ -256,31 +426,25 @@ struct Report {
             id and name as Swift values.
             - **Percentiles as the peers compute them:** sorted per-query times, p50 = lat[n/2], p99 = lat[n·99/100], max = the last, \
             mean = the loop's wall time / n. One pass over the workload right after opening, as the peers do.
-            - **Repeats.** On a shared machine one run can be disturbed, so each engine's pass runs \(counted(plan.workloadRuns, "time")) in \
-            fresh processes (mmsearch and the seeds by this benchmark; the peers by running `shared/peers/run.sh` \
-            \(counted(peerRunCount, "time"))); every table shows, for each engine, the run with the median p99, and that run's p50, max, \
+            - **Repeats.** On a shared machine one run can be disturbed, so each configuration's pass runs \(counted(plan.workloadRuns, "time")) in \
+            fresh processes, the three configurations in turn (mmsearch and the seeds by this benchmark; the peers by running \
+            `shared/peers/run.sh` \(counted(peerRunCount, "time"))); every table shows the run with the median p99, and that run's p50, max, \
             mean and matches.
-            - **Startup.** mmsearch's open_first_us is the median over fresh processes (the benchmark re-executes itself): from before \
-            opening the index to holding the first page of the first workload line, with the index in the page cache. The peers time \
-            the same span inside their benchmark process, after building; mmsearch's figure timed that way is in the detail table. \
-            Cold: before each process the index is flushed and evicted with `posix_fadvise(POSIX_FADV_DONTNEED)`; that drops only clean, \
-            unmapped pages of that one file: the executable (mmsearch's code is linked into it), the Swift runtime and the C library \
-            stay cached, so "cold" means a cold index, not a cold machine.
-            - **Build.** mmsearch: `IndexBuilder.build`, JSON file to a finished, fsync'd index (median of \(counted(plan.buildRuns, "build"))). The peers build \
+            - **Startup, like with like.** The engine table's "open → first page" is timed as the peers time theirs: inside the \
+            benchmark process, after loading the workload. The startup section times every engine in fresh processes, the same span \
+            (open to first page), interleaved; whole processes are timed from spawn to exit, every command in turn.
+            - **Build.** mmsearch: `IndexBuilder.build`, JSON file (and dump) to a finished, fsync'd index (median of \(counted(plan.buildRuns, "build"))). The peers build \
             from keys already folded and sorted by `prepare.py` (not timed). The seeds' build_s is what they do at every start: read, \
             decode with `JSONDecoder`, fold keys (and sort); their size_bytes is the JSON they decode.
-            - **Matches.** mmsearch, fst and seed-sorted count every record (\(grouped(ours.matches)) on the full workload). marisa stores \
+            - **Matches.** mmsearch by name, fst and seed-sorted count every record (\(grouped(ours.matches)) on the full workload). marisa stores \
             each distinct key once, so it counts distinct keys; SQLite's loader skips the 12 records with an empty name or country (strtok \
-            merges empty fields), so it counts slightly fewer. \
+            merges empty fields), so it counts slightly fewer. The default search counts cities matched by any name or word, so more. \
             seed-linear answers every \(plan.linearEvery)th line only (its queries= and matches= are for those); it keeps the first 20 \
             matches in list order, not key order.
-            - **Memory.** RSS growth: VmRSS after the first page minus VmRSS before opening, in the startup processes (mapped index pages \
-            touched count as resident). Peak RSS: VmHWM of the process; the peers report getrusage's ru_maxrss, the same figure. \
-            On kernels whose page cache holds large folios (this one: \(Machine.current().kernel)), one page fault on a mapped file \
-            maps the whole folio it falls in, up to 2 MB, and a file written in one large `write` (as the builder writes the index) sits \
-            in the page cache as large folios. So RSS growth depends on how the index got into the page cache: the first warm row \
-            (as the build left it) against the last (as page faults read it back); the bytes are shared page cache either way, not read \
-            or copied by the process.
+            - **Memory.** Peak RSS: VmHWM of the process; the peers report getrusage's ru_maxrss, the same figure. \
+            On kernels whose page cache holds large folios (this one: \(machine.kernel)), one page fault on a mapped file \
+            maps the whole folio it falls in, so RSS growth depends on how the index got into the page cache; the bytes are shared page \
+            cache either way, not read or copied by the process.
 
             """
         md += "\n## Raw lines (each engine's median-p99 run)\n\n```\n" + (engineLines + peers.map { $0.text + "\n" }.joined()) + "```\n"

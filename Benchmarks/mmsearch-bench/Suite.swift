@@ -1,12 +1,20 @@
+import MMSearch
+
 /// How many times each measurement runs: the full run for people, or the smoke run for CI.
 struct Plan {
     /// Each engine's pass over the workload runs this many times, each in a fresh process; the run
     /// with the median p99 is reported, so one disturbed run on a shared machine does not decide.
     var workloadRuns: Int
     var buildRuns: Int
-    var warmStartRuns: Int
-    var coldStartRuns: Int
+    /// Rounds of the interleaved startup comparisons (one fresh process of each kind a round).
+    var inProcessRuns: Int
     var wholeProcessRuns: Int
+    /// Fresh processes with the index evicted from the page cache before each.
+    var coldStartRuns: Int
+    /// Searches of each prefix in the worst-prefix measurement.
+    var prefixRepetitions: Int
+    /// The most populous cities in the characters-typed measurement (issue 8 asks for 1,000).
+    var typingCities: Int
     /// Only the first this many workload lines (nil: all).
     var queryLimit: Int?
     /// The linear scan answers every this-many-th query (it takes about a millisecond each).
@@ -15,18 +23,18 @@ struct Plan {
     /// Each synthetic list is built once (the 10M build takes a minute) and started this many times.
     var scaleWarmStartRuns: Int
 
-    static let full = Plan(workloadRuns: 3, buildRuns: 3, warmStartRuns: 200, coldStartRuns: 50, wholeProcessRuns: 200,
-                           queryLimit: nil, linearEvery: 25,
+    static let full = Plan(workloadRuns: 3, buildRuns: 3, inProcessRuns: 400, wholeProcessRuns: 600, coldStartRuns: 50,
+                           prefixRepetitions: 2_000, typingCities: 1_000, queryLimit: nil, linearEvery: 25,
                            scaleCounts: [209_579, 2_000_000, 10_000_000], scaleWarmStartRuns: 50)
-    static let smoke = Plan(workloadRuns: 1, buildRuns: 1, warmStartRuns: 5, coldStartRuns: 3, wholeProcessRuns: 5,
-                            queryLimit: 1_000, linearEvery: 50,
+    static let smoke = Plan(workloadRuns: 1, buildRuns: 1, inProcessRuns: 3, wholeProcessRuns: 5, coldStartRuns: 2,
+                            prefixRepetitions: 20, typingCities: 100, queryLimit: 1_000, linearEvery: 50,
                             scaleCounts: [20_000], scaleWarmStartRuns: 3)
 }
 
-/// Startup measured over many fresh processes.
+/// Startup measured over many fresh processes of one kind (the scale lists, the cold runs).
 struct StartupRuns {
     var runs: Int
-    /// Median time from before opening the index to holding the first page of the first query.
+    /// Median time from before opening the index to holding the first page of the query.
     var medianNanoseconds: Double
     /// Median and largest RSS growth over that span, and the median peak RSS of the whole child.
     var medianGrowthKiB: Int
@@ -41,39 +49,87 @@ struct StartupRuns {
     var medianPageNanoseconds: Double
 }
 
-/// Everything measured on one list.
+/// An index built from a list (and a dump), `runs` times.
+struct BuiltIndex {
+    var path: String
+    var records: Int
+    var keys: Int
+    var sizeBytes: Int
+    var buildSeconds: [Double]
+    var buildPeakKiB: Int
+}
+
+/// One pass of the keystroke workload, matched and ordered one way: the median-p99 run of several.
+struct KeystrokeRun {
+    var line: EngineLine
+    var match: MatchMode
+    var order: ResultOrder
+    /// Per keystroke, the search alone (fold, locate, count), without reading the page of records.
+    var searchP50Nanoseconds: Double
+    var searchP99Nanoseconds: Double
+}
+
+/// Everything measured on one list for the scaling table (and the real list's row in it).
 struct ListRun {
     var label: String
     var records: Int
     var listBytes: Int
-    /// The engine line; its open_first_us is the warm fresh-process median, its peak RSS the larger of
-    /// the build's and the query process's (the peers build and query in one process).
+    /// The engine line; its build_s is the median build, its peak RSS the larger of the build's and the
+    /// query process's (the peers build and query in one process).
     var ours: EngineLine
-    var buildSeconds: [Double]
-    var buildPeakKiB: Int
+    var built: BuiltIndex
     var queryPeakKiB: Int
-    /// open_first_us timed the peers' way: in the query process, after loading the workload.
-    var inProcessOpenFirstMicroseconds: Double
-    /// Per keystroke, the search alone (fold, locate, count), without reading the page of records.
-    var searchP50Nanoseconds: Double
-    var searchP99Nanoseconds: Double
-    /// Warm: the page cache as the build left it; cold: the index evicted before each process; warm
-    /// after cold: the page cache as the cold runs' page faults filled it.
-    var warm: StartupRuns
-    var cold: StartupRuns?
-    var warmAfterCold: StartupRuns?
-    /// The most pages of the index still cached right after an eviction, of its total.
-    var cachedAfterEviction: (most: Int, total: Int)?
+    /// Fresh processes, index in the page cache, the first workload line's first page.
+    var startup: StartupRuns?
 }
 
-/// Process-level figures, spawn to exit: `mmsearch query --index F Lond`; `mmsearch --help`, which
-/// loads the same executable and libraries but opens no index; and /bin/true, the floor any process
-/// start pays on this machine.
-struct WholeProcessRun {
-    var runs: Int
-    var medianQueryNanoseconds: Double
-    var medianHelpNanoseconds: Double
-    var medianTrueNanoseconds: Double
+/// The largest results, searched over and over: `prefix`, its count, and the time of fold + locate +
+/// count + first page (p50, p99, max over the repetitions), and of the second page (median).
+struct PrefixFigures {
+    var prefix: String
+    var count: Int
+    var p50: Double
+    var p99: Double
+    var max: Double
+    var secondPage: Double
+}
+
+/// Issue 8's characters-typed measure (see `TypingMeasure`).
+struct TypingFigures {
+    struct Side {
+        var found: Int
+        var mean: Double
+        var median: Int
+        var never: Int
+        var within1: Int
+        var within3: Int
+        var within5: Int
+    }
+
+    var cities: Int
+    var smallestPopulation: Int
+    /// Typing the name alone.
+    var before: Side
+    var after: Side
+    /// Typing "Name, CC", as results show a city.
+    var beforeShown: Side
+    var afterShown: Side
+    var neverAfterExamples: [String]
+
+    init(_ values: KeyValues) throws {
+        func side(_ label: String) throws -> Side {
+            func int(_ key: String) throws -> Int { Int(try values.required("\(label)_\(key)", from: "typing")) }
+            return Side(found: try int("found"), mean: try values.required("\(label)_mean", from: "typing"), median: try int("median"),
+                        never: try int("never"), within1: try int("within1"), within3: try int("within3"), within5: try int("within5"))
+        }
+        cities = Int(try values.required("cities", from: "typing"))
+        smallestPopulation = Int(try values.required("smallest_population", from: "typing"))
+        before = try side("before")
+        after = try side("after")
+        beforeShown = try side("before_shown")
+        afterShown = try side("after_shown")
+        neverAfterExamples = (values["after_never_examples"] ?? "").split(separator: "|").map { percentDecodingSpaces(String($0)) }
+    }
 }
 
 /// Runs the benchmark's children and collects their figures.
@@ -82,73 +138,68 @@ struct Suite {
     let mmsearchExecutable: String
     let plan: Plan
 
-    /// Items 1 to 4 for mmsearch on `data` with `queries`: builds into `directory` `buildRuns` times,
-    /// then starts `warmRuns` processes with the index cached and `coldRuns` with it evicted.
-    func measureOurs(label: String, data: String, queries: String, directory: String,
-                     buildRuns: Int, warmRuns: Int, coldRuns: Int) throws -> ListRun {
-        let index = "\(directory)/\(label).mms"
-        var buildSeconds: [Double] = []
-        var buildPeak = 0, records = 0
-        for run in 1 ... buildRuns {
-            progress("\(label): build \(run)/\(buildRuns)")
-            let built = try child("build", [data, index])
-            buildSeconds.append(try built.required("build_ns", from: "build") / 1e9)
-            buildPeak = max(buildPeak, Int(try built.required("peak_rss_kib", from: "build")))
+    /// Builds `data` (joined with `geonames` when given) into `path` `runs` times, each in a child process.
+    func build(label: String, data: String, geonames: String?, path: String, runs: Int) throws -> BuiltIndex {
+        var seconds: [Double] = []
+        var peak = 0, records = 0, keys = 0, size = 0
+        for run in 1 ... runs {
+            progress("\(label): build \(run)/\(runs)")
+            let built = try child("build", [data, path] + (geonames.map { [$0] } ?? []))
+            seconds.append(try built.required("build_ns", from: "build") / 1e9)
+            peak = max(peak, Int(try built.required("peak_rss_kib", from: "build")))
             records = Int(try built.required("records", from: "build"))
+            keys = Int(try built.required("keys", from: "build"))
+            size = Int(try built.required("size_bytes", from: "build"))
         }
-
-        var workloadRuns: [(line: EngineLine, values: KeyValues)] = []
-        for run in 1 ... plan.workloadRuns {
-            progress("\(label): keystroke workload \(run)/\(plan.workloadRuns)")
-            let values = try child("keystrokes", [index, queries, plan.queryLimit.map(String.init) ?? "all"])
-            guard let line = EngineLine(values.text) else { throw BenchError("keystrokes printed no engine line") }
-            workloadRuns.append((line, values))
-        }
-        let (medianLine, keystrokes) = workloadRuns.sorted { $0.line.latency.p99 < $1.line.latency.p99 }[workloadRuns.count / 2]
-        var line = medianLine
-        let inProcessOpen = line.openFirstMicroseconds
-        let queryPeak = line.peakRSSKiB
-
-        let firstQuery = try Workload.lines(queries, limit: 1).first ?? ""
-        progress("\(label): startup, \(warmRuns) warm processes")
-        let warm = try startup(index: index, query: firstQuery, runs: warmRuns, evicting: false)
-        var cold: StartupRuns?, warmAfterCold: StartupRuns?
-        var cachedAfterEviction: (Int, Int)?
-        if coldRuns > 0 {
-            progress("\(label): startup, \(coldRuns) cold processes")
-            var most = 0, total = 0
-            cold = try startup(index: index, query: firstQuery, runs: coldRuns, evicting: true) {
-                let pages = try System.cachedPages(index)
-                most = max(most, pages.cached)
-                total = pages.total
-            }
-            cachedAfterEviction = (most, total)
-            // The page cache now holds what the cold runs' page faults read, not what the builder wrote
-            // (on kernels with large folios that changes how much one fault maps: see RESULTS.md).
-            progress("\(label): startup, \(warmRuns) warm processes again")
-            warmAfterCold = try startup(index: index, query: firstQuery, runs: warmRuns, evicting: false)
-        }
-
-        line.buildSeconds = median(buildSeconds)
-        line.openFirstMicroseconds = warm.medianNanoseconds / 1e3
-        line.peakRSSKiB = max(buildPeak, queryPeak)
-        line.engine = label == "real" ? "mmsearch" : "mmsearch-\(label)"
-        return ListRun(
-            label: label, records: records, listBytes: System.fileSize(data) ?? 0, ours: line,
-            buildSeconds: buildSeconds, buildPeakKiB: buildPeak, queryPeakKiB: queryPeak,
-            inProcessOpenFirstMicroseconds: inProcessOpen,
-            searchP50Nanoseconds: try keystrokes.required("search_p50_ns", from: "keystrokes"),
-            searchP99Nanoseconds: try keystrokes.required("search_p99_ns", from: "keystrokes"), warm: warm, cold: cold, warmAfterCold: warmAfterCold,
-            cachedAfterEviction: cachedAfterEviction
-        )
+        return BuiltIndex(path: path, records: records, keys: keys, sizeBytes: size, buildSeconds: seconds, buildPeakKiB: peak)
     }
 
-    /// `runs` fresh processes that each open the index and read the first page of `query`; when
+    /// The keystroke workload on `index`, matched and ordered as given, `plan.workloadRuns` times in
+    /// fresh processes, interleaved with the other configurations: `configurations` are run round-robin.
+    func keystrokes(_ configurations: [(index: BuiltIndex, match: MatchMode, order: ResultOrder, engine: String)], queries: String) throws -> [KeystrokeRun] {
+        var runs = Array(repeating: [(line: EngineLine, values: KeyValues)](), count: configurations.count)
+        for run in 1 ... plan.workloadRuns {
+            for (number, configuration) in configurations.enumerated() {
+                progress("\(configuration.engine): keystroke workload (\(configuration.match.rawValue), \(configuration.order.rawValue)) \(run)/\(plan.workloadRuns)")
+                let values = try child("keystrokes", [configuration.index.path, queries, plan.queryLimit.map(String.init) ?? "all",
+                                                      configuration.match.rawValue, configuration.order.rawValue, configuration.engine])
+                guard let line = EngineLine(values.text) else { throw BenchError("keystrokes printed no engine line") }
+                runs[number].append((line, values))
+            }
+        }
+        return try configurations.enumerated().map { number, configuration in
+            let (medianLine, values) = runs[number].sorted { $0.line.latency.p99 < $1.line.latency.p99 }[runs[number].count / 2]
+            var line = medianLine
+            line.buildSeconds = median(configuration.index.buildSeconds)
+            return KeystrokeRun(line: line, match: configuration.match, order: configuration.order,
+                                searchP50Nanoseconds: try values.required("search_p50_ns", from: "keystrokes"),
+                                searchP99Nanoseconds: try values.required("search_p99_ns", from: "keystrokes"))
+        }
+    }
+
+    /// The prefixes with the most matches on `index`, searched over and over in one process.
+    func prefixes(index: String, match: MatchMode, order: ResultOrder) throws -> [PrefixFigures] {
+        progress("largest results: \(plan.prefixRepetitions) searches of each (\(match.rawValue), \(order.rawValue))")
+        let values = try child("prefixes", [index, match.rawValue, order.rawValue, String(plan.prefixRepetitions)])
+        return try (0 ..< Int(try values.required("prefixes", from: "prefixes"))).map { number in
+            func value(_ key: String) throws -> Double { try values.required("p\(number)_\(key)", from: "prefixes") }
+            return PrefixFigures(prefix: values["p\(number)_prefix"] ?? "", count: Int(try value("count")), p50: try value("p50_ns"),
+                                 p99: try value("p99_ns"), max: try value("max_ns"), secondPage: try value("page2_ns"))
+        }
+    }
+
+    /// Issue 8's characters typed until the city is first, before and after.
+    func typing(listIndex: String, joinedIndex: String, data: String, geonames: String) throws -> TypingFigures {
+        progress("characters typed until first: the \(plan.typingCities) most populous cities")
+        return try TypingFigures(child("typing", [listIndex, joinedIndex, data, geonames, String(plan.typingCities)]))
+    }
+
+    /// `runs` fresh processes that each open `index` and read the first page of `query`; when
     /// `evicting`, the index is dropped from the page cache before each (and `afterEviction` runs).
-    private func startup(index: String, query: String, runs: Int, evicting: Bool,
-                         afterEviction: () throws -> Void = {}) throws -> StartupRuns {
+    func startup(index: String, query: String, runs: Int, evicting: Bool, afterEviction: () throws -> Void = {}) throws -> StartupRuns {
+        let arguments = [index, query, "fresh", index]
         // One unmeasured run first, so the warm runs find the executable and index cached.
-        if !evicting { _ = try child("startup", [index, query]) }
+        if !evicting { _ = try child("startup", arguments) }
         var times: [Double] = [], growths: [Int] = [], peaks: [Int] = []
         var opens: [Double] = [], locates: [Double] = [], pages: [Double] = []
         var fileGrowths: [Int] = [], anonymousGrowths: [Int] = []
@@ -157,7 +208,7 @@ struct Suite {
                 try System.evictFromPageCache(index)
                 try afterEviction()
             }
-            let result = try child("startup", [index, query])
+            let result = try child("startup", arguments)
             times.append(try result.required("startup_ns", from: "startup"))
             growths.append(Int(try result.required("rss_after_kib", from: "startup") - result.required("rss_before_kib", from: "startup")))
             peaks.append(Int(try result.required("peak_rss_kib", from: "startup")))
@@ -174,24 +225,23 @@ struct Suite {
                            medianPageNanoseconds: median(pages))
     }
 
-    /// The whole-process wall time of `mmsearch query --index INDEX Lond`, and of /bin/true.
-    func measureWholeProcess(index: String) throws -> WholeProcessRun {
-        progress("whole process: \(plan.wholeProcessRuns) runs each of `mmsearch query --index F Lond`, `mmsearch --help`, /bin/true")
-        func medianWall(_ executable: String, _ arguments: [String]) throws -> Double {
-            _ = try System.run(executable, arguments, output: .discard) // unmeasured: fills the caches
-            var times: [Double] = []
-            for _ in 0 ..< plan.wholeProcessRuns {
-                let result = try System.run(executable, arguments, output: .discard)
-                guard result.status == 0 else { throw BenchError("\(executable) \(arguments) exited with \(result.status)") }
-                times.append(Double(result.wallNanoseconds))
-            }
-            return median(times)
-        }
-        let query = try medianWall(mmsearchExecutable, ["query", "--index", index, "Lond"])
-        let help = try medianWall(mmsearchExecutable, ["--help"])
-        let floor = try medianWall("/bin/true", [])
-        return WholeProcessRun(runs: plan.wholeProcessRuns, medianQueryNanoseconds: query, medianHelpNanoseconds: help,
-                               medianTrueNanoseconds: floor)
+    /// One synthetic list for the scaling table: built once, its workload (names, in name order, as the
+    /// real list's headline figure), and `warmRuns` fresh-process startups.
+    func measureScale(label: String, data: String, queries: String, directory: String, warmRuns: Int) throws -> ListRun {
+        let built = try build(label: label, data: data, geonames: nil, path: "\(directory)/\(label).mms", runs: 1)
+        let run = try keystrokes([(built, .name, .name, "mmsearch-\(label)")], queries: queries)[0]
+        let firstQuery = try Workload.lines(queries, limit: 1).first ?? ""
+        progress("\(label): startup, \(warmRuns) fresh processes")
+        let startup = try self.startup(index: built.path, query: firstQuery, runs: warmRuns, evicting: false)
+        return listRun(label: label, data: data, built: built, run: run, startup: startup)
+    }
+
+    /// The scaling table's row for a list: the engine line with the median build and the larger peak RSS.
+    func listRun(label: String, data: String, built: BuiltIndex, run: KeystrokeRun, startup: StartupRuns?) -> ListRun {
+        var line = run.line
+        line.peakRSSKiB = max(built.buildPeakKiB, run.line.peakRSSKiB)
+        return ListRun(label: label, records: built.records, listBytes: System.fileSize(data) ?? 0, ours: line, built: built,
+                       queryPeakKiB: run.line.peakRSSKiB, startup: startup)
     }
 
     /// Item 5: the seeds' approaches on the same list and workload.
@@ -208,7 +258,7 @@ struct Suite {
     }
 
     /// Runs this executable in child mode `mode` and returns what it printed.
-    private func child(_ mode: String, _ arguments: [String]) throws -> KeyValues {
+    func child(_ mode: String, _ arguments: [String]) throws -> KeyValues {
         let result = try System.run(benchExecutable, ["--child", mode] + arguments, output: .capture)
         guard result.status == 0 else { throw BenchError("child \(mode) \(arguments) exited with status \(result.status)") }
         return KeyValues(result.output)

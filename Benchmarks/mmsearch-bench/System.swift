@@ -64,6 +64,18 @@ enum System {
         return resident
     }
 
+    /// Minor page faults of this process so far (getrusage): each first touch of a mapped page that is
+    /// in the page cache but not yet in this process's page tables (or of a new private page).
+    static func minorFaults() -> Int {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Int(usage.ru_minflt)
+    }
+
     /// The path of the running executable, so the benchmark can start fresh copies of itself.
     static func executablePath() throws(SystemError) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -220,11 +232,18 @@ enum System {
     }
 
     /// Runs `executable` with `arguments` (argv[1...]) and our environment, and waits for it. Standard
-    /// error is ours, so a failing child explains itself.
-    static func run(_ executable: String, _ arguments: [String], output: ChildOutput) throws(SystemError) -> ChildResult {
+    /// error is ours, so a failing child explains itself. `input` names a file for its standard input
+    /// (else ours). `directory`, its working directory, goes through `/bin/sh -c 'cd DIR && exec ...'`
+    /// (posix_spawn has no portable chdir), so time such a child from the inside only.
+    static func run(_ executable: String, _ arguments: [String], output: ChildOutput, input: String? = nil,
+                    directory: String? = nil) throws(SystemError) -> ChildResult {
+        if let directory {
+            return try run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", directory, executable] + arguments, output: output, input: input)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input { posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0) }
         var pipeEnds: [Int32] = [-1, -1]
         switch output {
         case .capture:
@@ -271,6 +290,28 @@ enum System {
             output: String(decoding: captured, as: UTF8.self),
             wallNanoseconds: elapsed
         )
+    }
+
+    /// The first executable named `name` in the directories of $PATH, or nil.
+    static func findInPath(_ name: String) -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            if isExecutable(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// The working directory.
+    static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// `path` made absolute against the working directory (no symbolic links resolved).
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : currentDirectory() + "/" + path
     }
 
     // MARK: Helpers

@@ -92,12 +92,17 @@ package enum SystemCall {
     }
 
     /// The current working directory (getcwd(3)), or nil when it cannot be read (removed, say, or longer
-    /// than PATH_MAX).
+    /// than PATH_MAX). Most fit a small buffer on the stack; a longer one gets PATH_MAX bytes.
     package static func currentDirectory() -> String? {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
-            guard let base = buffer.baseAddress, getcwd(base, buffer.count) != nil else { return nil }
-            return String(cString: base)
+        for capacity in [256, Int(PATH_MAX) + 1] {
+            let directory: String?? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+                guard let base = buffer.baseAddress else { return .some(nil) }
+                if getcwd(base, buffer.count) != nil { return .some(String(cString: base)) }
+                return errno == ERANGE ? nil : .some(nil) // nil: too long for this buffer, try the next
+            }
+            if let directory { return directory }
         }
+        return nil
     }
 
     /// Ignores SIGPIPE so that a closed output pipe is an EPIPE error, not a silent death.
