@@ -40,7 +40,11 @@ import Testing
         BadList("empty array", "[\n]", "2:1", "the list is empty"),
         BadList("duplicate ids", "[\(good),\n\(good)]", "2:8", #"duplicate "_id" 1; the first is at line 1:9"#),
         BadList("trailing garbage", "[\(good)] extra", "1:", "expected end of input after the array"),
-        BadList("not an array", #"{"cities":[]}"#, "1:1", "expected '[' to start the city list"),
+        // Input that does not start with '[' is read as a GeoNames dump (told apart by content), whose
+        // errors say what a dump row needs.
+        BadList("not an array", #"{"cities":[]}"#, "1:1", "expected 19 tab-separated columns, found 1"),
+        BadList("empty file", "", "1:1", "expected at least one GeoNames row, found an empty input"),
+        BadList("array after a byte order mark and blank lines", [0xEF, 0xBB, 0xBF] + Array(" \n\n[\(good),\n 7]".utf8), "4:2", "expected '{' to start a record, found a number"),
     ]
 
     @Test(arguments: lists)

@@ -91,38 +91,97 @@ struct MMSearchProcess {
         #expect(paged.output == "Anaheim, US  33.835289, -117.914497  3\n4 matches\n")
     }
 
+    /// The default order is rank: without populations, cities found by a name come before those found by
+    /// a word start, each group alphabetically (here the same as name order, there being no word matches).
+    @Test func defaultOrderIsRankAndNameOrderIsTheOldOne() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        let index = directory.file("cities.mms")
+        let lines = "Alabama, US  32.75, -86.75  1\nAlbuquerque, US  35.084492, -106.651138  2\nAnaheim, US  33.835289, -117.914497  3\nArizona, US  34.500301, -111.500977  4\n4 matches\n"
+        for flags in [[], ["--order", "rank"], ["--order", "name"], ["--match", "name", "--order", "name"], ["--match=name", "--order=rank"]] {
+            let result = try MMSearchProcess.run(["query", "--index", index] + flags + ["a"])
+            #expect(result.status == 0 && result.error.isEmpty, "\(flags)")
+            #expect(result.output == lines, "\(flags)")
+        }
+        // "s": Sydney by its name, " Spaced" by the word start after its leading space: rank puts the name
+        // match first whatever the alphabet says; name order puts " Spaced" (key " spaced") first.
+        let ranked = try MMSearchProcess.run(["query", "--index", index, "s"])
+        #expect(ranked.output == "Sydney, AU  -33.867851, 151.207321  5\n Spaced  0, 0  6\n2 matches\n")
+        let alphabetical = try MMSearchProcess.run(["query", "--index", index, "--order", "name", "s"])
+        #expect(alphabetical.output == " Spaced  0, 0  6\nSydney, AU  -33.867851, 151.207321  5\n2 matches\n")
+        let namesOnly = try MMSearchProcess.run(["query", "--index", index, "--match", "name", "s"])
+        #expect(namesOnly.output == "Sydney, AU  -33.867851, 151.207321  5\n1 matches\n")
+    }
+
     @Test func queryJSONHasTheContractedShape() throws {
         let directory = try Self.classicDirectory()
         defer { directory.remove() }
         let result = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--limit", "1", "s"])
         #expect(result.status == 0)
-        #expect(result.output == #"{"query": "s", "count": 1, "offset": 0, "results": [{"id": 5, "name": "Sydney", "country": "AU", "lat": -33.867851, "lon": 151.207321}]}"# + "\n")
+        // An index of the list alone has no populations: no "population" member; no "matched" either,
+        // Sydney being found by its own name.
+        #expect(result.output == #"{"query": "s", "count": 2, "offset": 0, "results": [{"id": 5, "name": "Sydney", "country": "AU", "lat": -33.867851, "lon": 151.207321}]}"# + "\n")
+        // Names only, alphabetically: exactly the answer of version 1.
+        let old = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--match", "name", "--order", "name", "--limit", "1", "s"])
+        #expect(old.output == #"{"query": "s", "count": 1, "offset": 0, "results": [{"id": 5, "name": "Sydney", "country": "AU", "lat": -33.867851, "lon": 151.207321}]}"# + "\n")
+        // Found by a word start of its own name: still no "matched" member.
+        let word = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--offset", "1", "s"])
+        #expect(word.output == #"{"query": "s", "count": 2, "offset": 1, "results": [{"id": 6, "name": " Spaced", "country": "", "lat": 0, "lon": 0}]}"# + "\n")
     }
 
     /// Queries are used exactly as written: a leading space is part of the prefix.
     @Test func standardInputAnswersEachLineAsWritten() throws {
         let directory = try Self.classicDirectory()
         defer { directory.remove() }
-        let result = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--limit", "0", "-"], input: "a\n s\ns\n\nalb\r\n")
-        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        #expect(lines.count == 5)
-        let counts = try lines.map { line -> Int in
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            return object["count"] as! Int
+        // " s" finds " Spaced" by its name; "s" finds Sydney by its name and " Spaced" by a word start,
+        // which --match name leaves out.
+        for (flags, expected) in [([String](), [4, 1, 2, 6, 1]), (["--match", "name"], [4, 1, 1, 6, 1])] {
+            let result = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--limit", "0"] + flags + ["-"], input: "a\n s\ns\n\nalb\r\n")
+            #expect(result.status == 0)
+            let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(lines.count == 5)
+            let objects = try lines.map { line in try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any] }
+            #expect(objects.map { $0["count"] as! Int } == expected, "\(flags)")
+            #expect(objects.map { $0["query"] as! String } == ["a", " s", "s", "", "alb"])
+            #expect(lines[1].hasPrefix(#"{"query": " s""#))
         }
-        #expect(counts == [4, 1, 1, 6, 1])
-        #expect(lines[1].hasPrefix(#"{"query": " s""#))
     }
 
     @Test func usageErrorsExitTwo() throws {
         let directory = try Self.classicDirectory()
         defer { directory.remove() }
         let index = directory.file("cities.mms")
-        for arguments in [["query", "--index", index], ["query", "--index", index, "--limit", "-1", "a"], ["query", "--bogus", "a"], ["frobnicate"], [], ["build", "x.json"]] {
+        for arguments in [["query", "--index", index], ["query", "--index", index, "--limit", "-1", "a"], ["query", "--bogus", "a"], ["frobnicate"], [], ["build", "x.json"],
+                          ["build", "x.json", "--geonames"], ["build", "--geonames", "x.txt", "-o", "out.mms"]] {
             let result = try MMSearchProcess.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(!result.error.isEmpty)
+            #expect(result.output.isEmpty)
         }
+        // --match and --order take one of their values: anything else (a wrong case, an empty value, a
+        // missing one) is a usage error that names the option and its values, and nothing is printed.
+        let badModes: [([String], String)] = [
+            (["--match", "prefix"], #"--match takes one of words, name, not "prefix""#),
+            (["--match", "Words"], #"--match takes one of words, name, not "Words""#),
+            (["--match="], #"--match takes one of words, name, not """#),
+            (["--order", "population"], #"--order takes one of rank, name, not "population""#),
+            (["--order=alphabetical"], #"--order takes one of rank, name, not "alphabetical""#),
+            (["--match", "name", "--order", "names"], #"--order takes one of rank, name, not "names""#),
+        ]
+        for (flags, message) in badModes {
+            let result = try MMSearchProcess.run(["query", "--index", index] + flags + ["a"])
+            #expect(result.status == 2, "\(flags)")
+            #expect(result.error.contains("mmsearch query: " + message), "\(flags): \(result.error)")
+            #expect(result.error.contains("usage: mmsearch query"), "\(flags)")
+            #expect(result.output.isEmpty, "\(flags)")
+        }
+        for option in ["--match", "--order"] {
+            let result = try MMSearchProcess.run(["query", "--index", index, option])
+            #expect(result.status == 2 && result.error.contains("\(option) needs a value"), "\(option): \(result.error)")
+        }
+        // Standard input mode checks its options before it reads a line.
+        let piped = try MMSearchProcess.run(["query", "--index", index, "--order", "best", "-"], input: "a\n")
+        #expect(piped.status == 2 && piped.output.isEmpty)
         for command in ["build", "query", "verify"] {
             let help = try MMSearchProcess.run([command, "--help"])
             #expect(help.status == 0 && help.output.contains("usage: mmsearch \(command)"))
@@ -177,16 +236,15 @@ struct MMSearchProcess {
         #expect(viaEnvironment.status == 0 && viaEnvironment.output.hasSuffix("1 matches\n"))
     }
 
-    /// The CLI end to end on the real list, many queries through one process, against the reference.
+    /// The CLI end to end on the real list, many queries through one process, against the naive
+    /// reference of version 1: over an index of the list alone, `--match name --order name` gives
+    /// exactly version 1's answers (counts, and pages in fold.py's order).
     @Test func jsonAnswersAgreeWithTheNaiveReferenceOnTheRealList() throws {
         let reference = ReferenceSearch(cities: try SharedData.cities.get())
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let index = directory.file("cities.mms")
-        #expect(try MMSearchProcess.run(["build", SharedData.cityList, "-o", index]).status == 0)
+        let index = try RealIndexes.shared.path(.list)
         let workload = try String(contentsOfFile: SharedData.typingQueries, encoding: .utf8).split(separator: "\n").map(String.init)
         let queries = stride(from: 0, to: workload.count, by: 40).map { workload[$0] } + ["", "Łódź", "sao paulo", "zzzz"]
-        let result = try MMSearchProcess.run(["query", "--index", index, "--json", "--limit", "25", "-"], input: queries.joined(separator: "\n") + "\n")
+        let result = try MMSearchProcess.run(["query", "--index", index, "--json", "--match", "name", "--order", "name", "--limit", "25", "-"], input: queries.joined(separator: "\n") + "\n")
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == queries.count)

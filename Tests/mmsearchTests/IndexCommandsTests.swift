@@ -1,3 +1,4 @@
+import CMMSearchFormat
 import Foundation
 import MMSearch
 import MMSearchTestSupport
@@ -50,17 +51,45 @@ import Testing
         let result = try MMSearchProcess.run(["info", directory.file("cities.mms")])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n").map(String.init)
-        #expect(lines.contains("format version  1"))
+        let fileSize = try Self.bytes(directory.file("cities.mms")).count
+        #expect(lines.first == "index           \(directory.file("cities.mms"))")
+        #expect(lines.contains("format version  \(MMS_FORMAT_VERSION)"))
         #expect(lines.contains("records         6"))
-        #expect(lines.contains("file size       \(try Self.bytes(directory.file("cities.mms")).count) bytes"))
-        for section in ["nodes", "edges", "labels", "records", "names", "id order", "source"] {
-            #expect(lines.contains { $0.hasPrefix("  \(section) ") && $0.contains(" bytes at offset ") }, "\(section)")
-        }
+        #expect(lines.contains("file size       \(fileSize) bytes"))
+        // The list alone: no other names, one key a name and one a word start (" Spaced" has one), no
+        // populations.
+        #expect(lines.contains("names           0 besides the records' own"))
+        #expect(lines.contains { $0.hasPrefix("search keys     7 (names and word starts), in a trie of ") && $0.hasSuffix(" nodes") })
+        #expect(lines.contains("summaries       0 nodes with a stored count and first page"))
+        #expect(lines.contains("population      none (ranked by how the name matched, then alphabetically)"))
+        #expect(lines.contains { $0.hasPrefix("checksum        0x") && $0.hasSuffix(" (XXH64, as stored; `mmsearch verify` checks it)") })
+        try Self.expectSections(lines, fileSize: fileSize)
         #expect(lines.contains { $0.hasPrefix("source          list.json, \(list.count) bytes of JSON, XXH64 0x") })
+        #expect(!lines.contains { $0.hasPrefix("joined") })
         let built = try #require(lines.first { $0.hasPrefix("built ") })
         #expect(built.hasSuffix(" UTC") && built.contains("20"))
         #expect(try MMSearchProcess.run(["info"]).status == 2)
         #expect(try MMSearchProcess.run(["info", directory.file("list.json")]).status == 1)
+    }
+
+    /// The section lines of `info`: every section of the format, in file order, back to back from the
+    /// end of the header at 8-byte boundaries, the last one ending the file.
+    static func expectSections(_ lines: [String], fileSize: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let names = ["nodes", "children", "labels", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order", "source"]
+        let start = try #require(lines.firstIndex(of: "sections"), sourceLocation: sourceLocation)
+        let rows = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
+        #expect(rows.count == names.count, "\(rows)", sourceLocation: sourceLocation)
+        var end = MemoryLayout<mms_header>.size
+        for (row, name) in zip(rows, names) {
+            // "  NAME  LENGTH bytes at offset OFFSET", the name padded to 11 columns.
+            #expect(row.hasPrefix("  " + name + " "), "\(row)", sourceLocation: sourceLocation)
+            let words = row.dropFirst(2 + name.count).split(separator: " ")
+            #expect(words.count == 5 && words[1] == "bytes" && words[2] == "at" && words[3] == "offset", "\(row)", sourceLocation: sourceLocation)
+            guard words.count == 5, let length = Int(words[0]), let offset = Int(words[4]) else { continue }
+            #expect(offset == (end + 7) / 8 * 8, "\(row): expected at \((end + 7) / 8 * 8)", sourceLocation: sourceLocation)
+            end = offset + length
+        }
+        #expect(end == fileSize, "the sections end at \(end), the file at \(fileSize)", sourceLocation: sourceLocation)
     }
 
     /// A gzip list builds the very same index as the plain one (but for the source name and time),

@@ -1,0 +1,499 @@
+import Foundation
+import MMSearchTestSupport
+import Testing
+
+/// The real data, read from `../shared` (never copied into the package), and the normative reference.
+enum RealData {
+    static let shared = SharedData.packageRoot + "/../shared"
+    static let cityList = SharedData.cityList
+    static let dump = shared + "/data/cities500.txt.gz"
+    static let typingQueries = SharedData.typingQueries
+    static let rankScript = shared + "/peers/rank.py"
+}
+
+/// The three inputs an index is built from: the list alone, the list joined with the GeoNames dump,
+/// and the dump alone.
+enum RealInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case list, joined, dump
+
+    var testDescription: String { rawValue }
+
+    /// `mmsearch build` arguments, before `-o OUTPUT`.
+    var buildArguments: [String] {
+        switch self {
+        case .list: [RealData.cityList]
+        case .joined: [RealData.cityList, "--geonames", RealData.dump]
+        case .dump: [RealData.dump]
+        }
+    }
+
+    /// rank.py's arguments for the same records.
+    var rankArguments: [String] {
+        switch self {
+        case .list: ["--list", RealData.cityList]
+        case .joined: ["--list", RealData.cityList, "--geonames", RealData.dump]
+        case .dump: ["--list", RealData.dump]
+        }
+    }
+
+    var recordCount: Int { self == .dump ? 234_908 : 209_579 }
+}
+
+/// The indexes of the real inputs, each built once per test process with the `mmsearch` binary into
+/// one temporary directory (removed when the process exits), whichever test asks first.
+final class RealIndexes: @unchecked Sendable {
+    static let shared = RealIndexes()
+
+    struct Built: Sendable {
+        let path: String
+        /// What `mmsearch build` wrote on standard error.
+        let messages: String
+    }
+
+    struct BuildFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private final class Slot: @unchecked Sendable {
+        let lock = NSLock()
+        var result: Result<Built, BuildFailed>?
+    }
+
+    private static let prefix = "mmsearch-real-indexes-"
+
+    private static let directory: String = {
+        // Those of test processes that ended without running their atexit handlers (killed, crashed).
+        let temporary = NSTemporaryDirectory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: temporary + name)
+        }
+        let path = temporary + prefix + "\(getpid())-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { RealIndexes.removeDirectory() }
+        return path
+    }()
+
+    private static func removeDirectory() { try? FileManager.default.removeItem(atPath: directory) }
+
+    private let slots: [RealInput: Slot] = Dictionary(uniqueKeysWithValues: RealInput.allCases.map { ($0, Slot()) })
+
+    /// The index of `input`, built now if no test has built it yet (a build that failed fails again at once).
+    func built(_ input: RealInput) throws -> Built {
+        let slot = slots[input]!
+        slot.lock.lock()
+        defer { slot.lock.unlock() }
+        if let result = slot.result { return try result.get() }
+        let path = Self.directory + "/\(input.rawValue).mms"
+        let result: Result<Built, BuildFailed>
+        do {
+            let build = try MMSearchProcess.run(["build"] + input.buildArguments + ["-o", path])
+            result = build.status == 0
+                ? .success(Built(path: path, messages: build.error))
+                : .failure(BuildFailed(description: "mmsearch build \(input.buildArguments) failed with status \(build.status): \(build.error)"))
+        } catch {
+            result = .failure(BuildFailed(description: "mmsearch build \(input.buildArguments) did not run: \(error)"))
+        }
+        slot.result = result
+        return try result.get()
+    }
+
+    func path(_ input: RealInput) throws -> String { try built(input).path }
+}
+
+/// Any program, with standard input written and both outputs read while it runs.
+enum ExternalProcess {
+    struct Outcome {
+        let status: Int32
+        let output: Data
+        let error: String
+    }
+
+    static func run(_ executable: String, _ arguments: [String], input: Data, environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        let errorData = MMSearchProcess.LockedData()
+        let errorReader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
+        errorReader.start()
+        let inputWriter = Thread {
+            stdin.fileHandleForWriting.write(input)
+            try? stdin.fileHandleForWriting.close()
+        }
+        inputWriter.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorData.isSet { usleep(1000) }
+        return Outcome(status: process.terminationStatus, output: output, error: String(decoding: errorData.value, as: UTF8.self))
+    }
+
+    /// Runs `jobs` on other threads, all at once (each job limits itself), and returns when all have ended.
+    static func inParallel(_ jobs: [@Sendable () -> Void]) {
+        let group = DispatchGroup()
+        for job in jobs { DispatchQueue.global().async(group: group, execute: job) }
+        group.wait()
+    }
+}
+
+/// The queries of the acceptance runs, made once per test process.
+struct AcceptanceQueries: Sendable {
+    /// Every query: the fixed ones, a sample of the typing workload, and every prefix of the names of
+    /// the 1,000 most populous cities of the dump that the list has. Each once, none with a line break.
+    let all: [String]
+    /// What the runs in rank order and the deep pages ask: the fixed ones and a fixed-seed sample of the
+    /// others. (rank.py spends 8-22 ms a query in rank order, building a list of every record's
+    /// population for each query, against 1-2 ms in name order; the debug mmsearch binary a few ms a
+    /// query on a deep page of a short prefix.)
+    let ranked: [String]
+    /// The size of the dump once decompressed.
+    let dumpSize: Int
+
+    static let exonyms = ["München", "Munich", "Muenchen", "Köln", "Cologne", "Rome", "Roma", "Wien", "Vienna", "Kyiv", "Kiev", "Saigon",
+                          "The Hague", "Lisboa", "Calcutta", "Ho Chi Minh City", "Göteborg", "Mumbai", "Bombay", "Peking", "Beijing"]
+    static let wordStarts = ["york", "new y", "ho chi minh", "chi minh", "angeles", "de ", "am m"]
+    static let shortPrefixes = ["", "s", "sa", "san"]
+    static var fixed: [String] { exonyms + wordStarts + shortPrefixes }
+
+    static let typingSampleCount = 1_500
+    static let topCityCount = 1_000
+    /// How many queries besides the fixed ones the rank-order runs ask: what keeps the suite within
+    /// its time (see `ranked`).
+    static let rankedSampleCount = 1_000
+
+    static let shared: Result<AcceptanceQueries, any Error> = Result { try make() }
+
+    static func make() throws -> AcceptanceQueries {
+        // A fixed-seed sample of the typing workload, in file order.
+        let typing = try String(contentsOfFile: RealData.typingQueries, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = typing.last == "" ? Array(typing.dropLast()) : typing
+        var random = SeededRandom(seed: 42)
+        var indices = Array(lines.indices)
+        for position in 0 ..< min(typingSampleCount, indices.count) {
+            indices.swapAt(position, Int.random(in: position ..< indices.count, using: &random))
+        }
+        let typingSample = indices.prefix(typingSampleCount).sorted().map { lines[$0] }
+
+        // The most populous cities: by the dump's population column, then id; those the list has.
+        let listed = Set(try SharedData.cities.get().map(\._id))
+        let dump = try ExternalProcess.run("/bin/gzip", ["-dc", RealData.dump], input: Data())
+        guard dump.status == 0 else { throw DataError(description: "gzip -dc \(RealData.dump) failed: \(dump.error)") }
+        let rows = try Self.populations(of: [UInt8](dump.output))
+        let top = rows.filter { listed.contains($0.id) }
+            .sorted { $0.population != $1.population ? $0.population > $1.population : $0.id < $1.id }
+            .prefix(topCityCount)
+        guard top.count == topCityCount else { throw DataError(description: "only \(top.count) of the dump's cities are in the list") }
+        // Every prefix of each one's name (the dump's; in Characters, as typed).
+        let prefixes = top.flatMap { city in (1 ... max(1, city.name.count)).map { String(city.name.prefix($0)) } }
+
+        var seen: Set<String> = []
+        let all = (fixed + typingSample + prefixes).filter { !$0.contains("\n") && !$0.contains("\r") && seen.insert($0).inserted }
+        let others = Array(all.dropFirst(fixed.count))
+        var sample = Array(others.indices)
+        for position in 0 ..< min(rankedSampleCount, sample.count) {
+            sample.swapAt(position, Int.random(in: position ..< sample.count, using: &random))
+        }
+        let ranked = fixed + sample.prefix(rankedSampleCount).sorted().map { others[$0] }
+        return AcceptanceQueries(all: all, ranked: ranked, dumpSize: dump.output.count)
+    }
+
+    struct DataError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Columns 1 (geonameid), 2 (name) and 15 (population) of every row of a GeoNames dump.
+    static func populations(of bytes: [UInt8]) throws -> [(id: UInt32, name: String, population: Int)] {
+        var rows: [(id: UInt32, name: String, population: Int)] = []
+        rows.reserveCapacity(250_000)
+        try bytes.withUnsafeBufferPointer { buffer in
+            var lineStart = 0
+            var line = 1
+            while lineStart < buffer.count {
+                var end = lineStart
+                var tabs: [Int] = []
+                while end < buffer.count, buffer[end] != UInt8(ascii: "\n") {
+                    if buffer[end] == UInt8(ascii: "\t") { tabs.append(end) }
+                    end += 1
+                }
+                guard tabs.count == 18 else { throw DataError(description: "\(RealData.dump): line \(line) has \(tabs.count + 1) columns, not 19") }
+                func number(_ range: Range<Int>) -> Int? {
+                    var value = 0
+                    for index in range {
+                        guard (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(buffer[index]) else { return nil }
+                        value = value * 10 + Int(buffer[index] - UInt8(ascii: "0"))
+                    }
+                    return value
+                }
+                guard let id = number(lineStart ..< tabs[0]), let population = number(tabs[13] + 1 ..< tabs[14]) else {
+                    throw DataError(description: "\(RealData.dump): line \(line) has no whole id or population")
+                }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[tabs[0] + 1 ..< tabs[1]]), as: UTF8.self)
+                rows.append((UInt32(id), name, population))
+                lineStart = end + 1
+                line += 1
+            }
+        }
+        return rows
+    }
+}
+
+/// mmsearch against `shared/peers/rank.py`, the normative definition of matching and ranking, on the
+/// real data: the list alone, the list joined with the GeoNames dump, and the dump alone. For each
+/// input, rank.py runs once per (match, order) with every query on standard input, at most two rank.py
+/// processes at a time (each loads the data for ~3-12 s); `mmsearch query --json` answers the same
+/// queries, and count and ids must agree line by line.
+@Suite struct RankAcceptanceTests {
+    /// At most two rank.py processes at once, in the whole test process.
+    static let rankSlots = DispatchSemaphore(value: 2)
+
+    struct Page: Sendable, CustomStringConvertible {
+        let offset: Int
+        let limit: Int
+        var description: String { "--offset \(offset) --limit \(limit)" }
+    }
+
+    /// One (match, order) and the pages compared in it.
+    struct Mode: Sendable, CustomStringConvertible {
+        let match: String
+        let order: String
+        /// Whether rank.py and the first page ask every query, or the rank-order set only.
+        let asksAll: Bool
+        /// Whether the deep pages are compared too (on the rank-order set: a subset of every query).
+        let deep: Bool
+        var description: String { "--match \(match) --order \(order)" }
+    }
+
+    static let firstPage = Page(offset: 0, limit: 20)
+    static let deepPages = [Page(offset: 40, limit: 10), Page(offset: 500, limit: 5)]
+    /// Every mode on the first page; the deep pages for words/rank (the default) and name/name.
+    static let modes = [
+        Mode(match: "words", order: "rank", asksAll: false, deep: true),
+        Mode(match: "name", order: "rank", asksAll: false, deep: false),
+        Mode(match: "words", order: "name", asksAll: true, deep: false),
+        Mode(match: "name", order: "name", asksAll: true, deep: true),
+    ]
+
+    /// One query's answer from either side.
+    struct Answer: Equatable {
+        let query: String
+        let count: Int
+        let offset: Int
+        let ids: [UInt32]
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// One mmsearch process: a mode (its number in `modes`), a page, and the queries.
+    struct Run: Sendable {
+        let mode: Int
+        let page: Page
+        let queries: [String]
+    }
+
+    /// Results that jobs on other threads put by number.
+    final class Collected<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Int: Result<Value, any Error>] = [:]
+        func set(_ number: Int, _ result: Result<Value, any Error>) { lock.withLock { results[number] = result } }
+        func get(_ number: Int) throws -> Value {
+            guard let result = lock.withLock({ results[number] }) else { throw Failure(description: "job \(number) did not end") }
+            return try result.get()
+        }
+    }
+
+    /// rank.py's answers for `queries` in `mode`, one a query: a single run whose page reaches as far as
+    /// the deepest page compared (a page is a slice of rank.py's order, `ranked[offset:offset + limit]`).
+    static func reference(_ input: RealInput, _ mode: Mode, _ queries: [String]) throws -> [Answer] {
+        let limit = ([firstPage] + (mode.deep ? deepPages : [])).map { $0.offset + $0.limit }.max()!
+        rankSlots.wait()
+        defer { rankSlots.signal() }
+        let run = try ExternalProcess.run(
+            "/usr/bin/env",
+            ["python3", RealData.rankScript] + input.rankArguments + ["--match", mode.match, "--order", mode.order, "--offset", "0", "--limit", String(limit), "-"],
+            input: Data((queries.joined(separator: "\n") + "\n").utf8),
+            environment: ["PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1"]
+        )
+        guard run.status == 0 else { throw Failure(description: "rank.py \(input) \(mode) exited with \(run.status): \(run.error)") }
+        return try answers(run.output, idsKey: "ids")
+    }
+
+    /// mmsearch's answers for `queries` on one page.
+    static func answers(_ index: String, _ mode: Mode, _ page: Page, _ queries: [String]) throws -> [Answer] {
+        let run = try MMSearchProcess.run(
+            ["query", "--index", index, "--json", "--match", mode.match, "--order", mode.order, "--offset", String(page.offset), "--limit", String(page.limit), "-"],
+            input: queries.joined(separator: "\n") + "\n"
+        )
+        guard run.status == 0, run.error.isEmpty else { throw Failure(description: "mmsearch query \(mode) \(page) exited with \(run.status): \(run.error)") }
+        return try answers(Data(run.output.utf8), idsKey: "results")
+    }
+
+    /// One JSON object a line: {"query", "count", "offset", and "ids" (rank.py) or "results" (mmsearch)}.
+    static func answers(_ output: Data, idsKey: String) throws -> [Answer] {
+        var lines = output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard lines.last?.isEmpty == true else { throw Failure(description: "the output does not end with a line break") }
+        lines.removeLast()
+        return try lines.map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                  let query = object["query"] as? String, let count = object["count"] as? Int, let offset = object["offset"] as? Int,
+                  let list = object[idsKey] as? [Any]
+            else { throw Failure(description: "not an answer: \(String(decoding: line, as: UTF8.self))") }
+            let ids = try list.map { item -> UInt32 in
+                let id = idsKey == "ids" ? item : (item as? [String: Any])?["id"] as Any
+                guard let number = id as? NSNumber else { throw Failure(description: "no id in \(item)") }
+                return number.uint32Value
+            }
+            return Answer(query: query, count: count, offset: offset, ids: ids)
+        }
+    }
+
+    /// The mismatches between mmsearch's answers on `page` and the slice of rank.py's that it covers,
+    /// a line each, with the query.
+    static func mismatches(_ answers: [Answer], _ reference: [String: Answer], _ queries: [String], _ page: Page) -> [String] {
+        guard answers.count == queries.count else { return ["\(queries.count) queries, but \(answers.count) answers from mmsearch"] }
+        var found: [String] = []
+        for (query, answer) in zip(queries, answers) {
+            guard let expected = reference[query] else {
+                found.append("no answer from rank.py for \(query.debugDescription)")
+                continue
+            }
+            let wanted = Answer(query: query, count: expected.count, offset: page.offset, ids: Array(expected.ids.dropFirst(page.offset).prefix(page.limit)))
+            if answer != wanted {
+                found.append("\(query.debugDescription): mmsearch count \(answer.count), ids \(answer.ids); rank.py count \(wanted.count), ids \(wanted.ids)"
+                    + (answer.query == query ? "" : " (mmsearch answered \(answer.query.debugDescription))"))
+            }
+        }
+        return found
+    }
+
+    @Test(.timeLimit(.minutes(20)), arguments: RealInput.allCases)
+    func mmsearchAnswersAsRankPyDoes(_ input: RealInput) throws {
+        let queries = try AcceptanceQueries.shared.get()
+        #expect(queries.all.count > 6_000 && queries.ranked.count > 1_000)
+        for fixed in AcceptanceQueries.fixed { #expect(queries.ranked.contains(fixed) && queries.all.contains(fixed), "\(fixed.debugDescription)") }
+
+        // The index builds while rank.py runs, two rank.py at a time in all.
+        let references = Collected<[String: Answer]>(), index = Collected<String>()
+        let modes = Self.modes
+        ExternalProcess.inParallel([{ index.set(0, Result { try RealIndexes.shared.path(input) }) }] + modes.indices.map { number in {
+            let mode = modes[number]
+            let asked = mode.asksAll ? queries.all : queries.ranked
+            references.set(number, Result {
+                let answers = try Self.reference(input, mode, asked)
+                guard answers.count == asked.count else { throw Failure(description: "rank.py \(input) \(mode): \(answers.count) answers to \(asked.count) queries") }
+                for (query, answer) in zip(asked, answers) where answer.query != query {
+                    throw Failure(description: "rank.py \(input) \(mode) answered \(answer.query.debugDescription) for \(query.debugDescription)")
+                }
+                return Dictionary(answers.map { ($0.query, $0) }, uniquingKeysWith: { first, _ in first })
+            })
+        } })
+        let indexPath = try index.get(0)
+        // The reference is about the data asked of it: with the dump's names, exonyms find the big city first.
+        if input != .list {
+            let ranked = try references.get(0)
+            for (query, id) in [("München", 2_867_714), ("Wien", 2_761_369), ("Saigon", 1_566_083), ("Köln", 2_886_242), ("Bombay", 1_275_339)] as [(String, UInt32)] {
+                #expect(ranked[query]?.ids.first == id, "rank.py \(input) \(modes[0]) \(query): \(String(describing: ranked[query]))")
+            }
+        }
+
+        // mmsearch: a process per (mode, page), two at a time.
+        var runs: [Run] = []
+        for (number, mode) in modes.enumerated() {
+            runs.append(Run(mode: number, page: Self.firstPage, queries: mode.asksAll ? queries.all : queries.ranked))
+            if mode.deep { runs += Self.deepPages.map { Run(mode: number, page: $0, queries: queries.ranked) } }
+        }
+        let results = Collected<[Answer]>()
+        let slots = DispatchSemaphore(value: 2)
+        ExternalProcess.inParallel(runs.indices.map { [runs] number in {
+            slots.wait()
+            defer { slots.signal() }
+            let run = runs[number]
+            results.set(number, Result { try Self.answers(indexPath, modes[run.mode], run.page, run.queries) })
+        } })
+
+        for (number, run) in runs.enumerated() {
+            let mode = modes[run.mode]
+            let found = Self.mismatches(try results.get(number), try references.get(run.mode), run.queries, run.page)
+            for mismatch in found.prefix(10) { Issue.record("\(input) \(mode) \(run.page): \(mismatch)") }
+            if found.count > 10 { Issue.record("\(input) \(mode) \(run.page): \(found.count) mismatches in all, of \(run.queries.count) queries") }
+        }
+    }
+
+    /// The comparison itself: a page is the slice of rank.py's longer page, and any difference in the
+    /// count, the ids or their order is reported with the query.
+    @Test func mismatchesAreFoundAndNamed() throws {
+        let reference = ["sa": Answer(query: "sa", count: 7, offset: 0, ids: [1, 2, 3, 4, 5, 6, 7]), "x": Answer(query: "x", count: 0, offset: 0, ids: [])]
+        let page = Page(offset: 2, limit: 3)
+        let good = [Answer(query: "sa", count: 7, offset: 2, ids: [3, 4, 5]), Answer(query: "x", count: 0, offset: 2, ids: [])]
+        #expect(Self.mismatches(good, reference, ["sa", "x"], page).isEmpty)
+        for bad in [
+            [Answer(query: "sa", count: 7, offset: 2, ids: [3, 5, 4]), good[1]],
+            [Answer(query: "sa", count: 8, offset: 2, ids: [3, 4, 5]), good[1]],
+            [Answer(query: "sa", count: 7, offset: 2, ids: [3, 4]), good[1]],
+            [Answer(query: "sa", count: 7, offset: 0, ids: [3, 4, 5]), good[1]],
+            [Answer(query: "s", count: 7, offset: 2, ids: [3, 4, 5]), good[1]],
+        ] {
+            let found = Self.mismatches(bad, reference, ["sa", "x"], page)
+            #expect(found.count == 1 && found[0].hasPrefix(#""sa": mmsearch count "#), "\(found)")
+        }
+        #expect(Self.mismatches([good[0]], reference, ["sa", "x"], page).count == 1)
+        #expect(Self.mismatches(good, reference, ["sa", "y"], page) == [#"no answer from rank.py for "y""#])
+        // Both sides' JSON lines.
+        let rank = #"{"query": "München", "count": 17, "offset": 0, "ids": [2867714, 2659551]}"# + "\n"
+        let mine = #"{"query": "München", "count": 17, "offset": 0, "results": [{"id": 2867714, "name": "Muenchen", "matched": "München"}, {"id": 2659551}]}"# + "\n"
+        #expect(try Self.answers(Data(rank.utf8), idsKey: "ids") == [Answer(query: "München", count: 17, offset: 0, ids: [2_867_714, 2_659_551])])
+        #expect(try Self.answers(Data(mine.utf8), idsKey: "results") == Self.answers(Data(rank.utf8), idsKey: "ids"))
+        #expect(throws: Failure.self) { try Self.answers(Data(rank.dropLast().utf8), idsKey: "ids") }
+    }
+
+    /// `mmsearch verify` accepts each real index: checksum, structure, every key and every summary.
+    @Test(arguments: RealInput.allCases)
+    func verifyAcceptsTheRealIndex(_ input: RealInput) throws {
+        let built = try RealIndexes.shared.built(input)
+        let size = try FileManager.default.attributesOfItem(atPath: built.path)[.size] as! Int
+        let verify = try MMSearchProcess.run(["verify", built.path])
+        #expect(verify.status == 0, "\(verify.error)")
+        #expect(verify.output == "\(built.path): ok, \(input.recordCount) records, \(size) bytes\n")
+        #expect(verify.error.isEmpty)
+    }
+
+    /// What build says and info shows for each real input.
+    @Test(arguments: RealInput.allCases)
+    func buildAndInfoDescribeTheRealInput(_ input: RealInput) throws {
+        let built = try RealIndexes.shared.built(input)
+        let messages = built.messages.split(separator: "\n").map(String.init)
+        let wrote = try #require(messages.last)
+        #expect(wrote.hasPrefix("mmsearch build: wrote \(built.path): \(input.recordCount) records"), "\(wrote)")
+        let info = try MMSearchProcess.run(["info", built.path])
+        #expect(info.status == 0)
+        let lines = info.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("records         \(input.recordCount)"))
+        let listSize = try FileManager.default.attributesOfItem(atPath: RealData.cityList)[.size] as! Int
+        switch input {
+        case .list:
+            #expect(messages.first == "mmsearch build: warning: kept 4 records with an empty name and 8 with an empty country")
+            #expect(wrote.contains("209579 records, 299457 search keys"), "\(wrote)") // a key a name, one a word start
+            #expect(lines.contains("names           0 besides the records' own"))
+            #expect(lines.contains("population      none (ranked by how the name matched, then alphabetically)"))
+            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON, XXH64 0x") })
+            #expect(!lines.contains { $0.hasPrefix("joined") })
+        case .joined:
+            let dumpSize = try AcceptanceQueries.shared.get().dumpSize
+            #expect(messages.contains("mmsearch build: joined \(RealData.dump): 128851 of 209579 records have its names and population"), "\(messages)")
+            #expect(lines.contains("population      yes: results are ranked by it"))
+            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON, XXH64 0x") })
+            #expect(lines.contains { $0.hasPrefix("joined          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump, XXH64 0x") }, "\(lines)")
+        case .dump:
+            let dumpSize = try AcceptanceQueries.shared.get().dumpSize
+            #expect(lines.contains("population      yes: results are ranked by it"))
+            #expect(lines.contains { $0.hasPrefix("source          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump, XXH64 0x") }, "\(lines)")
+            #expect(!lines.contains { $0.hasPrefix("joined") })
+        }
+    }
+}
