@@ -87,6 +87,232 @@ public struct ReferenceSearch: Sendable {
     }
 }
 
+extension ReferenceSearch {
+    /// The same list under rank.py's rules (`search(_:match:order:)`): every record's names are its
+    /// display name alone and every population is 0.
+    public func ranked() -> RankedReference {
+        RankedReference(records: cities.map { ReferenceRecord(id: $0._id, name: $0.name, country: $0.country) })
+    }
+}
+
+/// One record as `shared/peers/rank.py` sees it: the display name, the other names in the source's
+/// order (before rank.py drops any), and the population (0 for the list alone).
+public struct ReferenceRecord: Sendable, Hashable {
+    public var id: UInt32
+    public var name: String
+    public var country: String
+    public var alternateNames: [String]
+    public var population: UInt32
+
+    public init(id: UInt32, name: String, country: String, alternateNames: [String] = [], population: UInt32 = 0) {
+        self.id = id
+        self.name = name
+        self.country = country
+        self.alternateNames = alternateNames
+        self.population = population
+    }
+}
+
+/// The naive reference for ranked search: `shared/peers/rank.py` written out straightforwardly. Every
+/// key of every record (each kept name's fold + tail, and each word start's) is folded up front, and a
+/// query is answered by scanning all of them, keeping each matching record's greatest weight and least
+/// kind, and sorting. Independent of the index code: it uses `Folding.fold` and nothing else of
+/// MMSearch but the `MatchMode` and `ResultOrder` names.
+public struct RankedReference: Sendable {
+    public let records: [ReferenceRecord]
+    /// Per record, the names rank.py keeps: `names[r][0]` is the primary name.
+    public let names: [[String]]
+    /// Whether `names[r][0]` is the display name (it is not when the display name is empty and the
+    /// record has another name).
+    public let primaryIsDisplayName: [Bool]
+    /// Every key back to back; key k is keyPool[keyStarts[k] ..< keyStarts[k + 1]].
+    private let keyPool: [UInt8]
+    private let keyStarts: [Int]
+    private let keyRecord: [Int32]
+    private let keyKind: [UInt8]
+    /// Bytes of the fold of the name the key was made from (what an alternate's weight depends on).
+    private let keyNameLength: [Int32]
+    /// Which of the record's kept names the key was made from.
+    private let keyName: [Int32]
+    /// Per record, its place in name order: (primary key bytes, display name bytes, id).
+    private let nameRank: [Int]
+    /// The keys by their first byte, so that a scan skips the keys that cannot match at once.
+    private let keysByFirstByte: [[Int32]]
+
+    /// rank.py's separators: a word starts after one of these.
+    public static let separators: Set<UInt8> = Set(" -/().,'\"".utf8)
+
+    /// rank.py's `_names`: empty names, alternates in lowercase ASCII only, and names whose fold repeats
+    /// an earlier one's are dropped; nothing left means the display name alone.
+    public static func keptNames(_ record: ReferenceRecord) -> (names: [String], primaryIsDisplayName: Bool) {
+        var kept: [String] = []
+        var seen: Set<[UInt8]> = []
+        var displayKept = false
+        for (position, name) in ([record.name] + record.alternateNames).enumerated() {
+            if name.isEmpty { continue }
+            let ascii = name.utf8.allSatisfy { $0 < 0x80 }
+            if position > 0, ascii, name == name.lowercased(), name != name.uppercased() { continue }
+            let folded = Folding.fold(name)
+            if seen.contains(folded) { continue }
+            seen.insert(folded)
+            if position == 0 { displayKept = true }
+            kept.append(name)
+        }
+        if kept.isEmpty { return ([record.name], true) }
+        return (kept, displayKept)
+    }
+
+    /// rank.py's word starts of a folded name: p > 0 where a separator is followed by a non-separator.
+    public static func wordStarts(_ folded: [UInt8]) -> [Int] {
+        (1 ..< max(1, folded.count)).filter { !separators.contains(folded[$0]) && separators.contains(folded[$0 - 1]) }
+    }
+
+    /// A matching key's weight: primary 100; alternate 20 when the query covers half of it, else 1; word 1.
+    public static func weight(kind: Int, queryLength: Int, nameLength: Int) -> Int {
+        switch kind {
+        case 0: return 100
+        case 1: return 2 * queryLength >= nameLength ? 20 : 1
+        default: return 1
+        }
+    }
+
+    public init(records: [ReferenceRecord]) {
+        self.records = records
+        var names: [[String]] = [], primaryIsDisplayName: [Bool] = []
+        var pool: [UInt8] = [], starts = [0], owners: [Int32] = [], kinds: [UInt8] = [], lengths: [Int32] = [], nameNumbers: [Int32] = []
+        var primaryKeys: [[UInt8]] = []
+        for (index, record) in records.enumerated() {
+            let tail: [UInt8] = record.country.isEmpty ? [] : Array(", ".utf8) + Folding.fold(record.country)
+            primaryKeys.append(Folding.fold(record.name) + tail)
+            let (kept, displayKept) = Self.keptNames(record)
+            names.append(kept)
+            primaryIsDisplayName.append(displayKept)
+            for (position, name) in kept.enumerated() {
+                let folded = Folding.fold(name)
+                func add(from start: Int, kind: UInt8) {
+                    pool += folded[start...]
+                    pool += tail
+                    starts.append(pool.count)
+                    owners.append(Int32(index))
+                    kinds.append(kind)
+                    lengths.append(Int32(folded.count - start))
+                    nameNumbers.append(Int32(position))
+                }
+                add(from: 0, kind: position == 0 ? 0 : 1)
+                for start in Self.wordStarts(folded) { add(from: start, kind: 2) }
+            }
+        }
+        self.names = names
+        self.primaryIsDisplayName = primaryIsDisplayName
+        keyPool = pool
+        keyStarts = starts
+        keyRecord = owners
+        keyKind = kinds
+        keyNameLength = lengths
+        keyName = nameNumbers
+        let displayNames = records.map { Array($0.name.utf8) }
+        let order = records.indices.sorted { a, b in
+            if primaryKeys[a] != primaryKeys[b] { return primaryKeys[a].lexicographicallyPrecedes(primaryKeys[b]) }
+            if displayNames[a] != displayNames[b] { return displayNames[a].lexicographicallyPrecedes(displayNames[b]) }
+            return records[a].id < records[b].id
+        }
+        var rank = [Int](repeating: 0, count: records.count)
+        for (position, record) in order.enumerated() { rank[record] = position }
+        nameRank = rank
+        var buckets = [[Int32]](repeating: [], count: 256)
+        for key in 0 ..< owners.count where starts[key + 1] > starts[key] { buckets[Int(pool[starts[key]])].append(Int32(key)) }
+        keysByFirstByte = buckets
+    }
+
+    /// One result: the record (an index into `records`), its score and kind, and its best entry's
+    /// name (an index into `names[record]`): greatest weight, then least kind, then least key bytes,
+    /// then first name, as the format's "best entry" (entries are in key, kind, record, name order).
+    public struct Match: Sendable, Equatable {
+        public var record: Int
+        public var score: UInt64
+        public var kind: Int
+        public var bestName: Int
+    }
+
+    /// Every record matching `query`, in `order`: rank.py's `search` without the page cut. Every key
+    /// that can start with the folded query (all of them for the empty query, else those with its
+    /// first byte) is compared with it.
+    public func search(_ query: String, match: MatchMode = .words, order: ResultOrder = .rank) -> [Match] {
+        let prefix = Folding.fold(query)
+        // Per matching record (an index into `found` by `slot[record]`): its greatest weight, least
+        // kind, and best key so far.
+        var slot = [Int32](repeating: -1, count: records.count)
+        var found: [(record: Int, weight: Int, kind: Int, bestWeight: Int, bestKind: Int, bestKey: Int)] = []
+        func consider(_ key: Int, pool: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int>) {
+            let kind = Int(keyKind[key])
+            if match == .name && kind == 2 { return }
+            let weight = Self.weight(kind: kind, queryLength: prefix.count, nameLength: Int(keyNameLength[key]))
+            let record = Int(keyRecord[key])
+            guard slot[record] >= 0 else {
+                slot[record] = Int32(found.count)
+                found.append((record, weight, kind, weight, kind, key))
+                return
+            }
+            var current = found[Int(slot[record])]
+            current.weight = max(current.weight, weight)
+            current.kind = min(current.kind, kind)
+            if weight > current.bestWeight || (weight == current.bestWeight && kind < current.bestKind)
+                || (weight == current.bestWeight && kind == current.bestKind && isBefore(key, current.bestKey, pool: pool, starts: starts)) {
+                (current.bestWeight, current.bestKind, current.bestKey) = (weight, kind, key)
+            }
+            found[Int(slot[record])] = current
+        }
+        keyPool.withUnsafeBufferPointer { pool in
+            keyStarts.withUnsafeBufferPointer { starts in
+                prefix.withUnsafeBufferPointer { prefix in
+                    guard let first = prefix.first else {
+                        for key in 0 ..< keyRecord.count { consider(key, pool: pool, starts: starts) }
+                        return
+                    }
+                    keysByFirstByte[Int(first)].withUnsafeBufferPointer { candidates in
+                        for candidate in candidates {
+                            let key = Int(candidate)
+                            guard starts[key + 1] - starts[key] >= prefix.count,
+                                  memcmp(pool.baseAddress! + starts[key], prefix.baseAddress!, prefix.count) == 0 else { continue }
+                            consider(key, pool: pool, starts: starts)
+                        }
+                    }
+                }
+            }
+        }
+        var matches = found.map { found in
+            Match(record: found.record, score: UInt64(records[found.record].population) * UInt64(found.weight), kind: found.kind, bestName: Int(keyName[found.bestKey]))
+        }
+        switch order {
+        case .rank:
+            matches.sort { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.kind != b.kind { return a.kind < b.kind }
+                return nameRank[a.record] < nameRank[b.record]
+            }
+        case .name:
+            matches.sort { nameRank[$0.record] < nameRank[$1.record] }
+        }
+        return matches
+    }
+
+    /// Whether key `a` comes before key `b` of the same record and kind in entry order: by key bytes,
+    /// then by name (display name first, then alternates in order).
+    private func isBefore(_ a: Int, _ b: Int, pool: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int>) -> Bool {
+        let keyA = pool[starts[a] ..< starts[a + 1]], keyB = pool[starts[b] ..< starts[b + 1]]
+        if !keyA.elementsEqual(keyB) { return keyA.lexicographicallyPrecedes(keyB) }
+        return keyName[a] < keyName[b]
+    }
+
+    /// The name a result reports as matched (`City.matchedName`), folded: nil when the best entry was
+    /// made from the display name. (Of alternates that fold alike the index may keep any one's text,
+    /// so only the fold is defined.)
+    public func foldedMatchedName(_ match: Match) -> [UInt8]? {
+        if match.bestName == 0 && primaryIsDisplayName[match.record] { return nil }
+        return Folding.fold(names[match.record][match.bestName])
+    }
+}
+
 /// A temporary directory for one test, removed by `remove()`.
 public struct TemporaryDirectory: Sendable {
     public let path: String

@@ -2,27 +2,51 @@ import CMMSearchFormat
 import Testing
 
 /// Swift must see the on-disk structs exactly as the C compiler lays them out (the header asserts
-/// the same numbers with _Static_assert): the C enum values below are computed by clang's offsetof.
+/// its numbers with _Static_assert): the C enum values below are computed by clang's sizeof and
+/// offsetof, so these tests hold whatever the layout of the current version is.
 @Suite struct FormatLayoutTests {
     @Test func structSizesMatchTheHeader() {
         #expect(MemoryLayout<mms_header>.size == MMS_HEADER_SIZE)
         #expect(MemoryLayout<mms_node>.stride == MMS_NODE_SIZE)
-        #expect(MemoryLayout<mms_edge>.stride == MMS_EDGE_SIZE)
+        #expect(MemoryLayout<mms_child_block>.stride == MMS_CHILD_BLOCK_SIZE)
+        #expect(MemoryLayout<mms_summary>.stride == MMS_SUMMARY_SIZE)
         #expect(MemoryLayout<mms_record>.stride == MMS_RECORD_SIZE)
+        #expect(MemoryLayout<mms_alternate>.stride == MMS_ALTERNATE_SIZE)
         #expect(MemoryLayout<mms_source>.stride == MMS_SOURCE_SIZE)
-        // Strides equal sizes: arrays of these structs have no hidden padding.
-        #expect(MemoryLayout<mms_node>.size == MemoryLayout<mms_node>.stride)
-        #expect(MemoryLayout<mms_edge>.size == MemoryLayout<mms_edge>.stride)
-        #expect(MemoryLayout<mms_record>.size == MemoryLayout<mms_record>.stride)
+        #expect(MemoryLayout<mms_section>.stride == 16)
     }
 
-    @Test func fieldOffsetsMatchTheHeader() {
-        #expect(MemoryLayout<mms_header>.offset(of: \.checksum) == MMS_HEADER_CHECKSUM_OFFSET)
+    /// Every element of an array section is all fields: no padding inside or after it, so the builder
+    /// writes no uninitialized bytes and arrays have no gaps.
+    @Test func arrayElementsHaveNoHiddenPadding() {
+        for (kind, element) in IndexFormat.arrays {
+            #expect(element.fields.reduce(0) { $0 + $1.width } == element.stride, "\(element.type) (section \(kind.rawValue)): \(element.fields)")
+            let covered = element.fields.flatMap { $0.offset ..< $0.offset + $0.width }
+            #expect(Set(covered).count == covered.count && covered.allSatisfy { $0 < element.stride }, "\(element.type) fields overlap")
+        }
+        let header = IndexFormat.header
+        #expect(header.fields.reduce(0) { $0 + $1.width } == MemoryLayout<mms_header>.size)
+    }
+
+    @Test func headerLayout() {
+        // Magic and version lead every version's header at the same offsets; the section table ends it.
         #expect(MemoryLayout<mms_header>.offset(of: \.magic) == 0)
         #expect(MemoryLayout<mms_header>.offset(of: \.version) == 8)
-        #expect(MemoryLayout<mms_header>.offset(of: \.sections) == 56)
-        #expect(MemoryLayout<mms_edge>.offset(of: \.first_byte) == 10)
-        #expect(MemoryLayout<mms_record>.offset(of: \.country) == 18)
+        #expect(MemoryLayout<mms_header>.offset(of: \.checksum) == MMS_HEADER_CHECKSUM_OFFSET)
+        #expect(MemoryLayout<mms_header>.offset(of: \.sections)! + Int(MMS_SECTION_COUNT.rawValue) * MemoryLayout<mms_section>.stride == MemoryLayout<mms_header>.size)
+        #expect(MMS_SECTION_RESERVED.rawValue + 1 == MMS_SECTION_COUNT.rawValue)
+        // The probe agrees with the compiler.
+        #expect(IndexFormat.header.field("magic") == IndexFormat.Field(name: "magic", offset: 0, width: 8))
+        #expect(IndexFormat.header.field("checksum")?.offset == Int(MMS_HEADER_CHECKSUM_OFFSET))
+        #expect(IndexFormat.header.field("sections.0.offset")?.offset == MemoryLayout<mms_header>.offset(of: \.sections))
+        #expect(IndexFormat.header.field("sections.1.length")?.offset == MemoryLayout<mms_header>.offset(of: \.sections)! + 24)
+    }
+
+    @Test func entryBitsSplitKindAndName() {
+        #expect(MMS_ENTRY_NAME_MASK == (1 << MMS_ENTRY_KIND_SHIFT) - 1)
+        let word = MMS_KIND_WORD.rawValue << MMS_ENTRY_KIND_SHIFT
+        #expect(word >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_WORD.rawValue && word & MMS_ENTRY_NAME_MASK == 0)
+        #expect(MMS_MAX_NAME_NUMBER == MMS_ENTRY_NAME_MASK)
     }
 
     @Test func magicSpellsMMSEARCH() {

@@ -37,16 +37,59 @@ import Testing
     }
 
     @Test func infoReadsTheHeaderAndSource() throws {
-        let index = try Self.index([Self.record(1, "Alpha"), Self.record(2, "Beta")])
+        let built = try IndexBuilder.makeIndex(records: [Self.record(1, "Alpha"), Self.record(2, "Beta")], source: Self.source)
+        let index = try CityIndex(bytes: Data(built.bytes), path: "fixture.mms")
         let info = try index.info()
-        #expect(info.formatVersion == MMS_FORMAT_VERSION)
-        #expect(info.recordCount == 2 && info.fileSize == index.fileSize)
-        #expect(info.source == Self.source)
-        #expect(info.sections.map(\.name) == ["nodes", "edges", "labels", "records", "names", "id order", "source"])
+        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 2)
+        #expect(info.recordCount == 2 && info.fileSize == index.fileSize && info.fileSize == built.bytes.count)
+        #expect(info.source == Self.source && info.source.kind == .cityList && info.source.joined == nil)
+        #expect(info.nodeCount == built.summary.nodeCount && info.entryCount == built.summary.entryCount)
+        #expect(info.entryCount == 2 && info.alternateCount == 0 && info.summaryCount == 0 && !info.hasPopulation && !index.hasPopulation)
+        // The sections in file order, each where the header's table puts it (the reserved entry left out).
+        let file = IndexFile(built.bytes)
+        #expect(info.sections.count == IndexFormat.dataSections.count)
+        for (section, kind) in zip(info.sections, IndexFormat.dataSections) {
+            #expect(section.offset == file.section(kind).lowerBound && section.length == file.section(kind).count, "\(section.name)")
+        }
+        let names = info.sections.map(\.name)
+        #expect(Set(names).count == names.count && !names.contains(""))
+        let known = ["nodes", "labels", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order", "source"]
+        #expect(names.filter(known.contains) == known, "\(names)")
         #expect(info.sections.first?.offset == Int(MMS_HEADER_SIZE))
         #expect(info.sections.last.map { $0.offset + $0.length } == info.fileSize)
         #expect(info.sections.first { $0.name == "records" }?.length == 2 * Int(MMS_RECORD_SIZE))
+        #expect(info.sections.first { $0.name == "population" }?.length == 0)
         #expect(info.sections.first { $0.name == "source" }?.length == Int(MMS_SOURCE_SIZE) + "fixture.json".utf8.count)
+        #expect(info.checksum == IndexChecksum.compute(built.bytes))
+    }
+
+    /// With alternate names and populations (a list joined with a GeoNames dump): the counts, the
+    /// population section, and both source names.
+    @Test func infoOfAJoinedIndex() throws {
+        let source = SourceDescription(name: "city.list.json", size: 10, checksum: 11, builtAt: 12, kind: .cityList,
+                                       joined: SourceDescription.Joined(name: "cities500.txt", size: 13, checksum: 14))
+        var records = (0 ..< 40).map { Self.record(UInt32($0), "San \($0)") }
+        records[0].alternateNames = [Array("Saint Zero".utf8), Array("zero".utf8), Array("SAN 0".utf8)] // the last two are dropped
+        records[1].population = 123_456
+        let built = try IndexBuilder.makeIndex(records: records, source: source)
+        let index = try CityIndex(bytes: Data(built.bytes), path: "joined.mms")
+        let info = try index.info()
+        #expect(info.source == source)
+        #expect(info.alternateCount == 1 && built.summary.alternateCount == 1)
+        // 40 primary keys, 40 word keys ("0" ... "39"), one alternate key and its word key ("zero").
+        #expect(info.entryCount == 82 && built.summary.entryCount == 82)
+        #expect(info.summaryCount >= 2) // the root and "san " have more than 32 entries
+        #expect(info.hasPopulation && index.hasPopulation)
+        #expect(info.sections.first { $0.name == "population" }?.length == 4 * records.count)
+        #expect(info.sections.last?.length == Int(MMS_SOURCE_SIZE) + "city.list.json".utf8.count + "cities500.txt".utf8.count)
+        #expect(try index.cities(id: 1).first?.population == 123_456)
+        #expect(try index.cities(id: 2).first?.population == 0)
+        #expect(try index.cities(id: 0).first?.matchedName == nil)
+        // A dump alone is a source of its own kind.
+        let dump = SourceDescription(name: "cities500.txt", size: 1, checksum: 2, builtAt: 3, kind: .geoNamesDump)
+        let fromDump = try CityIndex(bytes: Data(IndexBuilder.makeIndex(records: records, source: dump).bytes))
+        #expect(try fromDump.info().source == dump)
+        try index.verify()
     }
 
     /// A SOURCE section whose name length disagrees with its size is an error with its offset, not a

@@ -5,190 +5,723 @@ import MMSearchBuilder
 import MMSearchTestSupport
 import Testing
 
-/// Damaged indexes: truncated, bytes flipped, offsets pointed outside the file, edges made into
-/// cycles. Every case must end in a thrown error or a correct answer: no crash, no hang, and (under
-/// `swift test --sanitize=address`, which CI runs) no read outside the mapping.
+/// Damaged indexes: truncated, bytes flipped, indices and offsets pointed outside what they index,
+/// children lists made cyclic, label ends removed. No case may crash, hang or (under `swift test
+/// --sanitize=address`, which CI runs) read outside the mapping, and:
+///  - an index or offset out of bounds makes every call that reaches it throw `MMSearchError`, and
+///    every call that does not answer exactly as the intact file ("throws or right");
+///  - `verify()` refuses every damaged file whose checksum was not fixed up, and every file whose
+///    damage is out of bounds;
+///  - whatever damage `verify()` lets through (checksum fixed up) answers exactly as the intact file,
+///    every call succeeding ("verified means right"), except for content fields (an id, a population,
+///    the city an alternate name belongs to) that no structural check can tell from real ones.
+/// Layout knowledge comes from `IndexFile` and `IndexFormat` only.
+///
+/// Known issues in Sources, each held by a test marked with `withKnownIssue` (it fails once fixed, to
+/// be unmarked): a huge summary count traps `cities(in:)` (aHugeSummaryCountThrowsWhenItsPagesAreRead);
+/// name matching in name order skips entries of kind 3 (entriesOfKind3AreRefusedByNameMatching);
+/// verify misses swapped entry kinds, which change answers (entryKindsSwappedAreRefused), and some
+/// invariants that do not (displayNameEndBytesAreChecked, paddingIsChecked, sourceFieldsAreChecked).
 @Suite struct IndexMutationTests {
-    /// A small but branchy index: syllable names that share prefixes, duplicates, empty fields.
-    static let original: (bytes: [UInt8], records: [SourceRecord]) = {
+    /// A small but branchy index with every section in use: syllable names that share prefixes (big
+    /// nodes with summaries and first pages), names of several words, alternate names (accented,
+    /// long, dropped ones, one standing in for an empty display name), populations, duplicates, empty
+    /// fields.
+    static let fullRecords: [SourceRecord] = {
         var random = SeededRandom(seed: 7)
-        let syllables = ["al", "an", "ba", "bar", "ce", "do", "el", "ka", "la", "lon", "ma", "mo", "na", "ri", "sa", "to", "ü", "ø", "ß"]
         var records: [SourceRecord] = []
-        for id in 0 ..< 400 {
-            let name = (0 ..< Int.random(in: 1 ... 3, using: &random)).map { _ in syllables.randomElement(using: &random)! }.joined()
-            let country = ["US", "GB", "DE", ""].randomElement(using: &random)!
-            records.append(SourceRecord(id: UInt32(id), name: Array(name.capitalized.utf8), country: Array(country.utf8), latitudeE7: Int32(id), longitudeE7: -Int32(id)))
+        func word() -> String { syllableWord(&random) }
+        func add(_ name: String, _ country: String, alternates: [String] = [], population: UInt32 = 0) {
+            let id = UInt32(records.count)
+            records.append(SourceRecord(id: id, name: Array(name.utf8), country: Array(country.utf8), latitudeE7: Int32(id) * 1000,
+                                        longitudeE7: -Int32(id), alternateNames: alternates.map { Array($0.utf8) }, population: population))
+        }
+        for number in 0 ..< 230 {
+            var name = word()
+            if number % 5 == 0 { name += [" ", "-", " (", "/"].randomElement(using: &random)! + word() }
+            var alternates: [String] = []
+            if number % 3 == 0 {
+                for _ in 0 ..< Int.random(in: 1 ... 3, using: &random) {
+                    switch Int.random(in: 0 ..< 5, using: &random) {
+                    case 0: alternates.append("Mü" + word().lowercased())
+                    case 1: alternates.append(word() + " " + word() + " " + word()) // long: weighs 20 only for long queries
+                    case 2: alternates.append(word().lowercased()) // lowercase ASCII: dropped
+                    case 3: alternates.append(name.uppercased()) // folds like the name: dropped
+                    default: alternates.append(word())
+                    }
+                }
+            }
+            let population = number % 4 == 0 ? 0 : UInt32.random(in: 1 ... 3_000_000, using: &random)
+            add(name, ["US", "GB", "DE", "", "FR"].randomElement(using: &random)!, alternates: alternates, population: population)
+        }
+        // One prefix shared by many (a deep summarized node), with alternates that change weight along it.
+        for number in 0 ..< 40 {
+            add("San " + word(), "US", alternates: number % 4 == 0 ? ["Sankt " + word() + word()] : [], population: UInt32(number * 7919 % 5000))
+        }
+        add("", "", population: 5)
+        add("", "US", alternates: ["Nowhere"])
+        add("New York Mills", "US", population: 1200)
+        add("New York Mills", "US", population: 1200)
+        add("München", "DE", alternates: ["Munich", "Monaco di Baviera", "munchen"], population: 1_500_000)
+        add("Muenchen", "DE", alternates: ["München"], population: 10)
+        return records
+    }()
+
+    /// An index of a list alone: names only, no populations, no alternates (so "name" matching in name
+    /// order answers big results from the summaries' primary ranges).
+    static let namesRecords: [SourceRecord] = {
+        var random = SeededRandom(seed: 8)
+        var records = (0 ..< 200).map { id in
+            var name = syllableWord(&random)
+            if id % 6 == 0 { name += " " + syllableWord(&random) }
+            return SourceRecord(id: UInt32(id), name: Array(name.utf8), country: Array(["US", "GB", ""].randomElement(using: &random)!.utf8),
+                                latitudeE7: Int32(id), longitudeE7: -Int32(id))
+        }
+        // Prefixes shared by many: summarized nodes below the root, with their primary ranges.
+        for (offset, prefix) in ["San ", "Santa ", "Bad "].enumerated() {
+            for number in 0 ..< 40 {
+                records.append(SourceRecord(id: UInt32(300 + 100 * offset + number), name: Array((prefix + syllableWord(&random)).utf8),
+                                            country: Array("US".utf8), latitudeE7: 0, longitudeE7: 0))
+            }
         }
         records.append(SourceRecord(id: 999, name: [], country: [], latitudeE7: 0, longitudeE7: 0))
-        let source = SourceDescription(name: "mutation.json", size: 1, checksum: 2, builtAt: 3)
-        return (try! IndexBuilder.makeIndex(records: records, source: source).bytes, records)
+        return records
     }()
 
-    static let queries = ["", "a", "al", "ala", "b", "bar", "barl", "l", "lo", "lon", "londo", "m", "sa", "sü", "z", "al, us", ", "]
+    static let syllables = ["al", "an", "ba", "bar", "ce", "do", "el", "ka", "la", "lon", "ma", "mo", "na", "ri", "sa", "to", "ü", "ø", "ß"]
 
-    /// What the intact index answers, per query: the ids in order.
-    static let expected: [String: [UInt32]] = {
-        let index = try! CityIndex(bytes: Data(original.bytes), path: "original.mms")
-        return Dictionary(uniqueKeysWithValues: queries.map { query in (query, try! index.search(query).map(\.id)) })
-    }()
+    static func syllableWord(_ random: inout SeededRandom) -> String {
+        (0 ..< Int.random(in: 1 ... 3, using: &random)).map { _ in syllables.randomElement(using: &random)! }.joined().capitalized
+    }
 
-    enum Outcome { case rejectedAtOpen, failedQuery, answered }
+    static let source = SourceDescription(name: "mutation.json", size: 1, checksum: 2, builtAt: 3, kind: .cityList,
+                                          joined: SourceDescription.Joined(name: "cities500.txt", size: 4, checksum: 5))
 
-    /// Opens `bytes` and runs every query, reading every record of every answer. Returns whether any
-    /// step threw; never traps.
-    @discardableResult
-    static func exercise(_ bytes: [UInt8]) -> (outcome: Outcome, answers: [String: [UInt32]], verified: Bool) {
-        guard let index = try? CityIndex(bytes: Data(bytes), path: "mutated.mms") else { return (.rejectedAtOpen, [:], false) }
-        var answers: [String: [UInt32]] = [:]
-        var outcome = Outcome.answered
+    /// One intact index and what it answers.
+    struct Fixture: Sendable {
+        let name: String
+        let records: [SourceRecord]
+        let file: IndexFile
+        let intact: Outcome
+
+        init(_ name: String, _ records: [SourceRecord]) {
+            self.name = name
+            self.records = records
+            file = IndexFile(try! IndexBuilder.makeIndex(records: records, source: IndexMutationTests.source).bytes)
+            intact = IndexMutationTests.exercise(file.bytes)
+        }
+    }
+
+    static let full = Fixture("full", fullRecords)
+    static let names = Fixture("names", namesRecords)
+    static let fixtureNames = ["full", "names"]
+    static func fixture(_ name: String) -> Fixture { name == "full" ? full : names }
+
+    static let queries = ["", "a", "al", "ba", "bad", "l", "lon", "londo", "m", "mü", "mu", "s", "san", "santa", "sankt", "ß", "al, us", ", ", "york",
+                          String(repeating: "al", count: 40), String(repeating: "a", count: 1000)]
+    static let combinations: [(match: MatchMode, order: ResultOrder)] = MatchMode.allCases.flatMap { match in ResultOrder.allCases.map { (match, $0) } }
+    static let lookedUpIds: [UInt32] = [0, 1, 150, 231, 999, 100_000]
+
+    /// One call's answer: how many, and the ids and folded matched names of what was read. `nil` in
+    /// `Answers` is a call that threw.
+    struct Answer: Equatable, Sendable {
+        var count: Int
+        var ids: [UInt32]
+        var matched: [[UInt8]?]
+    }
+
+    typealias Answers = [String: Answer?]
+
+    struct Outcome: Sendable {
+        var opened: Bool
+        var answers: Answers
+        var verified: Bool
+    }
+
+    static func answer(_ cities: [City], count: Int) -> Answer {
+        Answer(count: count, ids: cities.map(\.id), matched: cities.map { $0.matchedName.map { Folding.fold($0) } })
+    }
+
+    /// Opens `bytes` and asks everything of it: every query in every match and order (the count, the
+    /// first page on its own, which a big ranked answer reads from its summary, then the rest in one
+    /// read, and one city and the subscript), the cities of some ids, info and verify. Never traps.
+    static func exercise(_ bytes: [UInt8]) -> Outcome {
+        guard let index = try? CityIndex(bytes: Data(bytes), path: "mutated.mms") else {
+            return Outcome(opened: false, answers: [:], verified: false)
+        }
+        var answers: Answers = [:]
         for query in queries {
-            do {
-                let results = try index.search(query)
-                answers[query] = try (0 ..< results.count).map { try results.city(at: $0).id }
-                _ = try results.cities(in: 0 ..< results.count) // the page read checks each record too
-                _ = results.map(\.name) // the non-throwing subscript must not trap either
-            } catch {
-                outcome = .failedQuery
+            for (match, order) in combinations {
+                let key = "\(query.prefix(12).debugDescription)(\(query.count)) \(match)/\(order)"
+                do throws(MMSearchError) {
+                    let results = try index.search(query, match: match, order: order)
+                    let count = results.count
+                    let page = min(count, 20)
+                    var read = try results.cities(in: 0 ..< page)
+                    // The rest in one read: every answer of these fixtures has fewer than 400 results.
+                    // (Not `page ..< count`: a damaged summary may claim billions, and reading them
+                    // all at once traps; see aHugeSummaryCountThrowsWhenItsPagesAreRead.)
+                    read += try results.cities(in: page ..< min(count, page + 400))
+                    if count > 0 {
+                        read.append(try results.city(at: count / 2))
+                        read += try results.cities(in: max(0, count - 3) ..< count)
+                        _ = results[count - 1].name // the non-throwing subscript must not trap either
+                    }
+                    answers[key] = answer(read, count: count)
+                } catch {
+                    answers[key] = .some(nil)
+                }
             }
         }
-        let verified = (try? index.verify()) != nil
-        return (outcome, answers, verified)
+        for id in lookedUpIds {
+            do throws(MMSearchError) {
+                let cities = try index.cities(id: id)
+                answers["id \(id)"] = answer(cities, count: cities.count)
+            } catch {
+                answers["id \(id)"] = .some(nil)
+            }
+        }
+        _ = try? index.info()
+        return Outcome(opened: true, answers: answers, verified: (try? index.verify()) != nil)
     }
 
-    /// The first query whose answer differs from the intact index's, for a short failure message.
-    static func firstDifference(_ answers: [String: [UInt32]]) -> String? {
-        queries.first { answers[$0] != expected[$0] }.map { "query \($0.debugDescription): \(answers[$0]?.prefix(8).description ?? "nothing"), expected \(expected[$0]!.prefix(8))" }
+    /// The first call whose answer differs from the intact file's; calls that threw count as
+    /// different only when `threwIsWrong`.
+    static func firstWrong(_ outcome: Outcome, _ fixture: Fixture, threwIsWrong: Bool) -> String? {
+        guard outcome.opened else { return nil }
+        for (key, expected) in fixture.intact.answers.sorted(by: { $0.key < $1.key }) {
+            guard let got = outcome.answers[key] else { return "\(key): not asked" }
+            guard let got else {
+                if threwIsWrong { return "\(key): threw" }
+                continue
+            }
+            if got != expected {
+                guard let expected else { return "\(key): the intact file threw" }
+                var position = min(got.ids.count, expected.ids.count)
+                if let differing = (0 ..< position).first(where: { got.ids[$0] != expected.ids[$0] || got.matched[$0] != expected.matched[$0] }) {
+                    position = differing
+                }
+                return "\(key): \(got.count) results, \(got.ids.dropFirst(position).prefix(6)) from position \(position); expected \(expected.count), \(expected.ids.dropFirst(position).prefix(6))"
+            }
+        }
+        return nil
     }
 
-    static var layout: (header: mms_header, sections: [mms_section]) {
-        original.bytes.withUnsafeBytes { raw in
-            let header = raw.loadUnaligned(as: mms_header.self)
-            let sections = withUnsafeBytes(of: header.sections) { Array($0.bindMemory(to: mms_section.self)) }
-            return (header, sections)
+    /// Throws or right: every call that answered answered as the intact file.
+    static func checkThrowsOrRight(_ outcome: Outcome, _ fixture: Fixture, _ what: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
+        if let wrong = firstWrong(outcome, fixture, threwIsWrong: false) {
+            Issue.record("\(fixture.name): \(what()): answered wrong without an error: \(wrong)", sourceLocation: sourceLocation)
         }
     }
 
-    static func withChecksumFixed(_ bytes: [UInt8]) -> [UInt8] {
-        var bytes = bytes
-        let checksum = IndexChecksum.compute(bytes)
-        bytes.withUnsafeMutableBytes { $0.storeBytes(of: checksum, toByteOffset: MemoryLayout<mms_header>.offset(of: \.checksum)!, as: UInt64.self) }
-        return bytes
+    /// Verified means right: if verify passed, every call answered, as the intact file.
+    static func checkVerifiedMeansRight(_ outcome: Outcome, _ fixture: Fixture, _ what: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard outcome.verified else { return }
+        if let wrong = firstWrong(outcome, fixture, threwIsWrong: true) {
+            Issue.record("\(fixture.name): \(what()): passed verify but answers differently: \(wrong)", sourceLocation: sourceLocation)
+        }
     }
 
-    @Test func theOriginalIsSound() throws {
-        let result = Self.exercise(Self.original.bytes)
-        #expect(result.outcome == .answered && result.verified)
-        #expect(Self.firstDifference(result.answers) == nil)
-        #expect(Self.expected["al"]!.count > 5 && Self.expected[""]!.count == Self.original.records.count)
+    static func checkRefused(_ outcome: Outcome, _ fixture: Fixture, _ what: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
+        if outcome.verified { Issue.record("\(fixture.name): \(what()): passed verify", sourceLocation: sourceLocation) }
     }
 
-    @Test func truncationAnywhereIsRejectedAtOpen() {
-        let bytes = Self.original.bytes
-        var cuts = Set([0, 1, 7, 8, 9, 100, bytes.count - 1])
-        for section in Self.layout.sections where section.length > 0 {
-            cuts.formUnion([Int(section.offset) - 1, Int(section.offset), Int(section.offset) + 1, Int(section.offset + section.length) - 1])
+    static func checkNotOpened(_ outcome: Outcome, _ fixture: Fixture, _ what: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
+        if outcome.opened { Issue.record("\(fixture.name): \(what()): opened", sourceLocation: sourceLocation) }
+    }
+
+    // MARK: The intact files
+
+    /// The fixtures use every section, and their answers are rank.py's.
+    @Test(arguments: fixtureNames)
+    func theOriginalIsSoundAndUsesEverySection(fixtureName: String) throws {
+        let fixture = Self.fixture(fixtureName)
+        #expect(fixture.intact.opened && fixture.intact.verified)
+        #expect(!fixture.intact.answers.values.contains { $0 == nil }, "an intact call threw")
+        let index = try CityIndex(bytes: Data(fixture.file.bytes), path: "original.mms")
+        let info = try index.info()
+        #expect(info.source == Self.source && info.recordCount == fixture.records.count)
+        #expect(info.summaryCount >= (fixtureName == "full" ? 5 : 3), "\(info.summaryCount) summaries")
+        if fixtureName == "full" {
+            for kind in IndexFormat.dataSections {
+                #expect(!fixture.file.section(kind).isEmpty, "section \(kind.rawValue) is empty")
+            }
+            #expect(info.alternateCount > 50 && info.hasPopulation)
+        } else {
+            #expect(info.alternateCount == 0 && !info.hasPopulation)
+        }
+        #expect(fixture.file.padding.count >= 2, "some sections end unaligned, so padding is damaged too")
+        let reference = RankedReference(records: fixture.records.map {
+            ReferenceRecord(id: $0.id, name: String(decoding: $0.name, as: UTF8.self), country: String(decoding: $0.country, as: UTF8.self),
+                            alternateNames: $0.alternateNames.map { String(decoding: $0, as: UTF8.self) }, population: $0.population)
+        })
+        var bigAnswers = 0, matchedByOtherNames = 0
+        for query in Self.queries {
+            for (match, order) in Self.combinations {
+                let expected = reference.search(query, match: match, order: order)
+                let results = try index.search(query, match: match, order: order)
+                #expect(results.count == expected.count, "\(query.prefix(10)) \(match)/\(order)")
+                let cities = try results.cities(in: 0 ..< results.count)
+                #expect(cities.map(\.id) == expected.map { reference.records[$0.record].id }, "\(query.prefix(10)) \(match)/\(order)")
+                #expect(cities.map { $0.matchedName.map { Folding.fold($0) } } == expected.map(reference.foldedMatchedName), "\(query.prefix(10)) \(match)/\(order)")
+                if results.count > Int(MMS_SUMMARY_THRESHOLD) { bigAnswers += 1 }
+                matchedByOtherNames += cities.count { $0.matchedName != nil }
+            }
+        }
+        #expect(bigAnswers >= (fixtureName == "full" ? 20 : 8), "\(bigAnswers) answers with more than \(MMS_SUMMARY_THRESHOLD) results")
+        #expect(fixtureName != "full" || matchedByOtherNames >= 20, "\(matchedByOtherNames) matched by another name")
+    }
+
+    // MARK: Truncation and the header
+
+    @Test(arguments: fixtureNames)
+    func truncationAnywhereIsRejectedAtOpen(fixtureName: String) {
+        let fixture = Self.fixture(fixtureName)
+        let bytes = fixture.file.bytes
+        var cuts = Set([0, 1, 7, 8, 9, 12, 100, IndexFormat.headerSize - 1, IndexFormat.headerSize, IndexFormat.headerSize + 1, bytes.count - 1])
+        for kind in IndexFormat.dataSections {
+            let section = fixture.file.section(kind)
+            cuts.formUnion([section.lowerBound - 1, section.lowerBound, section.lowerBound + 1, section.upperBound - 1, section.upperBound, section.upperBound + 1])
         }
         var random = SeededRandom(seed: 11)
-        for _ in 0 ..< 60 { cuts.insert(Int.random(in: 0 ..< bytes.count, using: &random)) }
+        for _ in 0 ..< 40 { cuts.insert(Int.random(in: 0 ..< bytes.count, using: &random)) }
         for cut in cuts.sorted() where cut >= 0 && cut < bytes.count {
-            #expect(Self.exercise(Array(bytes[..<cut])).outcome == .rejectedAtOpen, "cut at \(cut)")
+            Self.checkNotOpened(Self.exercise(Array(bytes[..<cut])), fixture, "cut at \(cut)")
+            // The same cut with the header's file size made to agree: the sections no longer fit.
+            if cut >= IndexFormat.headerSize, let size = IndexFormat.header.field("file_size") {
+                var agreeing = IndexFile(Array(bytes[..<cut]))
+                agreeing.store(UInt64(cut), at: size.offset, width: size.width)
+                Self.checkNotOpened(Self.exercise(agreeing.withChecksumFixed()), fixture, "cut at \(cut), file size agreeing")
+            }
         }
     }
 
-    /// Every header byte flipped: open rejects it, or (for the checksum and reserved fields) the
-    /// answers stay right and verify notices.
-    @Test func everyHeaderByteFlipped() {
-        for offset in 0 ..< MemoryLayout<mms_header>.size {
-            for mask: UInt8 in [0x01, 0x80, 0xFF] {
-                var bytes = Self.original.bytes
-                bytes[offset] ^= mask
-                let result = Self.exercise(bytes)
-                #expect(!result.verified, "header byte \(offset) ^ \(mask) passed verify")
-                if result.outcome == .answered {
-                    #expect(Self.firstDifference(result.answers) == nil, "header byte \(offset) ^ \(mask) changed answers")
+    /// Whether a header field is the length of a pool section (not an array): open cannot tell such a
+    /// length grown or shrunk within the padding after it.
+    static func isPoolLength(_ field: IndexFormat.Field) -> Bool {
+        [MMS_SECTION_LABELS, MMS_SECTION_NAMES].contains { field.name == "sections.\($0.rawValue).length" }
+    }
+
+    /// Every header byte flipped: open rejects it, or (the checksum, a pool's length within its
+    /// padding) the answers stay right; verify refuses every one.
+    @Test(arguments: fixtureNames)
+    func everyHeaderByteFlipped(fixtureName: String) {
+        let fixture = Self.fixture(fixtureName)
+        for field in IndexFormat.header.fields {
+            for offset in field.offset ..< field.offset + field.width {
+                for mask: UInt8 in [0x01, 0x80, 0xFF] {
+                    var bytes = fixture.file.bytes
+                    bytes[offset] ^= mask
+                    let outcome = Self.exercise(bytes)
+                    Self.checkRefused(outcome, fixture, "header byte \(offset) (\(field)) ^ \(mask)")
+                    Self.checkThrowsOrRight(outcome, fixture, "header byte \(offset) (\(field)) ^ \(mask)")
+                    if field.offset != IndexFormat.checksumField && !Self.isPoolLength(field) {
+                        Self.checkNotOpened(outcome, fixture, "header byte \(offset) (\(field)) ^ \(mask)")
+                    }
                 }
             }
         }
     }
 
-    /// Random flips in every section, with the checksum recomputed so that only the structural checks
-    /// stand between the damage and the answers. Whatever verify accepts must answer as the original:
-    /// only record fields (ids, coordinates) may change what comes back, and those are compared apart.
-    @Test func flipsInEverySectionWithAValidChecksum() {
-        var random = SeededRandom(seed: 23)
-        let sections = Self.layout.sections
-        let structural: [mms_section_kind] = [MMS_SECTION_NODES, MMS_SECTION_EDGES, MMS_SECTION_LABELS]
-        for kind in [MMS_SECTION_NODES, MMS_SECTION_EDGES, MMS_SECTION_LABELS, MMS_SECTION_RECORDS, MMS_SECTION_NAMES, MMS_SECTION_ID_ORDER, MMS_SECTION_SOURCE] {
-            let section = sections[Int(kind.rawValue)]
-            for _ in 0 ..< 150 {
-                var bytes = Self.original.bytes
-                let offset = Int(section.offset) + Int.random(in: 0 ..< Int(section.length), using: &random)
-                bytes[offset] ^= UInt8.random(in: 1 ... 255, using: &random)
-                let plain = Self.exercise(bytes)
-                #expect(!plain.verified, "a flip at \(offset) passed the checksum")
-                let fixed = Self.exercise(Self.withChecksumFixed(bytes))
-                if structural.contains(kind), fixed.verified {
-                    #expect(Self.firstDifference(fixed.answers) == nil, "verify accepted a flip at \(offset) that changes answers")
+    /// Every header field set to values at and past its limits, the checksum fixed up: open refuses
+    /// all but the right value (a pool's length may move within its padding: then every answer
+    /// stays right).
+    @Test(arguments: fixtureNames)
+    func headerFieldsSetOutOfBounds(fixtureName: String) {
+        let fixture = Self.fixture(fixtureName)
+        for field in IndexFormat.header.fields where field.offset != IndexFormat.checksumField {
+            let intactValue = fixture.file.load(at: field.offset, width: field.width)
+            let widthMax = field.width == 8 ? UInt64.max : (1 << (8 * UInt64(field.width))) - 1
+            for value in Set([0, 1, intactValue &- 1, intactValue &+ 1, intactValue &+ 8, widthMax / 2, widthMax - 1, widthMax]) where value != intactValue {
+                var file = fixture.file
+                file.store(value, at: field.offset, width: field.width)
+                let outcome = Self.exercise(file.withChecksumFixed())
+                if Self.isPoolLength(field) {
+                    Self.checkThrowsOrRight(outcome, fixture, "header \(field) = \(value)")
+                    Self.checkVerifiedMeansRight(outcome, fixture, "header \(field) = \(value)")
+                } else {
+                    Self.checkNotOpened(outcome, fixture, "header \(field) = \(value)")
                 }
             }
         }
     }
 
-    /// Offsets and indices pointed far outside their arrays, one field at a time.
-    @Test func offsetsPointedOutOfBounds() {
-        let (header, sections) = Self.layout
-        let nodes = Int(sections[Int(MMS_SECTION_NODES.rawValue)].offset)
-        let edges = Int(sections[Int(MMS_SECTION_EDGES.rawValue)].offset)
-        let records = Int(sections[Int(MMS_SECTION_RECORDS.rawValue)].offset)
-        var fields: [(String, Int, Int)] = [] // what, byte offset, width
-        for node in [0, 1, 2, Int(header.node_count) - 1, Int(header.node_count)] {
-            for (name, field) in [("record_first", \mms_node.record_first), ("record_count", \mms_node.record_count), ("edge_first", \mms_node.edge_first)] {
-                fields.append(("node \(node) \(name)", nodes + node * MemoryLayout<mms_node>.stride + MemoryLayout<mms_node>.offset(of: field)!, 4))
+    // MARK: Flips anywhere
+
+    static var sectionsAndPadding: [UInt32] { IndexFormat.dataSections.map(\.rawValue) + [UInt32.max] }
+
+    /// Random flips in every section and in the padding between them. Without the checksum fixed,
+    /// verify refuses each; with it fixed, only the structural checks stand between the damage and
+    /// the answers, and whatever verify accepts must answer as the intact file.
+    @Test(arguments: fixtureNames, sectionsAndPadding)
+    func flipsInEverySection(fixtureName: String, kindNumber: UInt32) {
+        let fixture = Self.fixture(fixtureName)
+        let isPadding = kindNumber == UInt32.max
+        let kind = mms_section_kind(kindNumber)
+        let ranges = isPadding ? fixture.file.padding : [fixture.file.section(kind)]
+        let element = isPadding ? nil : IndexFormat.element(of: kind)
+        var random = SeededRandom(seed: 23 + UInt64(kindNumber))
+        let offsets = ranges.flatMap { $0 }
+        for _ in 0 ..< min(fixtureName == "full" ? 30 : 15, offsets.count * 2) {
+            var file = fixture.file
+            let offset = offsets.randomElement(using: &random)!
+            file.bytes[offset] ^= UInt8.random(in: 1 ... 255, using: &random)
+            let field = element.flatMap { element in
+                element.fields.first { $0.offset ... $0.offset + $0.width - 1 ~= (offset - ranges[0].lowerBound) % element.stride }
             }
-        }
-        for edge in [0, 1, 2, Int(header.edge_count) - 1] {
-            fields.append(("edge \(edge) label_offset", edges + edge * MemoryLayout<mms_edge>.stride, 4))
-            fields.append(("edge \(edge) target", edges + edge * MemoryLayout<mms_edge>.stride + 4, 4))
-            fields.append(("edge \(edge) label_length", edges + edge * MemoryLayout<mms_edge>.stride + 8, 2))
-        }
-        for record in [0, 1, Int(header.record_count) - 1] {
-            fields.append(("record \(record) name_offset", records + record * MemoryLayout<mms_record>.stride + 12, 4))
-            fields.append(("record \(record) name_length", records + record * MemoryLayout<mms_record>.stride + 16, 2))
-        }
-        for kind in 0 ..< Int(MMS_SECTION_COUNT.rawValue) {
-            let entry = MemoryLayout<mms_header>.offset(of: \.sections)! + kind * MemoryLayout<mms_section>.stride
-            fields.append(("section \(kind) offset", entry, 8))
-            fields.append(("section \(kind) length", entry + 8, 8))
-        }
-        for name in ["record_count", "node_count", "edge_count"] {
-            let offset = ["record_count": 40, "node_count": 44, "edge_count": 48][name]!
-            fields.append((name, offset, 4))
-        }
-        for (what, offset, width) in fields {
-            for value: UInt64 in [0, 1, 0x7FFF, 0xFFFF, 0x7FFF_FFFF, 0xFFFF_FFFE, 0xFFFF_FFFF, UInt64.max] {
-                var bytes = Self.original.bytes
-                bytes.withUnsafeMutableBytes { raw in
-                    withUnsafeBytes(of: value.littleEndian) { raw.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: width) }
-                }
-                let result = Self.exercise(Self.withChecksumFixed(bytes))
-                if result.verified {
-                    #expect(Self.firstDifference(result.answers) == nil || what.hasPrefix("record"), "\(what) = \(value) passed verify with other answers")
-                }
+            let what = "a flip at \(offset) (\(isPadding ? "padding" : "section \(kindNumber)") \(field?.name ?? ""))"
+            Self.checkRefused(Self.exercise(file.bytes), fixture, what + " without the checksum fixed")
+            let fixed = Self.exercise(file.withChecksumFixed())
+            if !(field.map { IndexFormat.isContent(kind, $0.name) } ?? false) {
+                Self.checkVerifiedMeansRight(fixed, fixture, what)
             }
         }
     }
 
-    /// Edges turned back to the root or to their own node: the walk must stop (it consumes a byte a
-    /// step) and verify must refuse the cycle.
-    @Test func edgesFormingCycles() {
-        let (header, sections) = Self.layout
-        let edges = Int(sections[Int(MMS_SECTION_EDGES.rawValue)].offset)
-        for edge in 0 ..< Int(header.edge_count) where edge % 7 == 0 {
-            for target: UInt32 in [0, UInt32(edge), UInt32(edge + 1) / 2] {
-                var bytes = Self.original.bytes
-                bytes.withUnsafeMutableBytes { $0.storeBytes(of: target, toByteOffset: edges + edge * MemoryLayout<mms_edge>.stride + 4, as: UInt32.self) }
-                let result = Self.exercise(Self.withChecksumFixed(bytes))
-                if result.verified { #expect(Self.firstDifference(result.answers) == nil, "edge \(edge) -> \(target) passed verify") }
+    // MARK: Fields pointed out of bounds
+
+    /// Every field of some elements of every array section set to values around and past what it
+    /// indexes (and, for children, at or before the node itself), the checksum fixed up.
+    @Test(arguments: fixtureNames, IndexFormat.arrays.map(\.kind.rawValue))
+    func fieldsSetOutOfBounds(fixtureName: String, kindNumber: UInt32) {
+        let fixture = Self.fixture(fixtureName)
+        let kind = mms_section_kind(kindNumber)
+        let element = IndexFormat.element(of: kind)!
+        let file = fixture.file
+        let count = file.count(of: kind)
+        guard count > 0 else { return }
+        let elements = Set([0, 1, count / 2, count - 1]).filter { (0 ..< count).contains($0) }.sorted()
+        // Of a tuple's elements (child counts), the first two and the last.
+        func tuplePosition(_ field: IndexFormat.Field) -> (tuple: Substring, position: Int)? {
+            guard let dot = field.name.lastIndex(of: "."), let position = Int(field.name[field.name.index(after: dot)...]) else { return nil }
+            return (field.name[..<dot], position)
+        }
+        let fields = element.fields.filter { field in
+            guard let (tuple, position) = tuplePosition(field) else { return true }
+            return position <= 1 || !element.fields.contains { other in tuplePosition(other).map { $0.tuple == tuple && $0.position > position } ?? false }
+        }
+        var checked = 0
+        for elementIndex in elements {
+            for field in fields {
+                let offset = file.offset(kind, element: elementIndex, field)
+                let intactValue = file.load(at: offset, width: field.width)
+                let widthMax = field.width == 8 ? UInt64.max : (1 << (8 * UInt64(field.width))) - 1
+                let meaning = IndexFormat.meaning(kind, field.name)
+                var values: Set<UInt64> = [0, intactValue &+ 1, widthMax]
+                var firstInvalid: UInt64?
+                if let meaning {
+                    let bound = UInt64(meaning.firstInvalid(file))
+                    let selfIndex = UInt64(meaning.selfIndex(elementIndex))
+                    firstInvalid = bound
+                    values.formUnion([1, selfIndex, selfIndex &- 1, intactValue &- 1, bound - 1, bound, bound + 1, widthMax / 2])
+                }
+                for value in values where value != intactValue && value <= widthMax {
+                    var damaged = file
+                    damaged.store(value, at: offset, width: field.width)
+                    let outcome = Self.exercise(damaged.withChecksumFixed())
+                    let what = "\(element.type) \(elementIndex).\(field) = \(value) (was \(intactValue))"
+                    if let firstInvalid, value >= firstInvalid {
+                        Self.checkThrowsOrRight(outcome, fixture, what)
+                        Self.checkRefused(outcome, fixture, what)
+                    }
+                    if !IndexFormat.isContent(kind, field.name) { Self.checkVerifiedMeansRight(outcome, fixture, what) }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 8)
+    }
+
+    /// Entries and first-page entries with kind 3 or a name number past the last name (out of
+    /// bounds), or another kind or name (in bounds), the checksum fixed up.
+    @Test(arguments: fixtureNames, [MMS_SECTION_ENTRIES.rawValue, MMS_SECTION_TOP.rawValue])
+    func entriesOutOfBounds(fixtureName: String, kindNumber: UInt32) {
+        let fixture = Self.fixture(fixtureName)
+        let kind = mms_section_kind(kindNumber)
+        let file = fixture.file
+        let count = file.count(of: kind)
+        let names = UInt32(file.recordCount + file.alternateCount)
+        let shift = MMS_ENTRY_KIND_SHIFT, mask = MMS_ENTRY_NAME_MASK
+        var random = SeededRandom(seed: 31 + UInt64(kindNumber))
+        let elements = Set([0, 1, count / 2, count - 1] + (0 ..< 6).map { _ in Int.random(in: 0 ..< count, using: &random) })
+        for elementIndex in elements.sorted() {
+            let offset = file.section(kind).lowerBound + elementIndex * 4
+            let value = UInt32(file.load(at: offset, width: 4))
+            let kindBits = value >> shift, name = value & mask
+            let outOfBounds: [UInt32] = [3 << shift | name, kindBits << shift | names, kindBits << shift | mask, UInt32.max]
+            var inBounds: [UInt32] = [kindBits << shift | (name + 1) % names, kindBits << shift | 0]
+            // Another kind; not PRIMARY for an alternate name (verify misses that: see verifyRefusesWhatTheFormatForbids).
+            for other: UInt32 in [0, 1, 2] where other != kindBits && !(other == 0 && name >= file.recordCount) { inBounds.append(other << shift | name) }
+            for damagedValue in outOfBounds + inBounds where damagedValue != value {
+                var damaged = file
+                damaged.store(UInt64(damagedValue), at: offset, width: 4)
+                let outcome = Self.exercise(damaged.withChecksumFixed())
+                let what = "section \(kindNumber) entry \(elementIndex) = \(String(damagedValue, radix: 16)) (was \(String(value, radix: 16)))"
+                if outOfBounds.contains(damagedValue) {
+                    if file.alternateCount == 0 && damagedValue >> shift == 3 {
+                        withKnownIssue("primaryRecords(in:) skips an entry of kind 3 (see entriesOfKind3AreRefusedByNameMatching)", isIntermittent: true) {
+                            Self.checkThrowsOrRight(outcome, fixture, what)
+                        }
+                    } else {
+                        Self.checkThrowsOrRight(outcome, fixture, what)
+                    }
+                    Self.checkRefused(outcome, fixture, what)
+                }
+                Self.checkVerifiedMeansRight(outcome, fixture, what)
+            }
+        }
+    }
+
+    /// An entry of kind 3 (no such kind) under a small node, matched by name in name order in an
+    /// index without alternates: the search must throw, as it does in every other match and order.
+    /// KNOWN BUG: `_IndexBytes.primaryRecords(in:)` skips every entry that is not PRIMARY without
+    /// checking its kind, so the city silently drops out of the answer.
+    @Test func entriesOfKind3AreRefusedByNameMatching() throws {
+        let fixture = Self.names
+        let entries = fixture.file.section(MMS_SECTION_ENTRIES)
+        var wrong: [String] = []
+        for position in 0 ..< entries.count / 4 {
+            var damaged = fixture.file
+            let value = UInt32(damaged.load(at: entries.lowerBound + 4 * position, width: 4))
+            damaged.store(UInt64(3 << MMS_ENTRY_KIND_SHIFT | value & MMS_ENTRY_NAME_MASK), at: entries.lowerBound + 4 * position, width: 4)
+            let index = try CityIndex(bytes: Data(damaged.withChecksumFixed()), path: "kind3.mms")
+            #expect(throws: MMSearchError.self) { try index.verify() }
+            for query in ["a", "b", "l", "lon", "m", "sa", "t"] {
+                guard let expected = Self.names.intact.answers["\(query.debugDescription)(\(query.count)) name/name"] as? Answer,
+                      let results = try? index.search(query, match: .name, order: .name),
+                      let cities = try? results.cities(in: 0 ..< results.count) else { continue }
+                let got = Self.answer(cities, count: results.count)
+                if got.ids != Array(expected.ids.prefix(got.ids.count)) || got.count != expected.count {
+                    wrong.append("entry \(position) of kind 3: \(query.debugDescription) gives \(got.count) cities, expected \(expected.count)")
+                }
+            }
+        }
+        withKnownIssue("primaryRecords(in:) skips entries of kind 3: the city drops out of name/name answers without an error") {
+            #expect(wrong.isEmpty, "\(wrong.count) answers wrong without an error, e.g. \(wrong.prefix(3))")
+        }
+    }
+
+    // MARK: Structure made inconsistent
+
+    /// Label ends (0xFF) replaced, so a label runs into the next one (or off the end of the pool).
+    @Test(arguments: fixtureNames)
+    func labelEndsRemoved(fixtureName: String) {
+        let fixture = Self.fixture(fixtureName)
+        let file = fixture.file
+        let labels = file.section(MMS_SECTION_LABELS)
+        let ends = labels.filter { file.bytes[$0] == UInt8(MMS_STRING_END) }
+        #expect(ends.count > 20)
+        let chosen = Set(ends.enumerated().filter { $0.offset % max(1, ends.count / 25) == 0 }.map(\.element) + [ends.first!, ends.last!])
+        for end in chosen.sorted() {
+            for replacement: UInt8 in [UInt8(ascii: "a"), 0] {
+                var damaged = file
+                damaged.bytes[end] = replacement
+                let outcome = Self.exercise(damaged.withChecksumFixed())
+                Self.checkRefused(outcome, fixture, "label end at \(end) -> \(replacement)")
+                Self.checkVerifiedMeansRight(outcome, fixture, "label end at \(end) -> \(replacement)")
+            }
+        }
+        // With every end gone, a walk must still stop at the pool's end.
+        var noEnds = file
+        for end in ends { noEnds.bytes[end] = UInt8(ascii: "a") }
+        Self.checkRefused(Self.exercise(noEnds.withChecksumFixed()), fixture, "every label end removed")
+    }
+
+    /// The ends of alternate names (0xFF in NAMES) replaced: a name runs into the next one, or off the
+    /// end of the pool. (Display names are read by their length: see verifyRefusesWhatTheFormatForbids.)
+    @Test func alternateNameEndsRemoved() {
+        let fixture = Self.full
+        let file = fixture.file
+        let names = file.section(MMS_SECTION_NAMES)
+        let alternate = IndexFormat.element(of: MMS_SECTION_ALTERNATES)!
+        guard let nameOffset = alternate.field("name_offset"), alternate.field("name_length") == nil else { return } // names with lengths have no ends
+        var ends: Set<Int> = []
+        for index in 0 ..< file.alternateCount {
+            var end = names.lowerBound + Int(file.load(at: file.offset(MMS_SECTION_ALTERNATES, element: index, nameOffset), width: nameOffset.width))
+            while end < names.upperBound, file.bytes[end] != UInt8(MMS_STRING_END) { end += 1 }
+            if end < names.upperBound { ends.insert(end) }
+        }
+        #expect(ends.count > 20)
+        let sorted = ends.sorted()
+        for end in sorted.enumerated().filter({ $0.offset % max(1, sorted.count / 25) == 0 }).map(\.element) + [sorted.last!] {
+            var damaged = file
+            damaged.bytes[end] = UInt8(ascii: "a")
+            let outcome = Self.exercise(damaged.withChecksumFixed())
+            Self.checkRefused(outcome, fixture, "alternate name end at \(end)")
+            Self.checkVerifiedMeansRight(outcome, fixture, "alternate name end at \(end)")
+        }
+    }
+
+    /// Children lists pointed back at their own node, its parent's, or the root: a walk must stop (it
+    /// consumes a query byte a step) and verify must refuse the cycle.
+    @Test(arguments: fixtureNames)
+    func childrenMadeCyclicOrBackwards(fixtureName: String) {
+        let fixture = Self.fixture(fixtureName)
+        let file = fixture.file
+        let nodeCount = file.nodeCount
+        var cases = 0
+        // Whichever way the layout says where a node's children are: a first child per node, or per block.
+        for kind in [MMS_SECTION_NODES, MMS_SECTION_CHILDREN] {
+            guard let element = IndexFormat.element(of: kind) else { continue }
+            for field in element.fields {
+                guard let meaning = IndexFormat.meaning(kind, field.name), meaning.firstInvalid(file) == nodeCount + 1 else { continue }
+                for elementIndex in stride(from: 0, to: file.count(of: kind), by: max(1, file.count(of: kind) / 12)) {
+                    let node = meaning.selfIndex(elementIndex)
+                    guard node < nodeCount else { continue }
+                    let offset = file.offset(kind, element: elementIndex, field)
+                    let intactValue = Int(file.load(at: offset, width: field.width))
+                    for target in Set([0, node, max(0, node - 1), node / 2]) where target != intactValue {
+                        var damaged = file
+                        damaged.store(UInt64(target), at: offset, width: field.width)
+                        let outcome = Self.exercise(damaged.withChecksumFixed())
+                        Self.checkRefused(outcome, fixture, "\(element.type) \(elementIndex).\(field) -> \(target)")
+                        Self.checkVerifiedMeansRight(outcome, fixture, "\(element.type) \(elementIndex).\(field) -> \(target)")
+                        cases += 1
+                    }
+                }
+            }
+        }
+        #expect(cases > 10)
+    }
+
+    // MARK: What verify must refuse
+
+    /// Damaged copies of the full fixture, the checksum fixed up, and what each does.
+    static func damaged(_ what: String, _ change: (inout IndexFile) -> Void) -> (what: String, outcome: Outcome) {
+        var file = full.file
+        change(&file)
+        return (what, exercise(file.withChecksumFixed()))
+    }
+
+    /// Checks that verify refused every case; the cases it let through must still answer right.
+    static func expectRefused(_ cases: [(what: String, outcome: Outcome)], knownIssue: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!cases.isEmpty, sourceLocation: sourceLocation)
+        let accepted = cases.filter(\.outcome.verified).map(\.what)
+        for (what, outcome) in cases { checkVerifiedMeansRight(outcome, full, what, sourceLocation: sourceLocation) }
+        if let knownIssue {
+            withKnownIssue(knownIssue) { #expect(accepted.isEmpty, "verify accepted \(accepted)", sourceLocation: sourceLocation) }
+        } else {
+            #expect(accepted.isEmpty, "verify accepted \(accepted)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The kind of an alternate name's entry swapped: PRIMARY is for a record's first name only (its
+    /// display name, or the alternate standing in for an empty one). Such damage changes weights and
+    /// so answers; no O(1) check can see it, so verify must. KNOWN BUG: verify does not check that
+    /// an entry's kind is the one "Names and keys" gives its name.
+    @Test func entryKindsSwappedAreRefused() {
+        let file = Self.full.file
+        let entries = file.section(MMS_SECTION_ENTRIES)
+        let alternateRecord = IndexFormat.element(of: MMS_SECTION_ALTERNATES)!.field("record")!
+        let nameLength = IndexFormat.element(of: MMS_SECTION_RECORDS)!.field("name_length")!
+        let shift = MMS_ENTRY_KIND_SHIFT, mask = MMS_ENTRY_NAME_MASK
+        var madePrimary: [(what: String, outcome: Outcome)] = [], madeAlternate: [(what: String, outcome: Outcome)] = []
+        for position in 0 ..< entries.count / 4 {
+            let offset = entries.lowerBound + 4 * position
+            let value = UInt32(file.load(at: offset, width: 4))
+            let kind = value >> shift, name = value & mask
+            guard name >= file.recordCount else { continue }
+            let record = Int(file.load(at: file.offset(MMS_SECTION_ALTERNATES, element: Int(name) - file.recordCount, alternateRecord), width: alternateRecord.width))
+            let hasDisplayName = file.load(at: file.offset(MMS_SECTION_RECORDS, element: record, nameLength), width: nameLength.width) > 0
+            if kind == MMS_KIND_ALTERNATE.rawValue, hasDisplayName {
+                madePrimary.append(Self.damaged("entry \(position): alternate name \(name) made PRIMARY") { $0.store(UInt64(name), at: offset, width: 4) })
+            } else if kind == MMS_KIND_PRIMARY.rawValue {
+                madeAlternate.append(Self.damaged("entry \(position): primary alternate name \(name) made ALTERNATE") {
+                    $0.store(UInt64(MMS_KIND_ALTERNATE.rawValue << shift | name), at: offset, width: 4)
+                })
+            }
+        }
+        #expect(madePrimary.count > 30 && madeAlternate.count >= 1)
+        let wrongAndAccepted = (madePrimary + madeAlternate).filter { $0.outcome.verified && Self.firstWrong($0.outcome, Self.full, threwIsWrong: true) != nil }
+        withKnownIssue("verify does not check entry kinds: an alternate name's entry made PRIMARY (or the reverse) passes and changes answers") {
+            #expect(wrongAndAccepted.isEmpty, "verify accepted \(wrongAndAccepted.count) that answer wrong, e.g. \(wrongAndAccepted.prefix(3).map(\.what))")
+        }
+    }
+
+    /// The end byte (0xFF) that follows every display name in NAMES replaced. Readers take display
+    /// names by their length, so answers stay right; but the format says the end byte is there.
+    /// KNOWN GAP: verify does not check it.
+    @Test func displayNameEndBytesAreChecked() {
+        let file = Self.full.file
+        let names = file.section(MMS_SECTION_NAMES)
+        let records = IndexFormat.element(of: MMS_SECTION_RECORDS)!
+        let nameOffset = records.field("name_offset")!, nameLength = records.field("name_length")!
+        var cases: [(what: String, outcome: Outcome)] = []
+        for record in stride(from: 0, to: file.recordCount, by: 37) {
+            let length = Int(file.load(at: file.offset(MMS_SECTION_RECORDS, element: record, nameLength), width: nameLength.width))
+            let end = names.lowerBound + Int(file.load(at: file.offset(MMS_SECTION_RECORDS, element: record, nameOffset), width: nameOffset.width)) + length
+            guard length > 0, end < names.upperBound, file.bytes[end] == UInt8(MMS_STRING_END) else { continue }
+            cases.append(Self.damaged("the end byte of record \(record)'s display name") { $0.bytes[end] = UInt8(ascii: "a") })
+        }
+        Self.expectRefused(cases, knownIssue: "verify does not check the end byte after display names")
+    }
+
+    /// Bytes outside every section: padding that is not zero, a pool section's length grown over its
+    /// padding. Answers stay right. KNOWN GAP: verify checks neither.
+    @Test func paddingIsChecked() {
+        let file = Self.full.file
+        var cases = file.padding.map { range in Self.damaged("padding byte \(range.lowerBound) not zero") { $0.bytes[range.lowerBound] = 1 } }
+        for kind in [MMS_SECTION_LABELS, MMS_SECTION_NAMES] where file.padding.contains(where: { $0.lowerBound == file.section(kind).upperBound }) {
+            let field = IndexFormat.header.field("sections.\(kind.rawValue).length")!
+            cases.append(Self.damaged("section \(kind.rawValue) one byte longer, over its padding") {
+                $0.store(UInt64(file.section(kind).count + 1), at: field.offset, width: field.width)
+            })
+        }
+        Self.expectRefused(cases, knownIssue: "verify does not check that padding is zero, nor that a pool ends with its last string's end byte")
+    }
+
+    /// The SOURCE section's reserved field not zero, its kind none of mms_source_kind. KNOWN GAP:
+    /// verify checks neither (and info() reads an unknown kind as a city list).
+    @Test func sourceFieldsAreChecked() {
+        let source = Self.full.file.section(MMS_SECTION_SOURCE).lowerBound
+        let fields = IndexFormat.probe(mms_source.self)
+        var cases: [(what: String, outcome: Outcome)] = []
+        if let reserved = fields.field("reserved") { cases.append(Self.damaged("source reserved = 1") { $0.store(1, at: source + reserved.offset, width: reserved.width) }) }
+        if let kind = fields.field("source_kind") {
+            for value: UInt64 in [0, 3, 0xFFFF_FFFF] { cases.append(Self.damaged("source kind = \(value)") { $0.store(value, at: source + kind.offset, width: kind.width) }) }
+        }
+        Self.expectRefused(cases, knownIssue: "verify does not check the source's reserved field and kind")
+    }
+
+    /// A child count for a node past the last (the last block's unused slots must be zero).
+    @Test func childCountsPastTheLastNodeAreChecked() {
+        let file = Self.full.file
+        guard let block = IndexFormat.element(of: MMS_SECTION_CHILDREN) else { return } // a layout without child blocks
+        var cases: [(what: String, outcome: Outcome)] = []
+        let lastBlock = file.count(of: MMS_SECTION_CHILDREN) - 1
+        for slot in file.nodeCount - lastBlock * IndexFormat.childBlockNodes ..< IndexFormat.childBlockNodes {
+            guard let field = block.field("counts.\(slot)") else { continue }
+            cases.append(Self.damaged("child count of node \(lastBlock * IndexFormat.childBlockNodes + slot) = 1") {
+                $0.store(1, at: $0.offset(MMS_SECTION_CHILDREN, element: lastBlock, field), width: field.width)
+            })
+        }
+        if cases.isEmpty { return } // the nodes fill the last block
+        Self.expectRefused(cases)
+    }
+
+    /// The index of the full fixture with the root's summary claiming `count` records.
+    static func rootSummaryClaiming(_ count: UInt32) -> [UInt8] {
+        var file = full.file
+        let field = IndexFormat.element(of: MMS_SECTION_SUMMARIES)!.field("record_count")!
+        file.store(UInt64(count), at: file.offset(MMS_SECTION_SUMMARIES, element: 0, field), width: field.width)
+        return file.bytes // the checksum left as it is: a search does not check it
+    }
+
+    /// A summary whose count is damaged (here past every record) makes the count wrong in O(1), but
+    /// reading the results must then throw, however large the page asked for. KNOWN BUG:
+    /// `SearchResults.cities(in:)` reserves room for the whole range before it compares the count
+    /// with the entries, so `cities(in: 20 ..< results.count)` traps allocating ~260 GB.
+    @Test func aHugeSummaryCountThrowsWhenItsPagesAreRead() async throws {
+        let index = try CityIndex(bytes: Data(Self.rootSummaryClaiming(3_623_878_730)), path: "damaged.mms")
+        let results = try index.search("")
+        #expect(results.count == 3_623_878_730) // the summary is trusted for the count, in O(1)
+        #expect(throws: MMSearchError.self) { _ = try results.cities(in: 20 ..< 420) }
+        #expect(throws: MMSearchError.self) { _ = try results.city(at: results.count - 1) }
+        await withKnownIssue("SearchResults.cities(in:) reserves positions.count cities before checking the summary's count: a damaged count traps") {
+            await #expect(processExitsWith: .success) {
+                let index = try CityIndex(bytes: Data(IndexMutationTests.rootSummaryClaiming(3_623_878_730)), path: "damaged.mms")
+                let results = try index.search("")
+                _ = try? results.cities(in: 20 ..< results.count)
             }
         }
     }

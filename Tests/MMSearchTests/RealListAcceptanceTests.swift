@@ -5,11 +5,14 @@ import MMSearchTestSupport
 import Testing
 
 /// The acceptance test: the index built from the real list (../shared/data) against the naive
-/// reference (Foundation's JSONDecoder and a linear scan over folded keys), for thousands of prefixes.
+/// references (Foundation's JSONDecoder and linear scans over folded keys), for thousands of prefixes:
+/// `.name`/`.name` against fold.py's prefix search (what version 1 answered), and the default
+/// `.words`/`.rank` (and the other two combinations) against rank.py's rules.
 @Suite(.serialized) struct RealListAcceptanceTests {
     /// Built once for the suite: the real list, its reference, and its index in a temporary file.
     struct Fixture: Sendable {
         let reference: ReferenceSearch
+        let ranked: RankedReference
         let index: CityIndex
     }
 
@@ -20,14 +23,16 @@ import Testing
         try IndexBuilder.build(input: SharedData.cityList, output: path)
         let index = try CityIndex(path: path)
         directory.remove() // the mapping stays valid after the name is gone
-        return Fixture(reference: ReferenceSearch(cities: cities), index: index)
+        let reference = ReferenceSearch(cities: cities)
+        return Fixture(reference: reference, ranked: reference.ranked(), index: index)
     }
 
-    /// Compares the index's answer to `query` with the reference: the count, and the records (id,
-    /// name, country, coordinates) at every position, or at sampled positions for large answers.
+    /// Compares the index's answer to `query`, matched by name in name order (version 1's search),
+    /// with fold.py's: the count, and the records (id, name, country) at every position, or at
+    /// sampled positions for large answers.
     func check(_ query: String, _ fixture: Fixture, random: inout SeededRandom) throws {
         let expected = fixture.reference.search(query)
-        let results = try fixture.index.search(query)
+        let results = try fixture.index.search(query, match: .name, order: .name)
         #expect(results.count == expected.count, "count for \(query.debugDescription)")
         guard results.count == expected.count else { return }
         var positions = Array(0 ..< min(expected.count, 200))
@@ -73,7 +78,7 @@ import Testing
         let fixture = try Self.fixture.get()
         for query in ["", "s", "san", "new"] {
             let expected = fixture.reference.search(query)
-            let results = try fixture.index.search(query)
+            let results = try fixture.index.search(query, match: .name, order: .name)
             #expect(results.count == expected.count)
             for offset in [expected.count - 1, expected.count - 20, expected.count / 2] where offset >= 0 {
                 let page = results.dropFirst(offset).prefix(20).map(\.id)
@@ -86,12 +91,57 @@ import Testing
         }
     }
 
+    /// The workload's prefixes as typed, and short ones, searched the default way (every key, ranked)
+    /// and compared with rank.py's rules: the count, the first page (stored in the index for big
+    /// results) and deeper pages (read from the entries). Every fourth query also in the other three
+    /// combinations of match and order.
+    @Test func rankedSearchAgreesWithRankPy() throws {
+        let fixture = try Self.fixture.get()
+        let workload = try String(contentsOfFile: SharedData.typingQueries, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var queries = ["", "s", "sa", "de", "new", "york", "am m", "New York", "san ", "st", "la", "-", "'", "(", "mills", "zzzz", " ", "x\u{0}y"]
+        var seen = Set(queries)
+        for line in stride(from: 0, to: workload.count, by: 7).map({ workload[$0] }) where seen.insert(line).inserted { queries.append(line) }
+        #expect(queries.count > 3000)
+        var compared = 0, deep = 0
+        for (number, query) in queries.enumerated() {
+            let combinations: [(MatchMode, ResultOrder)] = number % 4 == 0 ? MatchMode.allCases.flatMap { m in ResultOrder.allCases.map { (m, $0) } } : [(.words, .rank)]
+            for (match, order) in combinations {
+                let expected = fixture.ranked.search(query, match: match, order: order)
+                let results = try fixture.index.search(query, match: match, order: order)
+                let what = "\(query.debugDescription) \(match)/\(order)"
+                #expect(results.count == expected.count, "count for \(what)")
+                guard results.count == expected.count else { continue }
+                for page in [0 ..< 20, 20 ..< 40, 100 ..< 110] where page.lowerBound < expected.count {
+                    let positions = page.clamped(to: 0 ..< expected.count)
+                    let cities = try results.cities(in: positions)
+                    let wanted = expected[positions]
+                    #expect(cities.map(\.id) == wanted.map { fixture.ranked.records[$0.record].id }, "\(what) positions \(positions)")
+                    #expect(cities.map { $0.matchedName.map { Folding.fold($0) } } == wanted.map { fixture.ranked.foldedMatchedName($0) }, "\(what): matched names")
+                    if page.lowerBound > 0 { deep += 1 }
+                }
+                compared += 1
+            }
+        }
+        #expect(compared > 3500 && deep > 300)
+        // Words inside names count: "york" finds New York by its second word, after the names that start with it.
+        let york = try fixture.index.search("york")
+        let firstWordMatch = try #require(try york.cities(in: 0 ..< york.count).firstIndex { !Folding.fold($0.name).starts(with: Folding.fold("york")) })
+        #expect(try york.cities(in: firstWordMatch ..< york.count).allSatisfy { !Folding.fold($0.name).starts(with: Folding.fold("york")) })
+        #expect(try york.cities(in: 0 ..< york.count).contains { $0.name == "New York" && $0.country == "US" })
+    }
+
     /// Every record comes back with its id, name, country and coordinates exactly (coordinates held
     /// as 1e-7 degree integers convert to the same Double the JSON text gives).
     @Test func everyRecordRoundTrips() throws {
         let fixture = try Self.fixture.get()
-        let all = try fixture.index.search("")
+        // Position by position through name order (a range of records: each read is O(1)).
+        let all = try fixture.index.search("", match: .name, order: .name)
         #expect(all.count == fixture.reference.cities.count)
+        // The default search finds them all too, read at once (every position past the first page of
+        // a big answer evaluates the node's entries, so one read, not one per position).
+        let ranked = try fixture.index.search("")
+        #expect(ranked.count == all.count)
+        #expect(try Set(ranked.cities(in: 0 ..< ranked.count).map(\.id)).count == Set(fixture.reference.cities.map(\._id)).count)
         var byId: [UInt32: [City]] = [:]
         for position in 0 ..< all.count {
             let city = try all.city(at: position)

@@ -1,0 +1,192 @@
+import CMMSearchFormat
+import MMSearch
+
+/// The tests' one view of the on-disk layout. Everything layout-dependent that the damaged-index tests
+/// need comes from here: section places from the header's own section table, element sizes from the C
+/// structs, and the fields inside an element found by probing the struct (one byte at a time through
+/// `Mirror`), never from byte offsets written in a test. When the format's structs change,
+/// `IndexFormat.arrays` and `IndexFormat.meaning` below need an edit (and FormatLayoutTests' list of
+/// C constants); fields are named by strings, so a field that goes away is simply not met.
+enum IndexFormat {
+    /// One field of a fixed-size element: its C name (a tuple element as "counts.3"), where it lies in
+    /// the element, and its width in bytes.
+    struct Field: Sendable, Hashable, CustomStringConvertible {
+        let name: String
+        let offset: Int
+        let width: Int
+        var description: String { name }
+    }
+
+    /// The layout of one element of an array section.
+    struct Element: Sendable {
+        let type: String
+        let stride: Int
+        let fields: [Field]
+
+        func field(_ name: String) -> Field? { fields.first { $0.name == name } }
+    }
+
+    /// A plain uint32_t array (ENTRIES, TOP, POPULATION, ID_ORDER).
+    static let uint32Element = Element(type: "uint32_t", stride: 4, fields: [Field(name: "value", offset: 0, width: 4)])
+
+    /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES and
+    /// SOURCE are not arrays.)
+    static let arrays: [(kind: mms_section_kind, element: Element)] = [
+        (MMS_SECTION_NODES, probe(mms_node.self)),
+        (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
+        (MMS_SECTION_ENTRIES, uint32Element),
+        (MMS_SECTION_SUMMARIES, probe(mms_summary.self)),
+        (MMS_SECTION_TOP, uint32Element),
+        (MMS_SECTION_RECORDS, probe(mms_record.self)),
+        (MMS_SECTION_POPULATION, uint32Element),
+        (MMS_SECTION_ALTERNATES, probe(mms_alternate.self)),
+        (MMS_SECTION_ID_ORDER, uint32Element),
+    ]
+
+    static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
+
+    /// Nodes per child block, for the children lists (`MMS_CHILD_BLOCK_NODES`).
+    static let childBlockNodes = Int(MMS_CHILD_BLOCK_NODES)
+
+    /// What a field holds, as far as the damaged-index tests care.
+    struct Meaning {
+        /// The least value that points outside what the field indexes: a reader must refuse any value
+        /// from here on before it reads through it.
+        var firstInvalid: (IndexFile) -> Int
+        /// The node (or record, ...) element `e` stands for, when that is not `e` (a child block
+        /// stands for its first node): values at or below it make children lists cyclic or backwards.
+        var selfIndex: (Int) -> Int = { $0 }
+    }
+
+    /// The fields that hold an index or offset into another section (by section and C field name), with
+    /// the first value out of bounds. Names of fields the current layout lacks are simply never met.
+    static func meaning(_ kind: mms_section_kind, _ field: String) -> Meaning? {
+        switch (kind, field) {
+        case (MMS_SECTION_NODES, "entry_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) + 1 }
+        case (MMS_SECTION_NODES, "child_first"): return Meaning { $0.nodeCount + 1 }
+        case (MMS_SECTION_NODES, "label_offset"): return Meaning { $0.section(MMS_SECTION_LABELS).count }
+        case (MMS_SECTION_CHILDREN, "first"): return Meaning(firstInvalid: { $0.nodeCount + 1 }, selfIndex: { $0 * childBlockNodes })
+        case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
+        case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
+        case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
+        case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
+        case (MMS_SECTION_RECORDS, "name_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
+        case (MMS_SECTION_ALTERNATES, "record"): return Meaning { $0.recordCount }
+        case (MMS_SECTION_ALTERNATES, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
+        case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
+        default: return nil
+        }
+    }
+
+    /// Fields whose value is content, not structure: another value in range makes another index that
+    /// `verify` cannot tell from the real one (an id, a population, which city an alternate name
+    /// belongs to), so damage there may change answers and pass verify.
+    static func isContent(_ kind: mms_section_kind, _ field: String) -> Bool {
+        switch (kind, field) {
+        case (MMS_SECTION_RECORDS, "id"), (MMS_SECTION_POPULATION, "value"), (MMS_SECTION_ALTERNATES, "record"): return true
+        default: return false
+        }
+    }
+
+    /// The fields of a C struct, found by setting one byte at a time in a zeroed value and seeing which
+    /// leaf of its `Mirror` changes.
+    static func probe<T: BitwiseCopyable>(_ type: T.Type) -> Element {
+        let size = MemoryLayout<T>.size
+        func leaves(_ mirror: Mirror, _ path: String) -> [(String, UInt64)] {
+            mirror.children.enumerated().flatMap { position, child -> [(String, UInt64)] in
+                var label = child.label ?? String(position)
+                if label.hasPrefix(".") { label.removeFirst() }
+                let name = path.isEmpty ? label : path + "." + label
+                let inner = Mirror(reflecting: child.value)
+                if !inner.children.isEmpty { return leaves(inner, name) }
+                let value = (child.value as? any BinaryInteger).map { UInt64(truncatingIfNeeded: $0) } ?? 0
+                return [(name, value)]
+            }
+        }
+        var bytesOf: [String: [Int]] = [:]
+        var order: [String] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: MemoryLayout<T>.alignment)
+        defer { buffer.deallocate() }
+        for byte in 0 ..< size {
+            for index in 0 ..< size { buffer[index] = 0 }
+            buffer[byte] = 0xFF
+            let value = buffer.load(as: T.self)
+            for (name, bits) in leaves(Mirror(reflecting: value), "") where bits != 0 {
+                if bytesOf[name] == nil { order.append(name) }
+                bytesOf[name, default: []].append(byte)
+            }
+        }
+        let fields = order.map { name in
+            let bytes = bytesOf[name]!
+            precondition(bytes == Array(bytes.first! ... bytes.last!), "\(T.self).\(name) is not contiguous")
+            return Field(name: name, offset: bytes.first!, width: bytes.count)
+        }
+        return Element(type: String(describing: T.self), stride: MemoryLayout<T>.stride, fields: fields)
+    }
+
+    /// The header's fields, probed the same way (the section table's entries as "sections.3.offset").
+    static let header = probe(mms_header.self)
+    static let headerSize = MemoryLayout<mms_header>.size
+    static let checksumField = MemoryLayout<mms_header>.offset(of: \.checksum)!
+    static let sectionTable = MemoryLayout<mms_header>.offset(of: \.sections)!
+    static let sectionCount = Int(MMS_SECTION_COUNT.rawValue)
+    /// The kinds that hold data (the reserved entry left out), in file order.
+    static let dataSections = (0 ..< sectionCount).map { mms_section_kind(UInt32($0)) }.filter { $0 != MMS_SECTION_RESERVED }
+}
+
+/// An index file's bytes, with its header's view of where everything lies.
+struct IndexFile {
+    var bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The byte range of a section, as the header's section table gives it.
+    func section(_ kind: mms_section_kind) -> Range<Int> {
+        let entry = IndexFormat.sectionTable + Int(kind.rawValue) * MemoryLayout<mms_section>.stride
+        let offset = Int(load(at: entry + MemoryLayout<mms_section>.offset(of: \.offset)!, width: 8))
+        let length = Int(load(at: entry + MemoryLayout<mms_section>.offset(of: \.length)!, width: 8))
+        return offset ..< offset + length
+    }
+
+    /// Elements in an array section.
+    func count(of kind: mms_section_kind) -> Int {
+        section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
+    }
+
+    var nodeCount: Int { count(of: MMS_SECTION_NODES) }
+    var recordCount: Int { count(of: MMS_SECTION_RECORDS) }
+    var alternateCount: Int { count(of: MMS_SECTION_ALTERNATES) }
+
+    /// Where `field` of element `element` of section `kind` lies in the file.
+    func offset(_ kind: mms_section_kind, element: Int, _ field: IndexFormat.Field) -> Int {
+        section(kind).lowerBound + element * IndexFormat.element(of: kind)!.stride + field.offset
+    }
+
+    /// The bytes no section holds: padding after each section up to the next one.
+    var padding: [Range<Int>] {
+        let sections = IndexFormat.dataSections.map(section)
+        return zip(sections, sections.dropFirst()).map { $0.upperBound ..< $1.lowerBound }.filter { !$0.isEmpty }
+    }
+
+    /// A little-endian unsigned integer of `width` bytes at `offset`.
+    func load(at offset: Int, width: Int) -> UInt64 {
+        (0 ..< width).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
+    }
+
+    /// Stores the low `width` bytes of `value`, little-endian, at `offset`.
+    mutating func store(_ value: UInt64, at offset: Int, width: Int) {
+        for byte in 0 ..< width { bytes[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
+    }
+
+    /// The checksum recomputed over the damaged bytes, so that only the structural checks stand
+    /// between the damage and the answers.
+    mutating func fixChecksum() {
+        store(IndexChecksum.compute(bytes), at: IndexFormat.checksumField, width: 8)
+    }
+
+    func withChecksumFixed() -> [UInt8] {
+        var copy = self
+        copy.fixChecksum()
+        return copy.bytes
+    }
+}
