@@ -40,11 +40,40 @@ private struct _Verifier {
 
     mutating func run() throws(MMSearchError) {
         try checkChecksum()
-        _ = try index.source()
+        try checkSource()
+        try checkPadding()
         let keys = try checkRecords()
         let folded = try checkAlternates()
         try checkTrie(tails: keys.tails, primaryKeys: keys.primary, alternateFolds: folded)
         try checkIdOrder()
+    }
+
+    /// The SOURCE section: names filling it (`source()` checks), a known kind, the reserved field zero.
+    func checkSource() throws(MMSearchError) {
+        let fields = try index.source().fields
+        guard SourceDescription.Kind(rawValue: fields.source_kind) != nil, fields.reserved == 0 else {
+            throw corrupt(layout.source.lowerBound, "the source section has kind \(fields.source_kind) and reserved \(fields.reserved); kinds are 1 and 2, reserved is 0")
+        }
+    }
+
+    /// The bytes between sections (each padded to the next multiple of 8) are zero, and the string
+    /// pools end with a string's end byte (a pool grown into its padding would not).
+    func checkPadding() throws(MMSearchError) {
+        for (name, pool) in [("label", layout.labels), ("name", layout.names)] where !pool.isEmpty {
+            guard index.raw[pool.upperBound - 1] == UInt8(MMS_STRING_END) else {
+                throw corrupt(pool.upperBound - 1, "the \(name) pool does not end with a string's end byte")
+            }
+        }
+        let table = index.sectionTable()
+        for (position, entry) in _IndexLayout.sectionNames.enumerated() {
+            let section = table[Int(entry.kind.rawValue)]
+            let end = Int(section.offset + section.length)
+            let next = position + 1 < _IndexLayout.sectionNames.count
+                ? Int(table[Int(_IndexLayout.sectionNames[position + 1].kind.rawValue)].offset) : layout.fileSize
+            for offset in end ..< next where index.raw[offset] != 0 {
+                throw corrupt(offset, "padding after the \(entry.name) section is not zero")
+            }
+        }
     }
 
     func checkChecksum() throws(MMSearchError) {
@@ -64,6 +93,10 @@ private struct _Verifier {
         for position in 0 ..< layout.recordCount {
             let record = try index.record(position)
             let name = try index.name(of: record, recordIndex: position)
+            let nameEnd = layout.names.lowerBound + Int(record.name_offset) + Int(record.name_length)
+            guard nameEnd < layout.names.upperBound, index.raw[nameEnd] == UInt8(MMS_STRING_END) else {
+                throw corrupt(recordOffset(position), "record \(position)'s name is not followed by its end byte")
+            }
             guard isValidUTF8(name) else {
                 throw corrupt(recordOffset(position), "record \(position) has a name that is not valid UTF-8")
             }
@@ -151,6 +184,7 @@ private struct _Verifier {
             throw corrupt(layout.children, "the child counts add up to \(expectedFirst - 1) children; every node but the root, \(layout.nodeCount - 1), must be one")
         }
         var summarized = 0
+        var primaries = [UInt8](repeating: 0, count: layout.recordCount)
         var visited = 0
         var stack: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int)] = [(0, 0 ..< layout.entryCount, [], -1)]
         while let (node, entries, prefix, parentDepth) = stack.popLast() {
@@ -172,7 +206,7 @@ private struct _Verifier {
                 if childItems.isEmpty { ownEnd = childEntries.lowerBound }
                 childItems.append((child, childEntries, prefix + Array(label), prefix.count))
             }
-            try checkOwnEntries(entries.lowerBound ..< ownEnd, node: node, prefix: prefix, tails: tails, alternateFolds: alternateFolds)
+            try checkOwnEntries(entries.lowerBound ..< ownEnd, node: node, prefix: prefix, tails: tails, alternateFolds: alternateFolds, primaries: &primaries)
             if entries.count > Int(MMS_SUMMARY_THRESHOLD) {
                 try checkSummary(node: node, entries: entries, prefix: prefix, parentDepth: parentDepth, primaryKeys: primaryKeys)
                 summarized += 1
@@ -182,18 +216,30 @@ private struct _Verifier {
         guard visited == layout.nodeCount else {
             throw corrupt(nodeOffset(0), "\(visited) of \(layout.nodeCount) nodes are reachable from the root")
         }
+        if let record = primaries.firstIndex(where: { $0 != 1 }) {
+            throw corrupt(recordOffset(record), "record \(record) has \(primaries[record]) primary-name keys; every record has one")
+        }
         guard summarized == layout.summaryCount else {
             throw corrupt(layout.summaries, "\(layout.summaryCount) summaries for \(summarized) nodes with more than \(MMS_SUMMARY_THRESHOLD) entries; a smaller node has one")
         }
     }
 
     /// The entries whose key is exactly `prefix`: each made from its name, in (kind, record, name) order.
-    func checkOwnEntries(_ entries: Range<Int>, node: Int, prefix: [UInt8], tails: [[UInt8]], alternateFolds: [[UInt8]]) throws(MMSearchError) {
+    /// `primaries` counts each record's PRIMARY entries (one each, checked after the walk); a record
+    /// whose display name is not empty has its display name as primary name.
+    func checkOwnEntries(_ entries: Range<Int>, node: Int, prefix: [UInt8], tails: [[UInt8]], alternateFolds: [[UInt8]], primaries: inout [UInt8]) throws(MMSearchError) {
         var previous: UInt64?
         for position in entries {
             let value = try index.entry(position)
             let (record, _) = try index.owner(ofEntry: value, at: entryOffset(position))
             let kind = value >> MMS_ENTRY_KIND_SHIFT, name = Int(value & MMS_ENTRY_NAME_MASK)
+            if kind == MMS_KIND_PRIMARY.rawValue {
+                primaries[record] = primaries[record] &+ 1 == 0 ? 255 : primaries[record] &+ 1
+                let hasDisplayName = try index.record(record).name_length > 0
+                guard name == record || !hasDisplayName else {
+                    throw corrupt(entryOffset(position), "entry \(position) makes another name record \(record)'s primary name; a record with a name has it as its primary name")
+                }
+            }
             let order = UInt64(kind) << 60 | UInt64(record) << 30 | UInt64(name)
             if let previous, previous >= order {
                 throw corrupt(entryOffset(position), "entry \(position) is not after entry \(position - 1) in (key, kind, record, name) order")

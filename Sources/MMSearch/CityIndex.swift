@@ -123,6 +123,9 @@ public struct CityIndex: Sendable {
             }
             let summary = try index.summary(ofNode: located.node)
             let count = Int(match == .words ? summary.record_count : summary.name_record_count)
+            guard count <= located.entries.count else { // every record counted has an entry here
+                throw index.corrupt(index.layout.summaries, "the summary of node \(located.node) counts \(count) records under \(located.entries.count) entries")
+            }
             let top = match == .words && order == .rank
                 ? Int(summary.top_first) ..< Int(summary.top_first) + min(count, Int(MMS_TOP_COUNT)) : nil
             return (count, .summarized(located, queryLength: foldedPrefix.count, top: top))

@@ -71,6 +71,44 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     /// The number of matches.
     public var endIndex: Int { count }
 
+    /// Iterating reads the matches past a stored first page once, not once a city: `for`, `map` and
+    /// `Array(results)` cost O(entries) in all, where reading position by position past the first
+    /// page costs that for every position.
+    public func makeIterator() -> Iterator { Iterator(results: self) }
+
+    /// The matches in order, decoded one by one; a record the file has damaged reads as an empty city.
+    public struct Iterator: IteratorProtocol {
+        private let results: SearchResults
+        private var position = 0
+        /// Every match in order, read once, when the iteration passes a stored first page.
+        private var listed: [_Match]?
+
+        init(results: SearchResults) { self.results = results }
+
+        public mutating func next() -> City? {
+            guard position < results.count else { return nil }
+            defer { position += 1 }
+            guard case let .summarized(located, queryLength, top) = results.plan, position >= top?.count ?? 0 else {
+                return results[position]
+            }
+            if listed == nil {
+                let (match, order) = (results.match, results.order)
+                listed = (try? results.index.withBytes { (bytes) throws(MMSearchError) in
+                    try bytes.evaluate(located, queryLength: queryLength, match: match, order: order)
+                }) ?? []
+            }
+            let position = self.position
+            guard let listed, position < listed.count,
+                  let city = try? results.index.withBytes({ (bytes) throws(MMSearchError) in
+                      try bytes.city(Int(listed[position].record), matchedBy: listed[position].entry)
+                  }) else { return SearchResults.damaged }
+            return city
+        }
+    }
+
+    /// What a record the file has damaged reads as where no error can be thrown.
+    static let damaged = City(id: 0, name: "", country: "", coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0))
+
     /// Match `position`, decoded from the file; a record the file has damaged reads as an empty city
     /// (use `city(at:)` to get the error instead).
     ///
@@ -79,8 +117,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     /// ```
     public subscript(position: Int) -> City {
         precondition(position >= 0 && position < count, "SearchResults index out of range")
-        if let city = try? city(at: position) { return city }
-        return City(id: 0, name: "", country: "", coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0))
+        return (try? city(at: position)) ?? Self.damaged
     }
 
     /// Match `position` (0-based within these results), or the error that stops it being read.
@@ -107,13 +144,14 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         let match = self.match, order = self.order
         return try index.withBytes { (bytes) throws(MMSearchError) in
             var cities: [City] = []
-            cities.reserveCapacity(positions.count)
             switch plan {
             case .listed(let matches):
+                cities.reserveCapacity(positions.count)
                 for position in positions {
                     cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
                 }
             case .recordRange(let records):
+                cities.reserveCapacity(positions.count)
                 for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
             case let .summarized(located, queryLength, top):
                 if let top, positions.upperBound <= top.count {
@@ -127,6 +165,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                     guard matches.count == count else {
                         throw bytes.corrupt(bytes.layout.summaries, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
+                    cities.reserveCapacity(positions.count)
                     for position in positions {
                         cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
                     }

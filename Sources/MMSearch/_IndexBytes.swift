@@ -264,8 +264,8 @@ struct _IndexBytes {
         var first: Int?, count = 0
         for position in entries {
             let value = try entry(position)
+            let record = try owner(ofEntry: value, at: layout.entries + position * 4).record // checks the kind
             guard value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_PRIMARY.rawValue else { continue }
-            let record = try owner(ofEntry: value, at: layout.entries + position * 4).record
             guard record == (first ?? record) + count else {
                 throw corrupt(layout.entries + position * 4, "entry \(position) names record \(record) after \(count) records from \(first ?? record); primary entries must be in record order")
             }

@@ -56,6 +56,15 @@ struct _IndexLayout: Sendable {
         guard raw.loadUnaligned(as: UInt64.self) == MMS_MAGIC else {
             throw corrupt(nil, "not an mmsearch index: the file does not start with the bytes \"MMSEARCH\"")
         }
+        // Byte order and version sit at the same offsets in every version: name another version even
+        // when its file is shorter than this version's header.
+        if raw.count >= 16 {
+            let byteOrder = raw.loadUnaligned(fromByteOffset: MemoryLayout<mms_header>.offset(of: \.byte_order)!, as: UInt32.self)
+            let version = raw.loadUnaligned(fromByteOffset: MemoryLayout<mms_header>.offset(of: \.version)!, as: UInt32.self)
+            if byteOrder == MMS_BYTE_ORDER_MARK, version != MMS_FORMAT_VERSION {
+                throw .unsupportedVersion(file: path, found: version, supported: MMS_FORMAT_VERSION)
+            }
+        }
         guard raw.count >= Self.headerSize else {
             throw corrupt(nil, "truncated index: \(raw.count) bytes, smaller than an index header (\(Self.headerSize) bytes)")
         }

@@ -16,12 +16,6 @@ import Testing
 ///    every call succeeding ("verified means right"), except for content fields (an id, a population,
 ///    the city an alternate name belongs to) that no structural check can tell from real ones.
 /// Layout knowledge comes from `IndexFile` and `IndexFormat` only.
-///
-/// Known issues in Sources, each held by a test marked with `withKnownIssue` (it fails once fixed, to
-/// be unmarked): a huge summary count traps `cities(in:)` (aHugeSummaryCountThrowsWhenItsPagesAreRead);
-/// name matching in name order skips entries of kind 3 (entriesOfKind3AreRefusedByNameMatching);
-/// verify misses swapped entry kinds, which change answers (entryKindsSwappedAreRefused), and some
-/// invariants that do not (displayNameEndBytesAreChecked, paddingIsChecked, sourceFieldsAreChecked).
 @Suite struct IndexMutationTests {
     /// A small but branchy index with every section in use: syllable names that share prefixes (big
     /// nodes with summaries and first pages), names of several words, alternate names (accented,
@@ -450,7 +444,7 @@ import Testing
             let kindBits = value >> shift, name = value & mask
             let outOfBounds: [UInt32] = [3 << shift | name, kindBits << shift | names, kindBits << shift | mask, UInt32.max]
             var inBounds: [UInt32] = [kindBits << shift | (name + 1) % names, kindBits << shift | 0]
-            // Another kind; not PRIMARY for an alternate name (verify misses that: see verifyRefusesWhatTheFormatForbids).
+            // Another kind; not PRIMARY for an alternate name (entryKindsSwappedAreRefused tests that).
             for other: UInt32 in [0, 1, 2] where other != kindBits && !(other == 0 && name >= file.recordCount) { inBounds.append(other << shift | name) }
             for damagedValue in outOfBounds + inBounds where damagedValue != value {
                 var damaged = file
@@ -458,13 +452,7 @@ import Testing
                 let outcome = Self.exercise(damaged.withChecksumFixed())
                 let what = "section \(kindNumber) entry \(elementIndex) = \(String(damagedValue, radix: 16)) (was \(String(value, radix: 16)))"
                 if outOfBounds.contains(damagedValue) {
-                    if file.alternateCount == 0 && damagedValue >> shift == 3 {
-                        withKnownIssue("primaryRecords(in:) skips an entry of kind 3 (see entriesOfKind3AreRefusedByNameMatching)", isIntermittent: true) {
-                            Self.checkThrowsOrRight(outcome, fixture, what)
-                        }
-                    } else {
-                        Self.checkThrowsOrRight(outcome, fixture, what)
-                    }
+                    Self.checkThrowsOrRight(outcome, fixture, what)
                     Self.checkRefused(outcome, fixture, what)
                 }
                 Self.checkVerifiedMeansRight(outcome, fixture, what)
@@ -473,9 +461,8 @@ import Testing
     }
 
     /// An entry of kind 3 (no such kind) under a small node, matched by name in name order in an
-    /// index without alternates: the search must throw, as it does in every other match and order.
-    /// KNOWN BUG: `_IndexBytes.primaryRecords(in:)` skips every entry that is not PRIMARY without
-    /// checking its kind, so the city silently drops out of the answer.
+    /// index without alternates: the search must throw, as it does in every other match and order,
+    /// not drop the city from the answer.
     @Test func entriesOfKind3AreRefusedByNameMatching() throws {
         let fixture = Self.names
         let entries = fixture.file.section(MMS_SECTION_ENTRIES)
@@ -496,9 +483,7 @@ import Testing
                 }
             }
         }
-        withKnownIssue("primaryRecords(in:) skips entries of kind 3: the city drops out of name/name answers without an error") {
-            #expect(wrong.isEmpty, "\(wrong.count) answers wrong without an error, e.g. \(wrong.prefix(3))")
-        }
+        #expect(wrong.isEmpty, "\(wrong.count) answers wrong without an error, e.g. \(wrong.prefix(3))")
     }
 
     // MARK: Structure made inconsistent
@@ -594,21 +579,17 @@ import Testing
     }
 
     /// Checks that verify refused every case; the cases it let through must still answer right.
-    static func expectRefused(_ cases: [(what: String, outcome: Outcome)], knownIssue: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectRefused(_ cases: [(what: String, outcome: Outcome)], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!cases.isEmpty, sourceLocation: sourceLocation)
         let accepted = cases.filter(\.outcome.verified).map(\.what)
         for (what, outcome) in cases { checkVerifiedMeansRight(outcome, full, what, sourceLocation: sourceLocation) }
-        if let knownIssue {
-            withKnownIssue(knownIssue) { #expect(accepted.isEmpty, "verify accepted \(accepted)", sourceLocation: sourceLocation) }
-        } else {
-            #expect(accepted.isEmpty, "verify accepted \(accepted)", sourceLocation: sourceLocation)
-        }
+        #expect(accepted.isEmpty, "verify accepted \(accepted)", sourceLocation: sourceLocation)
     }
 
     /// The kind of an alternate name's entry swapped: PRIMARY is for a record's first name only (its
     /// display name, or the alternate standing in for an empty one). Such damage changes weights and
-    /// so answers; no O(1) check can see it, so verify must. KNOWN BUG: verify does not check that
-    /// an entry's kind is the one "Names and keys" gives its name.
+    /// so answers; no O(1) check can see it, so verify must: every record has one PRIMARY entry, of
+    /// its display name when it has one.
     @Test func entryKindsSwappedAreRefused() {
         let file = Self.full.file
         let entries = file.section(MMS_SECTION_ENTRIES)
@@ -633,9 +614,7 @@ import Testing
         }
         #expect(madePrimary.count > 30 && madeAlternate.count >= 1)
         let wrongAndAccepted = (madePrimary + madeAlternate).filter { $0.outcome.verified && Self.firstWrong($0.outcome, Self.full, threwIsWrong: true) != nil }
-        withKnownIssue("verify does not check entry kinds: an alternate name's entry made PRIMARY (or the reverse) passes and changes answers") {
-            #expect(wrongAndAccepted.isEmpty, "verify accepted \(wrongAndAccepted.count) that answer wrong, e.g. \(wrongAndAccepted.prefix(3).map(\.what))")
-        }
+        #expect(wrongAndAccepted.isEmpty, "verify accepted \(wrongAndAccepted.count) that answer wrong, e.g. \(wrongAndAccepted.prefix(3).map(\.what))")
     }
 
     /// The end byte (0xFF) that follows every display name in NAMES replaced. Readers take display
@@ -653,7 +632,7 @@ import Testing
             guard length > 0, end < names.upperBound, file.bytes[end] == UInt8(MMS_STRING_END) else { continue }
             cases.append(Self.damaged("the end byte of record \(record)'s display name") { $0.bytes[end] = UInt8(ascii: "a") })
         }
-        Self.expectRefused(cases, knownIssue: "verify does not check the end byte after display names")
+        Self.expectRefused(cases)
     }
 
     /// Bytes outside every section: padding that is not zero, a pool section's length grown over its
@@ -667,7 +646,7 @@ import Testing
                 $0.store(UInt64(file.section(kind).count + 1), at: field.offset, width: field.width)
             })
         }
-        Self.expectRefused(cases, knownIssue: "verify does not check that padding is zero, nor that a pool ends with its last string's end byte")
+        Self.expectRefused(cases)
     }
 
     /// The SOURCE section's reserved field not zero, its kind none of mms_source_kind. KNOWN GAP:
@@ -680,7 +659,7 @@ import Testing
         if let kind = fields.field("source_kind") {
             for value: UInt64 in [0, 3, 0xFFFF_FFFF] { cases.append(Self.damaged("source kind = \(value)") { $0.store(value, at: source + kind.offset, width: kind.width) }) }
         }
-        Self.expectRefused(cases, knownIssue: "verify does not check the source's reserved field and kind")
+        Self.expectRefused(cases)
     }
 
     /// A child count for a node past the last (the last block's unused slots must be zero).
@@ -707,22 +686,14 @@ import Testing
         return file.bytes // the checksum left as it is: a search does not check it
     }
 
-    /// A summary whose count is damaged (here past every record) makes the count wrong in O(1), but
-    /// reading the results must then throw, however large the page asked for. KNOWN BUG:
-    /// `SearchResults.cities(in:)` reserves room for the whole range before it compares the count
-    /// with the entries, so `cities(in: 20 ..< results.count)` traps allocating ~260 GB.
+    /// A summary whose count is damaged past the node's entries (each record counted has one) is
+    /// refused by the search itself, in O(1); reading pages can then never reserve room for it.
     @Test func aHugeSummaryCountThrowsWhenItsPagesAreRead() async throws {
         let index = try CityIndex(bytes: Data(Self.rootSummaryClaiming(3_623_878_730)), path: "damaged.mms")
-        let results = try index.search("")
-        #expect(results.count == 3_623_878_730) // the summary is trusted for the count, in O(1)
-        #expect(throws: MMSearchError.self) { _ = try results.cities(in: 20 ..< 420) }
-        #expect(throws: MMSearchError.self) { _ = try results.city(at: results.count - 1) }
-        await withKnownIssue("SearchResults.cities(in:) reserves positions.count cities before checking the summary's count: a damaged count traps") {
-            await #expect(processExitsWith: .success) {
-                let index = try CityIndex(bytes: Data(IndexMutationTests.rootSummaryClaiming(3_623_878_730)), path: "damaged.mms")
-                let results = try index.search("")
-                _ = try? results.cities(in: 20 ..< results.count)
-            }
+        #expect(throws: MMSearchError.self) { _ = try index.search("") }
+        await #expect(processExitsWith: .success) {
+            let index = try CityIndex(bytes: Data(IndexMutationTests.rootSummaryClaiming(3_623_878_730)), path: "damaged.mms")
+            if let results = try? index.search("") { _ = try? results.cities(in: 20 ..< results.count) }
         }
     }
 }
