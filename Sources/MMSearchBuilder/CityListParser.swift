@@ -370,7 +370,7 @@ private struct Parser {
     /// cache miss per id instead; looking ids up in one as they were read added 20 to 30 ms, since
     /// the parsing between lookups evicts the table, so each lookup waits for memory.
     mutating func rejectRepeatedIDs(in records: inout [SourceRecord]) throws(MMSearchError) {
-        guard Self.hasRepeats(records.map { $0.id }) else { return }
+        guard InputRules.hasRepeats(records.map { $0.id }) else { return }
         // Rare from here on: find where each id is first, and drop the repeats.
         var firstOffsets: [UInt32: Int] = [:]
         var kept: [SourceRecord] = []
@@ -395,25 +395,6 @@ private struct Parser {
         diagnostics.skipped = (diagnostics.skipped + repeats).sorted { offset($0) < offset($1) }
     }
 
-    /// Whether any two of `ids` are equal: sorts them by 11-bit digits, least significant first
-    /// (three stable counting passes cover 32 bits), then compares neighbours.
-    static func hasRepeats(_ ids: [UInt32]) -> Bool {
-        var ids = ids
-        var sorted = [UInt32](repeating: 0, count: ids.count)
-        for shift in stride(from: UInt32(0), to: 32, by: 11) {
-            // Where each digit's run starts in `sorted`, from how many ids have each smaller digit.
-            var starts = [Int](repeating: 0, count: 2049)
-            for id in ids { starts[Int(id >> shift & 0x7FF) + 1] += 1 }
-            for digit in 1..<2049 { starts[digit] += starts[digit - 1] }
-            for id in ids {
-                let digit = Int(id >> shift & 0x7FF)
-                sorted[starts[digit]] = id
-                starts[digit] += 1
-            }
-            swap(&ids, &sorted)
-        }
-        return zip(ids, ids.dropFirst()).contains { $0 == $1 }
-    }
 
     /// Reads one element of the list: its record, or nil if it had a content error.
     mutating func parseRecord() throws(MMSearchError) -> SourceRecord? {
@@ -632,7 +613,7 @@ private struct Parser {
         if !token.hasEscapes && token.rawRange.isEmpty { return [] }
         if !token.hasEscapes && token.rawRange.count == 2 {
             let first = input[token.start], second = input[token.start + 1]
-            if let slot = Self.countryCodeSlot(first, second) {
+            if let slot = InputRules.countryCodeSlot(first, second) {
                 if countryCodes[slot].isEmpty { countryCodes[slot] = [first, second] }
                 return countryCodes[slot]
             }
@@ -653,16 +634,6 @@ private struct Parser {
         ASCII.isDigit(byte) || byte &- UInt8(ascii: "A") < 26
     }
 
-    /// A distinct number below 36 × 36 for each valid code, nil for anything else.
-    static func countryCodeSlot(_ first: UInt8, _ second: UInt8) -> Int? {
-        func value(_ byte: UInt8) -> Int? {
-            if ASCII.isDigit(byte) { return Int(byte - ASCII.zero) }
-            if byte &- UInt8(ascii: "A") < 26 { return Int(byte - UInt8(ascii: "A")) + 10 }
-            return nil
-        }
-        guard let high = value(first), let low = value(second) else { return nil }
-        return high * 36 + low
-    }
 
     /// Reads a JSON number as a whole count of 1e-7 degree, rounded to the nearest with ties away from
     /// zero, and rejects it outside ±90 (latitude) or ±180 (longitude) degrees.

@@ -395,7 +395,7 @@ private struct DumpParser {
     /// `CityListParser`, this runs once the whole dump is read, and first only asks whether any id
     /// repeats, by sorting a copy of the ids: a few sequential passes rather than a cache miss per id.
     mutating func rejectRepeatedIDs(in rows: inout [GeoNamesRow]) throws(MMSearchError) {
-        guard Self.hasRepeats(rows.map { $0.id }) else { return }
+        guard InputRules.hasRepeats(rows.map { $0.id }) else { return }
         // Rare from here on: find where each id is first, and drop the repeats.
         var firstLines: [UInt32: Int] = [:]
         var kept: [GeoNamesRow] = []
@@ -421,24 +421,6 @@ private struct DumpParser {
         skipped = (skipped + repeats).sorted { offset($0) < offset($1) }
     }
 
-    /// Whether any two of `ids` are equal: sorts them by 11-bit digits, least significant first
-    /// (three stable counting passes cover 32 bits), then compares neighbours.
-    static func hasRepeats(_ ids: [UInt32]) -> Bool {
-        var ids = ids
-        var sorted = [UInt32](repeating: 0, count: ids.count)
-        for shift in stride(from: UInt32(0), to: 32, by: 11) {
-            var starts = [Int](repeating: 0, count: 2049)
-            for id in ids { starts[Int(id >> shift & 0x7FF) + 1] += 1 }
-            for digit in 1..<2049 { starts[digit] += starts[digit - 1] }
-            for id in ids {
-                let digit = Int(id >> shift & 0x7FF)
-                sorted[starts[digit]] = id
-                starts[digit] += 1
-            }
-            swap(&ids, &sorted)
-        }
-        return zip(ids, ids.dropFirst()).contains { $0 == $1 }
-    }
 
     // MARK: Fields
 
@@ -503,21 +485,11 @@ private struct DumpParser {
         if range.isEmpty { return [] }
         guard range.count == 2 else { return nil }
         let first = input[range.lowerBound], second = input[range.lowerBound + 1]
-        guard let slot = Self.countryCodeSlot(first, second) else { return nil }
+        guard let slot = InputRules.countryCodeSlot(first, second) else { return nil }
         if countryCodes[slot].isEmpty { countryCodes[slot] = [first, second] }
         return countryCodes[slot]
     }
 
-    /// A distinct number below 36 × 36 for each valid code, nil for anything else.
-    static func countryCodeSlot(_ first: UInt8, _ second: UInt8) -> Int? {
-        func value(_ byte: UInt8) -> Int? {
-            if DumpByte.isDigit(byte) { return Int(byte - DumpByte.zero) }
-            if byte &- UInt8(ascii: "A") < 26 { return Int(byte - UInt8(ascii: "A")) + 10 }
-            return nil
-        }
-        guard let high = value(first), let low = value(second) else { return nil }
-        return high * 36 + low
-    }
 
     /// The first comma-separated piece of `range` longer than `MMS_MAX_STRING_LENGTH` bytes, if any.
     func longPiece(in range: Range<Int>) -> Range<Int>? {
