@@ -21,6 +21,11 @@ struct MMSearchProcess {
         let error: String
     }
 
+    /// A child that exits before reading all its input (a fast static binary refusing its arguments)
+    /// makes writing to its standard input fail: with SIGPIPE ignored that is an error the writer
+    /// drops, not the death of the whole test process.
+    static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], in directory: String? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -40,8 +45,9 @@ struct MMSearchProcess {
         let errorData = LockedData()
         let errorReader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
         errorReader.start()
+        _ = ignoreBrokenPipes
         let inputWriter = Thread {
-            if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+            if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
             try? stdin.fileHandleForWriting.close()
         }
         inputWriter.start()

@@ -122,8 +122,9 @@ enum ExternalProcess {
         let errorData = MMSearchProcess.LockedData()
         let errorReader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
         errorReader.start()
+        _ = MMSearchProcess.ignoreBrokenPipes
         let inputWriter = Thread {
-            stdin.fileHandleForWriting.write(input)
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
             try? stdin.fileHandleForWriting.close()
         }
         inputWriter.start()
