@@ -297,7 +297,8 @@ private struct _Verifier {
         for position in entries {
             let value = try index.entry(position)
             guard value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_ALTERNATE.rawValue else { continue }
-            let threshold = (try index.foldedLength(ofAlternate: Int(value & MMS_ENTRY_NAME_MASK) - layout.recordCount) + 1) / 2
+            let foldedLength = try index.foldedLength(ofAlternate: Int(value & MMS_ENTRY_NAME_MASK) - layout.recordCount)
+            let threshold = Ranking.coveringQueryLength(ofFoldedLength: foldedLength)
             if node != 0, threshold > parentDepth + 1, threshold <= depth {
                 throw corrupt(nodeOffset(node), "entry \(position) changes weight inside the edge into node \(node), whose first page must hold along it")
             }

@@ -20,6 +20,12 @@ package enum Ranking {
         }
     }
 
+    /// The shortest folded query under which an ALTERNATE name of fold length `foldedLength` weighs
+    /// 20 (class 1): ceil(foldedLength / 2), what `matchClass` tests. The builder ends edges there and
+    /// `verify` checks it.
+    @inline(__always)
+    package static func coveringQueryLength(ofFoldedLength foldedLength: Int) -> Int { (foldedLength + 1) / 2 }
+
     /// The weight of a class: 100, 20, 1, 1.
     @inline(__always)
     package static func weight(ofClass matchClass: UInt32) -> UInt64 {

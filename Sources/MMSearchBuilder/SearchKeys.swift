@@ -86,7 +86,6 @@ struct SearchKeys {
     struct Alternate {
         var record: UInt32
         var name: [UInt8]
-        var foldedLength: UInt16
     }
 
     /// Key bytes of every entry, back to back, in the order they were made.
@@ -136,7 +135,7 @@ struct SearchKeys {
                     throw .limitExceeded(file: file, message: "the search key of record \(record.id) is \(keyLength) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
                 }
                 if !name.isDisplayName {
-                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes, foldedLength: UInt16(name.folded.count)))
+                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes))
                 }
                 func add(_ kind: mms_kind, from start: Int) {
                     starts.append(pool.count)

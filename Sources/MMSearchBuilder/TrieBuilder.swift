@@ -91,7 +91,7 @@ struct TrieBuilder {
     private static func edgeEnd(keys: SearchKeys, entries: Range<Int>, parentDepth: Int, sharedDepth: Int) -> Int {
         var end = sharedDepth
         for index in entries where keys.kind(index) == MMS_KIND_ALTERNATE.rawValue {
-            let threshold = (Int(keys.foldedLengths[index]) + 1) / 2
+            let threshold = Ranking.coveringQueryLength(ofFoldedLength: Int(keys.foldedLengths[index]))
             if threshold > parentDepth + 1, threshold <= end { end = threshold - 1 }
         }
         return end
