@@ -20,14 +20,19 @@ static let usage = """
     Run `mmsearch COMMAND --help` for a command's options.
     """
 
-static let commands: [String: Command.Type] = [
-    "build": BuildCommand.self,
-    "query": QueryCommand.self,
-    "search": SearchCommand.self,
-    "get": GetCommand.self,
-    "info": InfoCommand.self,
-    "verify": VerifyCommand.self,
-]
+/// The subcommand called `name`. A switch, not a dictionary: see `Arguments` for what the first
+/// dictionary in a process costs.
+static func command(named name: String) -> Command.Type? {
+    switch name {
+    case "build": BuildCommand.self
+    case "query": QueryCommand.self
+    case "search": SearchCommand.self
+    case "get": GetCommand.self
+    case "info": InfoCommand.self
+    case "verify": VerifyCommand.self
+    default: nil
+    }
+}
 }
 
 /// A subcommand: its usage text and what it does with its arguments.
@@ -56,7 +61,7 @@ func main() -> Int32 {
         output.flush()
         return 0
     }
-    guard let command = MMSearchCommand.commands[name] else {
+    guard let command = MMSearchCommand.command(named: name) else {
         Output.error("mmsearch: unknown command \"\(name)\"\n\n\(usage)")
         return 2
     }

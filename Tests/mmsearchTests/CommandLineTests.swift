@@ -97,6 +97,21 @@ struct MMSearchProcess {
         #expect(paged.output == "Anaheim, US  33.835289, -117.914497  3\n4 matches\n")
     }
 
+    /// A repeated option's last value wins, in either spelling (`--limit 3`, `--limit=1`), and `--`
+    /// makes what follows a prefix even when it starts with a dash.
+    @Test func repeatedOptionsTakeTheLastValue() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        let index = directory.file("cities.mms")
+        let last = try MMSearchProcess.run(["query", "--index", "/nonexistent.mms", "--limit", "3", "--index=\(index)", "--limit=1", "a"])
+        #expect(last.status == 0, "\(last.error)")
+        #expect(last.output == "Alabama, US  32.75, -86.75  1\n4 matches\n")
+        let flagTwice = try MMSearchProcess.run(["query", "--index", index, "--json", "--json", "--limit", "0", "a"])
+        #expect(flagTwice.output == "{\"query\": \"a\", \"count\": 4, \"offset\": 0, \"results\": []}\n")
+        let dashed = try MMSearchProcess.run(["query", "--index", index, "--", "-a"])
+        #expect(dashed.status == 0 && dashed.output == "0 matches\n")
+    }
+
     /// The default order is rank: without populations, cities found by a name come before those found by
     /// a word start, each group alphabetically (here the same as name order, there being no word matches).
     @Test func defaultOrderIsRankAndNameOrderIsTheOldOne() throws {
