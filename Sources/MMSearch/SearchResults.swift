@@ -144,14 +144,13 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         let match = self.match, order = self.order
         return try index.withBytes { (bytes) throws(MMSearchError) in
             var cities: [City] = []
+            cities.reserveCapacity(positions.count)
             switch plan {
             case .listed(let matches):
-                cities.reserveCapacity(positions.count)
                 for position in positions {
                     cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
                 }
             case .recordRange(let records):
-                cities.reserveCapacity(positions.count)
                 for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
             case let .summarized(located, queryLength, top):
                 if let top, positions.upperBound <= top.count {
@@ -165,7 +164,6 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                     guard matches.count == count else {
                         throw bytes.corrupt(bytes.layout.summaries, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
-                    cities.reserveCapacity(positions.count)
                     for position in positions {
                         cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
                     }
