@@ -13,8 +13,9 @@
 #   MMSEARCH_BENCH_GEONAMES the GeoNames dump    [../shared/data/cities500.txt.gz]
 #   MMSEARCH_BENCH_QUERIES  the workload         [../shared/data/typing-queries.txt]
 #   MMSEARCH_BENCH_PEERS    the peers' script    [../shared/peers/run.sh]
-#   MMSEARCH_BENCH_SCRATCH  SwiftPM scratch path [.build-bench in the package; SCRATCH-dynamic for the
-#                           dynamically linked build timed beside the shipped one]
+#   MMSEARCH_BENCH_SCRATCH  SwiftPM scratch path [.build-bench in the package; SCRATCH-dynamic and
+#                           SCRATCH-unordered for the dynamic and the unordered static builds timed
+#                           beside the shipped one]
 #   MMSEARCH_BENCH_RESULTS  the report           [Benchmarks/RESULTS.md]
 #   MMSEARCH_BENCH_PEER_RUNS  runs of the peers' script; each peer is reported by its median-p99 run [3]
 set -euo pipefail
@@ -33,14 +34,17 @@ done
 
 cd "$root"
 started=$SECONDS
-# The shipped binary's build (README, "Quick start"): static Swift runtime, Foundation and C library.
-release_flags=(-c release --static-swift-stdlib -Xswiftc -static-executable)
-swift build "${release_flags[@]}" --scratch-path "$scratch" --product mmsearch
-swift build "${release_flags[@]}" --scratch-path "$scratch" --product mmsearch-bench
-bin=$(swift build "${release_flags[@]}" --scratch-path "$scratch" --show-bin-path)
-# For comparison: the binary as `swift build -c release` links it (Swift runtime and Foundation as shared libraries).
+# The shipped binary's build (README, "Quick start"): tools/release-build.sh.
+tools/release-build.sh --scratch-path "$scratch" --product mmsearch
+tools/release-build.sh --scratch-path "$scratch" --product mmsearch-bench
+bin=$(tools/release-build.sh --scratch-path "$scratch" --show-bin-path)
+# For comparison: the binary as `swift build -c release` links it (Swift runtime and Foundation as shared
+# libraries), and the static one without lld's symbol ordering (what tools/mmsearch.order saves).
 swift build -c release --scratch-path "$scratch-dynamic" --product mmsearch
 dynamic_bin=$(swift build -c release --scratch-path "$scratch-dynamic" --show-bin-path)
+unordered_flags=(-c release --static-swift-stdlib -Xswiftc -static-executable --scratch-path "$scratch-unordered")
+swift build "${unordered_flags[@]}" --product mmsearch
+unordered_bin=$(swift build "${unordered_flags[@]}" --show-bin-path)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mmsearch-run-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -56,7 +60,8 @@ peers_seconds=$((SECONDS - started))
 
 echo "run.sh: mmsearch-bench" >&2
 "$bin/mmsearch-bench" --data "$data" --geonames "$geonames" --queries "$queries" --peers "$work/peers.txt" \
-  --startup-peers "$work/startup-peers" --compare-binary "swift build -c release=$dynamic_bin/mmsearch" --markdown "$results" \
+  --startup-peers "$work/startup-peers" --compare-binary "swift build -c release=$dynamic_bin/mmsearch" \
+  --compare-binary "swift build -c release --static-swift-stdlib -Xswiftc -static-executable=$unordered_bin/mmsearch" --markdown "$results" \
   --command "Benchmarks/run.sh${*:+ $*}" \
   --revision "$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)" \
   --toolchain "$(swift --version 2>/dev/null | head -n 1)" "$@"

@@ -346,7 +346,7 @@ struct Report {
         md += "- machine: \(machine.processors) × \(machine.cpuModel), \(machine.memory) RAM, \(machine.kernel); shared, so every comparison "
             + "below is measured interleaved in this one run and reported as medians\n"
         if let toolchain = options.toolchain { md += "- toolchain: \(toolchain)\n" }
-        md += "- binaries: `mmsearch` and `mmsearch-bench` as the README builds them (`swift build -c release --static-swift-stdlib -Xswiftc -static-executable`)\n"
+        md += "- binaries: `mmsearch` and `mmsearch-bench` as the README builds them (`tools/release-build.sh`: a static executable laid out by `tools/mmsearch.order`)\n"
         md += "- data: `\(options.data)` (\(grouped(list.records)) records, \(size(bytes: real.listBytes))), joined with `\(options.geonames)`; "
             + "workload: `\(options.queries)` (\(grouped(ours.latency.count)) queries)\n"
         md += "- this benchmark's part took \(fixed(elapsedSeconds, 0)) s\n\n"
