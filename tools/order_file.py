@@ -12,8 +12,9 @@ every instruction executed and every byte loaded or stored. Each address is mapp
 holds it (`nm`), and the symbols are written in the order they were first touched: the start of the
 process, then everything a query needs, then what the other commands add.
 
-The commands: `--version`; `query` on the list alone and on the list joined with the GeoNames dump
-(default search, text), `query --format json`, `query --match name --order name`, `get` and `info`.
+The commands: `--version`; `query` on the list alone (by absolute and by relative path) and on the list
+joined with the GeoNames dump (default search, text), `query --format json`, `query --match name
+--order name`, `get` and `info`.
 
 usage:
   tools/order_file.py [--check] [--binary PATH] [--data CITY_LIST] [--geonames DUMP] [--out FILE]
@@ -54,11 +55,12 @@ def symbols(binary):
 
 
 def touched(binary, arguments, table, seen, order, scratch):
-    """Appends to `order` the symbols this run touches that `seen` does not hold yet."""
+    """Appends to `order` the symbols this run touches that `seen` does not hold yet. The run's working
+    directory is `scratch`, where the indexes are, so a relative index path is traced too."""
     log = os.path.join(scratch, "lackey.txt")
     with open(os.devnull, "w") as null:
         subprocess.run(["valgrind", "--tool=lackey", "--trace-mem=yes", f"--log-file={log}", binary] + arguments,
-                       check=True, stdout=null)
+                       check=True, stdout=null, cwd=scratch)
     starts, ends, names = table
     with open(log) as trace:
         for line in trace:
@@ -106,6 +108,7 @@ def main():
         seen, order = set(), []
         for arguments in (["--version"],
                           ["query", "--index", list_index, "Lond"],
+                          ["query", "--index", "list.mms", "Lond"],
                           ["query", "--index", joined_index, "Lond"],
                           ["query", "--index", joined_index, "münchen"],
                           ["query", "--index", list_index, "--format", "json", "san fr"],
