@@ -113,6 +113,24 @@ import Testing
         #expect(Coordinate.decimalText(-1) == "-0.0000001")
     }
 
+    /// The shortest decimal text, against a naive reading of it: the integer part, then the fraction
+    /// padded to 7 digits with its trailing zeros cut, for the extremes and a million random values.
+    @Test func decimalTextIsTheShortestDecimal() {
+        func naive(_ e7: Int32) -> String {
+            let magnitude = Int64(e7).magnitude
+            let digits = String(magnitude % 10_000_000)
+            var fraction = String(repeating: "0", count: 7 - digits.count) + digits
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return (e7 < 0 ? "-" : "") + String(magnitude / 10_000_000) + (fraction.isEmpty ? "" : "." + fraction)
+        }
+        var random = SeededRandom(seed: 5)
+        let extremes: [Int32] = [0, 1, -1, 9, 10, 10_000_000, -10_000_000, 1_800_000_000, -1_800_000_000, 900_000_000, Int32.max, Int32.min, 123, -1_000_001]
+        for value in extremes + (0 ..< 1_000_000).map({ _ in Int32.random(in: .min ... .max, using: &random) }) {
+            #expect(Coordinate.decimalText(value) == naive(value), "\(value)")
+        }
+        #expect(Coordinate.decimalText(Int32.min) == "-214.7483648")
+    }
+
     /// Keys that share long prefixes and end inside each other exercise every branch of the walk.
     @Test func prefixesEndingInsideLabelsAndAtNodes() throws {
         let names = ["a", "ab", "abc", "abcd", "abd", "b", "ba", "bab", "babc", "c"]
