@@ -137,27 +137,6 @@ private func coordinates(lat: String, lon: String) throws(MMSearchError) -> (lat
 
     // MARK: Errors
 
-    struct BadInput: Sendable, CustomTestStringConvertible {
-        var label: String
-        var bytes: [UInt8]
-        var line: Int
-        var column: Int
-        var fragment: String
-        var testDescription: String { label }
-
-        init(_ label: String, _ text: String, _ line: Int, _ column: Int, _ fragment: String) {
-            self.init(label, Array(text.utf8), line, column, fragment)
-        }
-
-        init(_ label: String, _ bytes: [UInt8], _ line: Int, _ column: Int, _ fragment: String) {
-            self.label = label
-            self.bytes = bytes
-            self.line = line
-            self.column = column
-            self.fragment = fragment
-        }
-    }
-
     /// A one-record list whose name is `nameBytes` as written between the quotes (which start at column 18).
     static func listWithName(_ nameBytes: [UInt8]) -> [UInt8] {
         Array(#"[{"_id":1,"name":""#.utf8) + nameBytes + Array(#"","country":"UA","coord":{"lat":1,"lon":2}}]"#.utf8)

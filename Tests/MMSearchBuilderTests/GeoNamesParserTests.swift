@@ -180,27 +180,6 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     // MARK: Errors
 
-    struct BadInput: Sendable, CustomTestStringConvertible {
-        var label: String
-        var bytes: [UInt8]
-        var line: Int
-        var column: Int
-        var fragment: String
-        var testDescription: String { label }
-
-        init(_ label: String, _ text: String, _ line: Int, _ column: Int, _ fragment: String) {
-            self.init(label, Array(text.utf8), line, column, fragment)
-        }
-
-        init(_ label: String, _ bytes: [UInt8], _ line: Int, _ column: Int, _ fragment: String) {
-            self.label = label
-            self.bytes = bytes
-            self.line = line
-            self.column = column
-            self.fragment = fragment
-        }
-    }
-
     /// A valid row with id 1, a line end, then `text` on line 2.
     static func second(_ text: String) -> String { row() + "\n" + text }
     static func second(_ bytes: [UInt8]) -> [UInt8] { Array((row() + "\n").utf8) + bytes }
