@@ -52,13 +52,24 @@ struct _IndexBytes {
 
     /// The label of node `index` (up to its MMS_STRING_END), checked to end inside the label pool.
     func label(ofNode index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        let start = try labelStart(ofNode: index)
-        var end = start
-        while end < layout.labels.upperBound, raw[end] != UInt8(MMS_STRING_END) { end += 1 }
-        guard end < layout.labels.upperBound else {
-            throw corrupt(nodeOffset(index), "node \(index)'s label runs to the end of the label pool without its end byte")
+        guard let label = text(from: try labelStart(ofNode: index), before: layout.labels.upperBound) else {
+            throw unendedLabel(index)
         }
-        return UnsafeRawBufferPointer(rebasing: raw[start ..< end])
+        return label
+    }
+
+    /// The error for a label with no end byte before the end of the label pool.
+    func unendedLabel(_ node: Int) -> MMSearchError {
+        corrupt(nodeOffset(node), "node \(node)'s label runs to the end of the label pool without its end byte")
+    }
+
+    /// The bytes from `start` up to the first MMS_STRING_END, which must come before `limit`; nil when
+    /// it does not. `start ... limit` must lie inside the file.
+    @inline(__always)
+    func text(from start: Int, before limit: Int) -> UnsafeRawBufferPointer? {
+        var end = start
+        while end < limit, raw[end] != UInt8(MMS_STRING_END) { end += 1 }
+        return end < limit ? UnsafeRawBufferPointer(rebasing: raw[start ..< end]) : nil
     }
 
     /// Where a walk ended: the node, the length of its prefix (the query's, or more when the query
@@ -107,9 +118,7 @@ struct _IndexBytes {
             repeat {
                 labelByte += 1
                 consumed += 1
-                guard labelByte < layout.labels.upperBound else {
-                    throw corrupt(nodeOffset(child), "node \(child)'s label runs to the end of the label pool without its end byte")
-                }
+                guard labelByte < layout.labels.upperBound else { throw unendedLabel(child) }
             } while consumed < query.count && raw[labelByte] != end && raw[labelByte] == query[consumed]
             if consumed < query.count && raw[labelByte] != end { return nil }
             entries = try self.entries(ofChild: child, siblings: children, parent: entries)
@@ -119,9 +128,7 @@ struct _IndexBytes {
             while raw[labelByte] != end {
                 labelByte += 1
                 depth += 1
-                guard labelByte < layout.labels.upperBound else {
-                    throw corrupt(nodeOffset(child), "node \(child)'s label runs to the end of the label pool without its end byte")
-                }
+                guard labelByte < layout.labels.upperBound else { throw unendedLabel(child) }
             }
         }
         return Located(node: nodeIndex, depth: depth, entries: entries)
@@ -157,10 +164,15 @@ struct _IndexBytes {
     /// Entry `index`: its kind and name number, unchecked (`owner(ofEntry:at:)` checks them).
     @inline(__always)
     func entry(_ index: Int) throws(MMSearchError) -> UInt32 {
-        guard index >= 0, index < layout.entryCount else {
-            throw corrupt(layout.entries, "entry \(index) does not exist (\(layout.entryCount) entries)")
-        }
-        return raw.loadUnaligned(fromByteOffset: layout.entries + index * 4, as: UInt32.self)
+        try uint32(index, of: layout.entries, count: layout.entryCount, "entry \(index) does not exist (\(layout.entryCount) entries)")
+    }
+
+    /// Element `position` of the uint32_t array section at `section` holding `count` elements (ENTRIES,
+    /// TOP, ID_ORDER); `missing` is the error's message when there is no such element.
+    @inline(__always)
+    func uint32(_ position: Int, of section: Int, count: Int, _ missing: @autoclosure () -> String) throws(MMSearchError) -> UInt32 {
+        guard position >= 0, position < count else { throw corrupt(section, missing()) }
+        return raw.loadUnaligned(fromByteOffset: section + position * 4, as: UInt32.self)
     }
 
     /// The record an entry value belongs to, and the number of its alternate name (nil for a
@@ -205,13 +217,10 @@ struct _IndexBytes {
             throw corrupt(location, "alternate name \(index) starts at \(start), outside the \(layout.names.count)-byte name pool")
         }
         let first = layout.names.lowerBound + start
-        let limit = min(layout.names.upperBound, first + Int(MMS_MAX_STRING_LENGTH) + 1)
-        var end = first
-        while end < limit, raw[end] != UInt8(MMS_STRING_END) { end += 1 }
-        guard end < limit else {
+        guard let name = text(from: first, before: min(layout.names.upperBound, first + Int(MMS_MAX_STRING_LENGTH) + 1)) else {
             throw corrupt(location, "alternate name \(index) has no end byte within \(MMS_MAX_STRING_LENGTH) bytes of the name pool")
         }
-        return UnsafeRawBufferPointer(rebasing: raw[first ..< end])
+        return name
     }
 
     /// The length of fold(alternate name `index`), what an ALTERNATE match weighs by.
@@ -278,10 +287,7 @@ struct _IndexBytes {
     /// Entry `position` of TOP (a summary's first page).
     @inline(__always)
     func topEntry(_ position: Int) throws(MMSearchError) -> UInt32 {
-        guard position >= 0, position < layout.topCount else {
-            throw corrupt(layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
-        }
-        return raw.loadUnaligned(fromByteOffset: layout.top + position * 4, as: UInt32.self)
+        try uint32(position, of: layout.top, count: layout.topCount, "top page entry \(position) does not exist (\(layout.topCount))")
     }
 
     /// `length` bytes at `offset` of the name pool, checked; `at` and `what` say whose, for errors.
@@ -336,10 +342,7 @@ struct _IndexBytes {
 
     /// Entry `position` of the id order: the index of a record, in order of ids.
     func recordIndex(inIdOrder position: Int) throws(MMSearchError) -> Int {
-        guard position >= 0, position < layout.recordCount else {
-            throw corrupt(layout.idOrder, "id order position \(position) does not exist")
-        }
-        let value = Int(raw.loadUnaligned(fromByteOffset: layout.idOrder + position * 4, as: UInt32.self))
+        let value = Int(try uint32(position, of: layout.idOrder, count: layout.recordCount, "id order position \(position) does not exist"))
         guard value < layout.recordCount else {
             throw corrupt(layout.idOrder + position * 4, "id order entry \(position) names record \(value) of \(layout.recordCount)")
         }
