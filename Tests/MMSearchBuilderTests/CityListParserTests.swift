@@ -21,21 +21,6 @@ private func validRecord(_ id: UInt32) -> String {
     #"{"_id":\#(id),"name":"N\#(id)","country":"UA","coord":{"lat":1,"lon":2}}"#
 }
 
-/// Where `offset` is, worked out the slow way from the start: lines end at "\n", columns count bytes
-/// that do not continue a UTF-8 sequence, a byte order mark excluded.
-private func naivePlace(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-    let textStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    var place = (line: 1, column: 1)
-    for index in textStart..<offset {
-        if bytes[index] == UInt8(ascii: "\n") {
-            place = (place.line + 1, 1)
-        } else if bytes[index] & 0xC0 != 0x80 {
-            place.column += 1
-        }
-    }
-    return place
-}
-
 /// A one-record list with the given coordinate texts.
 private func coordinates(lat: String, lon: String) throws(MMSearchError) -> (lat: Int32, lon: Int32) {
     let records = try parse(#"[{"_id":1,"name":"A","country":"UA","coord":{"lat":\#(lat),"lon":\#(lon)}}]"#)
@@ -614,23 +599,12 @@ private func coordinates(lat: String, lon: String) throws(MMSearchError) -> (lat
         // dropped for its country, so it is kept.
         #expect(parsed.skipped.count == 18 + 13 - 1)
         #expect(parsed.records.contains { $0.id == 370 && $0.name.last == UInt8(ascii: "1") })
-        var lastOffset = 0
-        for error in parsed.skipped {
-            guard case let .invalidInput(_, line, column, byteOffset, message) = error else {
-                Issue.record("not invalidInput: \(error)")
-                continue
-            }
-            let expected = naivePlace(of: byteOffset, in: bytes)
-            #expect(line == expected.line && column == expected.column, "\(message)")
-            #expect(byteOffset > lastOffset)
-            lastOffset = byteOffset
-            // A repeated id's message places the first one too.
-            if message.hasPrefix("duplicate") {
-                let id = message.split(separator: " ")[2].split(separator: ";")[0]
-                let first = Array(text.utf8).firstRange(of: Array(#"{"_id":\#(id),"#.utf8))!.lowerBound + 3 + 7
-                let place = naivePlace(of: first, in: bytes)
-                #expect(message.hasSuffix("the first is at line \(place.line):\(place.column)"), "\(message)")
-            }
+        // A repeated id's message places the first one too.
+        expectSkippedInOrderAtTheirPlaces(parsed.skipped, in: bytes) { message, _ in
+            let id = message.split(separator: " ")[2].split(separator: ";")[0]
+            let first = Array(text.utf8).firstRange(of: Array(#"{"_id":\#(id),"#.utf8))!.lowerBound + 3 + 7
+            let place = naivePlace(of: first, in: bytes)
+            #expect(message.hasSuffix("the first is at line \(place.line):\(place.column)"), "\(message)")
         }
     }
 

@@ -31,21 +31,6 @@ private func parseSkipping(_ bytes: [UInt8]) throws(MMSearchError) -> ParsedGeoN
     try GeoNamesParser.parse(bytes, file: "bad.txt", options: CityListParseOptions(skipInvalid: true))
 }
 
-/// Where `offset` is, worked out the slow way from the start: lines end at "\n", columns count bytes
-/// that do not continue a UTF-8 sequence, a byte order mark excluded.
-private func naivePlace(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-    let textStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    var place = (line: 1, column: 1)
-    for index in textStart..<offset {
-        if bytes[index] == UInt8(ascii: "\n") {
-            place = (place.line + 1, 1)
-        } else if bytes[index] & 0xC0 != 0x80 {
-            place.column += 1
-        }
-    }
-    return place
-}
-
 /// "line:column: message" of an `invalidInput` error.
 private func placeAndMessage(_ error: MMSearchError) -> String {
     guard case let .invalidInput(_, line, column, _, message) = error else { return "not invalidInput: \(error)" }
@@ -481,19 +466,8 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         // for its country, so it is kept.
         #expect(parsed.skipped.count == 18 + 13 - 1)
         #expect(parsed.rows.contains { $0.id == 370 && $0.name.last == UInt8(ascii: "1") })
-        var lastOffset = 0
-        for error in parsed.skipped {
-            guard case let .invalidInput(_, line, column, byteOffset, message) = error else {
-                Issue.record("not invalidInput: \(error)")
-                continue
-            }
-            let expected = naivePlace(of: byteOffset, in: input)
-            #expect(line == expected.line && column == expected.column, "\(message)")
-            #expect(byteOffset > lastOffset)
-            lastOffset = byteOffset
-            if message.hasPrefix("duplicate") {
-                #expect(message.hasSuffix("the first is on line \(line - 1)"), "\(message)")
-            }
+        expectSkippedInOrderAtTheirPlaces(parsed.skipped, in: input) { message, line in
+            #expect(message.hasSuffix("the first is on line \(line - 1)"), "\(message)")
         }
     }
 
