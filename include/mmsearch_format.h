@@ -69,13 +69,14 @@
  * ---------------------------------------------------------------------------------------------------
  * The trie. Node 0 is the root and stands for the empty prefix; every other node has one parent and
  * the label of the edge from it (non-empty, ended by 0xFF in LABELS; labels may share bytes, a label
- * being the tail of another). The labels on the path from the root spell the node's prefix P, and the
- * node's entries are exactly the entries whose key starts with P: first those whose key is P itself,
- * then its children's, child by child. A node's children are contiguous, sorted by the first byte of
- * their label, which differ; nodes are numbered breadth first, so the children of node n follow those
- * of node n - 1 and are numbered after n. CHILDREN says where they are: node n has
- * counts[n % 16] children in block n / 16, and its first child is the block's first plus the counts
- * of the nodes before n in the block.
+ * being the tail of another; LABELS may also hold 0xFF bytes no label uses, where the builder aligns
+ * the top of the trie's labels to a 64 KiB window of the file). The labels on the path from the root
+ * spell the node's prefix P, and the node's entries are exactly the entries whose key starts with P:
+ * first those whose key is P itself, then its children's, child by child. A node's children are
+ * contiguous, sorted by the first byte of their label, which differ; nodes are numbered breadth
+ * first, so the children of node n follow those of node n - 1 and are numbered after n. CHILDREN says
+ * where they are: node n has counts[n % 16] children in block n / 16, and its first child is the
+ * block's first plus the counts of the nodes before n in the block.
  *
  * A node's entries are entries[entry_first ..< end], where end is the next sibling's entry_first, or
  * for a last child its parent's end; the root's end is entry_count. So a walk knows each node's range

@@ -64,7 +64,13 @@ struct TrieBuilder {
         guard queue.count < Int(UInt32.max) else {
             throw .limitExceeded(file: file, message: "\(queue.count) trie nodes; at most \(UInt32.max - 1) fit")
         }
-        let labelOffsets = try Self.layOutLabels(queue.map { ($0.labelStart, $0.labelLength) }, pool: keys.pool, into: &labels, file: file)
+        // LABELS follows NODES and CHILDREN (see _SectionWriter's callers in IndexBuilder).
+        let labelsFileOffset = _SectionWriter.offset(afterSectionsOf: [
+            queue.count * MemoryLayout<mms_node>.size,
+            (queue.count + Int(MMS_CHILD_BLOCK_NODES) - 1) / Int(MMS_CHILD_BLOCK_NODES) * MemoryLayout<mms_child_block>.size,
+        ])
+        let labelOffsets = try Self.layOutLabels(queue.map { ($0.labelStart, $0.labelLength) }, pool: keys.pool,
+                                                 fileOffset: labelsFileOffset, into: &labels, file: file)
         nodes = zip(queue, labelOffsets).map { mms_node(entry_first: UInt32($0.first), label_offset: $1) }
         // Breadth first, node n's children follow node n - 1's: a running sum of the counts.
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
@@ -97,19 +103,27 @@ struct TrieBuilder {
         return end
     }
 
-    /// How many bytes of labels are laid out in node order first: 16 pages (one kernel fault-around).
+    /// The hot labels' window: the kernel maps a file's pages into a process up to 16 at a time, the
+    /// 64 KiB-aligned window around the page touched (fault-around), so labels in one window cost one
+    /// page fault on a first touch.
     static let hotLabelBytes = 1 << 16
 
     /// Lays the labels out in `labels`, each ended by MMS_STRING_END, identical labels stored once;
     /// returns each label's offset. The root's empty label is the lone MMS_STRING_END at offset 0.
+    /// `fileOffset` is where LABELS will start in the file.
     ///
-    /// First the labels of the top of the trie (nodes in breadth-first order, up to `hotLabelBytes`), in
-    /// node order: every search binary-searches the root's children, and their children, by label, and
-    /// with siblings' labels side by side those probes touch one or two pages of a freshly mapped index
-    /// instead of one page each (a first touch is a page fault: 2 to 3 µs). Then the rest, where a label
-    /// that is the tail of another is stored inside it.
-    private static func layOutLabels(_ spans: [(start: Int, length: Int)], pool: [UInt8], into labels: inout [UInt8], file: String) throws(MMSearchError) -> [UInt32] {
-        labels = [UInt8(MMS_STRING_END)]
+    /// The labels of the top of the trie (nodes in breadth-first order) come in node order, inside one
+    /// `hotLabelBytes` window of the file: every search binary-searches the root's children, and their
+    /// children, by label, and with siblings' labels side by side in one window those probes cost one
+    /// page fault in a freshly mapped index instead of one each (2 to 3 µs apiece). They start right after
+    /// the root's byte when at least half a window is left before the next window boundary, else at that
+    /// boundary, the bytes before it filled with other labels (and under one label's worth of end
+    /// bytes no label uses). The other labels are stored so that a label that is the tail of another
+    /// is stored inside it.
+    static func layOutLabels(_ spans: [(start: Int, length: Int)], pool: [UInt8], fileOffset: Int,
+                             into labels: inout [UInt8], file: String) throws(MMSearchError) -> [UInt32] {
+        let end = UInt8(MMS_STRING_END)
+        labels = [end]
         var offsets = [UInt32](repeating: 0, count: spans.count)
         pool.withUnsafeBufferPointer { pool in
             // Distinct labels first (most labels repeat: ", us", "a", ...).
@@ -127,19 +141,31 @@ struct TrieBuilder {
                     distinctSpans.append(span)
                 }
             }
-            var distinctOffsets = [Int](repeating: -1, count: distinctSpans.count)
+            func text(_ span: (start: Int, length: Int)) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length])
+            }
+            // Bytes from offset 1 to the next window boundary of the file (0: offset 1 is on one).
+            let window = hotLabelBytes
+            let room = (window - (fileOffset + 1) % window) % window
+            let fromBoundary = room > 0 && room < window / 2
+            let hotBudget = room == 0 || fromBoundary ? window : room
+
+            // The top of the trie's labels, in node order; offsets relative to `hot`.
+            var hot: [UInt8] = []
+            var hotOffsets = [Int](repeating: -1, count: distinctSpans.count)
             for (node, span) in spans.enumerated() where span.length > 0 {
-                guard labels.count + span.length < hotLabelBytes else { break }
+                guard hot.count + span.length + 1 <= hotBudget else { break }
                 let label = labelIndex[node]
-                if distinctOffsets[label] < 0 {
-                    distinctOffsets[label] = labels.count
-                    labels.append(contentsOf: UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length]))
-                    labels.append(UInt8(MMS_STRING_END))
+                if hotOffsets[label] < 0 {
+                    hotOffsets[label] = hot.count
+                    hot.append(contentsOf: text(span))
+                    hot.append(end)
                 }
             }
             // The rest in descending order of reversed bytes: a label that is the tail of another comes
-            // right after one it is the tail of.
-            let byReversedText = (0 ..< distinctSpans.count).filter { distinctOffsets[$0] < 0 }.sorted { a, b in
+            // right after one it is the tail of. Offsets relative to `cold`; `coldEnds` holds where each
+            // label stored whole ends, the places `cold` may be cut.
+            let byReversedText = (0 ..< distinctSpans.count).filter { hotOffsets[$0] < 0 }.sorted { a, b in
                 let x = distinctSpans[a], y = distinctSpans[b]
                 var i = x.length - 1, j = y.length - 1
                 while i >= 0, j >= 0 {
@@ -149,21 +175,52 @@ struct TrieBuilder {
                 }
                 return x.length > y.length
             }
+            var cold: [UInt8] = []
+            var coldOffsets = [Int](repeating: -1, count: distinctSpans.count)
+            var coldEnds: [Int] = []
             var previous: (start: Int, length: Int, offset: Int)?
             for label in byReversedText {
                 let span = distinctSpans[label]
                 if let previous, previous.length >= span.length,
                    bytesEqual(pool.baseAddress! + previous.start + previous.length - span.length, pool.baseAddress! + span.start, span.length) {
-                    distinctOffsets[label] = previous.offset + previous.length - span.length
+                    coldOffsets[label] = previous.offset + previous.length - span.length
                 } else {
-                    distinctOffsets[label] = labels.count
-                    labels.append(contentsOf: UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length]))
-                    labels.append(UInt8(MMS_STRING_END))
+                    coldOffsets[label] = cold.count
+                    cold.append(contentsOf: text(span))
+                    cold.append(end)
+                    coldEnds.append(cold.count)
                 }
-                previous = (span.start, span.length, distinctOffsets[label])
+                previous = (span.start, span.length, coldOffsets[label])
             }
+
+            // [root's byte][cold before the cut][unused end bytes][hot][cold after the cut], the hot
+            // labels from the window boundary; or [root's byte][hot][cold] when there is room before
+            // it, or too few other labels to fill the bytes up to it.
+            let cut = fromBoundary && cold.count >= room ? coldEnds.last { $0 <= room } ?? 0 : nil
+            let hotBase: Int
+            if let cut {
+                labels.append(contentsOf: cold[..<cut])
+                labels.append(contentsOf: repeatElement(end, count: room - cut))
+                hotBase = labels.count
+                labels.append(contentsOf: hot)
+                labels.append(contentsOf: cold[cut...])
+            } else {
+                hotBase = labels.count
+                labels.append(contentsOf: hot)
+                labels.append(contentsOf: cold)
+            }
+            let coldAfterCut = hotBase + hot.count
             for (node, span) in spans.enumerated() where span.length > 0 {
-                offsets[node] = UInt32(truncatingIfNeeded: distinctOffsets[labelIndex[node]])
+                let label = labelIndex[node]
+                let offset: Int
+                if hotOffsets[label] >= 0 {
+                    offset = hotBase + hotOffsets[label]
+                } else if let cut, coldOffsets[label] < cut {
+                    offset = 1 + coldOffsets[label]
+                } else {
+                    offset = coldAfterCut + coldOffsets[label] - (cut ?? 0)
+                }
+                offsets[node] = UInt32(truncatingIfNeeded: offset)
             }
         }
         guard labels.count <= Int(UInt32.max) else {

@@ -18,12 +18,21 @@ struct _SectionWriter {
     private var sections = [mms_section](repeating: mms_section(offset: 0, length: 0), count: Int(MMS_SECTION_COUNT.rawValue))
     private static let headerSize = MemoryLayout<mms_header>.size
 
+    /// Where a section starts in the file when sections of these byte lengths precede it, placed as
+    /// `place` places them (the builder lays some bytes out knowing where they will land).
+    static func offset(afterSectionsOf lengths: [Int]) -> Int {
+        aligned(lengths.reduce(headerSize) { aligned($0) + $1 })
+    }
+
+    private static func aligned(_ offset: Int) -> Int {
+        let alignment = Int(MMS_SECTION_ALIGNMENT)
+        return (offset + alignment - 1) / alignment * alignment
+    }
+
     /// Appends `elements` (plain C structs or integers) as section `kind`.
     mutating func place<Element: BitwiseCopyable>(_ kind: mms_section_kind, _ elements: [Element]) {
-        let alignment = Int(MMS_SECTION_ALIGNMENT)
-        let padding = (alignment - (Self.headerSize + body.count) % alignment) % alignment
-        body.append(contentsOf: repeatElement(0, count: padding))
-        let offset = Self.headerSize + body.count
+        let offset = Self.aligned(Self.headerSize + body.count)
+        body.append(contentsOf: repeatElement(0, count: offset - Self.headerSize - body.count))
         elements.withUnsafeBytes { body.append(contentsOf: $0) }
         sections[Int(kind.rawValue)] = mms_section(offset: UInt64(offset), length: UInt64(body.count + Self.headerSize - offset))
     }

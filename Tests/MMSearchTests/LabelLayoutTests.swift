@@ -4,10 +4,13 @@ import MMSearch
 import MMSearchTestSupport
 import Testing
 
-/// Where the builder puts the labels: the top of the trie first, in node order, so that the binary
-/// searches every query makes near the root read one or two pages of a freshly mapped file.
+/// Where the builder puts the labels: the top of the trie's in node order, inside one 64 KiB window of
+/// the file, so that the binary searches every query makes near the root cost one page fault in a
+/// freshly mapped file.
 struct LabelLayoutTests {
-    @Test func topOfTheTrieHasItsLabelsFirstInNodeOrder() throws {
+    static let window = TrieBuilder.hotLabelBytes
+
+    @Test func topOfTheTrieHasItsLabelsInNodeOrderInOneWindowOfTheFile() throws {
         var random = SeededRandom(seed: 21)
         let records = (0 ..< 40_000).map { id in
             var name = IndexMutationTests.syllableWord(&random) + IndexMutationTests.syllableWord(&random)
@@ -16,28 +19,69 @@ struct LabelLayoutTests {
         }
         let file = IndexFile(try IndexBuilder.makeIndex(records: records, source: IndexMutationTests.source).bytes)
         let labels = file.section(MMS_SECTION_LABELS)
-        try #require(labels.count > TrieBuilder.hotLabelBytes, "the fixture's labels must overflow the hot part")
+        try #require(labels.count > Self.window, "the fixture's labels must overflow the hot part")
         let labelField = try #require(IndexFormat.element(of: MMS_SECTION_NODES)?.field("label_offset"))
-
+        func labelOffset(ofNode node: Int) -> Int {
+            Int(file.load(at: file.offset(MMS_SECTION_NODES, element: node, labelField), width: 4))
+        }
         func labelLength(at offset: Int) -> Int {
             var end = labels.lowerBound + offset
             while file.bytes[end] != UInt8(MMS_STRING_END) { end += 1 }
             return end - labels.lowerBound - offset
         }
-        // Walk the nodes in order while each label not seen before starts where the previous new one ended.
+        // From node 1's label, walk the nodes in order while each label not seen before starts where the
+        // previous new one ended.
+        let start = labelOffset(ofNode: 1)
         var seen: Set<Int> = [0]
-        var next = 1
+        var next = start
         var hotNodes = 0
         for node in 0 ..< file.nodeCount {
-            let offset = Int(file.load(at: file.offset(MMS_SECTION_NODES, element: node, labelField), width: 4))
+            let offset = labelOffset(ofNode: node)
             if seen.insert(offset).inserted {
                 guard offset == next else { break }
                 next = offset + labelLength(at: offset) + 1
             }
             hotNodes = node + 1
         }
-        // The run fills the hot bytes (up to one label short), and covers the root's children and more.
-        #expect(next > TrieBuilder.hotLabelBytes - 64 && next <= TrieBuilder.hotLabelBytes, "hot labels end at \(next)")
+        let first = labels.lowerBound + start, last = labels.lowerBound + next - 1
+        #expect(first / Self.window == last / Self.window, "hot labels at file bytes \(first) ... \(last) cross a window boundary")
+        #expect(next - start > Self.window / 2 - 64, "only \(next - start) bytes of hot labels")
         #expect(hotNodes > 1_000, "only \(hotNodes) nodes have their labels in node order")
+    }
+
+    /// The layout at every kind of place LABELS can start: offset 1 on a window boundary, a little room
+    /// before the next boundary (the hot labels then start at it), much room (they start at offset 1),
+    /// and a little room with too few other labels to fill it.
+    @Test(arguments: [(0, 30_000), (100, 30_000), (20_000, 30_000), (40_000, 30_000), (65_535, 30_000), (20_000, 300)])
+    func labelsReadBackAndTheHotOnesShareAWindow(roomBeforeBoundary room: Int, labelCount: Int) throws {
+        var random = SeededRandom(seed: UInt64(room + labelCount))
+        var pool: [UInt8] = []
+        var spans: [(start: Int, length: Int)] = [(0, 0)] // the root
+        for _ in 0 ..< labelCount {
+            let length = Int.random(in: 1 ... 9, using: &random)
+            spans.append((pool.count, length))
+            pool.append(contentsOf: (0 ..< length).map { _ in UInt8.random(in: 0x61 ... 0x7A, using: &random) })
+        }
+        // LABELS at a file offset that leaves `room` bytes from its offset 1 to a window boundary.
+        let fileOffset = 7 * Self.window - 1 - room
+        var labels: [UInt8] = []
+        let offsets = try TrieBuilder.layOutLabels(spans, pool: pool, fileOffset: fileOffset, into: &labels, file: "test")
+
+        #expect(offsets[0] == 0 && labels[0] == UInt8(MMS_STRING_END))
+        var used = [Bool](repeating: false, count: labels.count)
+        used[0] = true
+        for (node, span) in spans.enumerated().dropFirst() {
+            let offset = Int(offsets[node])
+            #expect(Array(labels[offset ..< offset + span.length]) == Array(pool[span.start ..< span.start + span.length]), "node \(node)")
+            #expect(labels[offset + span.length] == UInt8(MMS_STRING_END), "node \(node)")
+            for byte in offset ... offset + span.length { used[byte] = true }
+        }
+        // Bytes no label uses: fewer than one label's (at most 9 bytes and its end byte).
+        #expect(used.count { !$0 } < 10, "\(used.count { !$0 }) unused bytes")
+        // The first 500 nodes' labels lie in one window of the file.
+        let hot = spans.indices.dropFirst().prefix(500)
+        let first = hot.map { fileOffset + Int(offsets[$0]) }.min()!
+        let last = hot.map { fileOffset + Int(offsets[$0]) + spans[$0].length }.max()!
+        #expect(first / Self.window == last / Self.window, "hot labels at file bytes \(first) ... \(last)")
     }
 }
