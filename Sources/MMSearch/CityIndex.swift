@@ -42,13 +42,9 @@ public struct CityIndex: Sendable {
         // (a stat). getcwd does the first for the cost of a system call, and a hint taken from the path's
         // own spelling (a trailing "/" means a directory) replaces the stat; the open then reports any
         // problem with the path, as before.
-        var absolutePath = path
-        if let first = path.utf8.first, first != UInt8(ascii: "/"), let directory = SystemCall.currentDirectory() {
-            absolutePath = directory.utf8.last == UInt8(ascii: "/") ? directory + path : directory + "/" + path
-        }
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: URL(filePath: absolutePath, directoryHint: .inferFromPath), options: .alwaysMapped)
+            bytes = try Data(contentsOf: URL(filePath: SystemCall.absolutePath(path), directoryHint: .inferFromPath), options: .alwaysMapped)
         } catch {
             throw MMSearchError.io(path: path, operation: "open", errno: Self.errno(of: error))
         }

@@ -91,18 +91,34 @@ package enum SystemCall {
         return text.isEmpty ? nil : text
     }
 
-    /// The current working directory (getcwd(3)), or nil when it cannot be read (removed, say, or longer
-    /// than PATH_MAX). Most fit a small buffer on the stack; a longer one gets PATH_MAX bytes.
-    package static func currentDirectory() -> String? {
+    /// `path` made absolute against the current working directory (getcwd(3)): `path` itself when it
+    /// is absolute already, or when the directory cannot be read (removed, say, or longer than
+    /// PATH_MAX). Built as bytes in one buffer and made a String once, with code a search runs anyway,
+    /// so that a relative path costs an absolute one's time and one system call.
+    package static func absolutePath(_ path: String) -> String {
+        guard let first = path.utf8.first, first != UInt8(ascii: "/") else { return path }
+        let tail = path.utf8.count
+        // Most directories fit 256 bytes; a longer one gets PATH_MAX.
         for capacity in [256, Int(PATH_MAX) + 1] {
-            let directory: String?? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+            let made: String?? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity + 1 + tail) { buffer in
                 guard let base = buffer.baseAddress else { return .some(nil) }
-                if getcwd(base, buffer.count) != nil { return .some(String(cString: base)) }
-                return errno == ERANGE ? nil : .some(nil) // nil: too long for this buffer, try the next
+                guard getcwd(base, capacity) != nil else { return errno == ERANGE ? nil : .some(nil) }
+                var length = strlen(base)
+                return buffer.withMemoryRebound(to: UInt8.self) { bytes in
+                    if length == 0 || bytes[length - 1] != UInt8(ascii: "/") {
+                        bytes[length] = UInt8(ascii: "/")
+                        length += 1
+                    }
+                    for byte in path.utf8 {
+                        bytes[length] = byte
+                        length += 1
+                    }
+                    return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<length]), as: UTF8.self))
+                }
             }
-            if let directory { return directory }
+            if let made { return made ?? path }
         }
-        return nil
+        return path
     }
 
     /// Ignores SIGPIPE so that a closed output pipe is an EPIPE error, not a silent death.
