@@ -95,11 +95,13 @@ package enum SystemCall {
     /// is absolute already, or when the directory cannot be read (removed, say, or longer than
     /// PATH_MAX). Built as bytes in one buffer and made a String once, with code a search runs anyway,
     /// so that a relative path costs an absolute one's time and one system call.
-    package static func absolutePath(_ path: String) -> String {
+    /// `firstCapacity`: the bytes tried first for the directory (a test makes it small, to reach the
+    /// second try).
+    package static func absolutePath(_ path: String, firstCapacity: Int = 256) -> String {
         guard let first = path.utf8.first, first != UInt8(ascii: "/") else { return path }
         let tail = path.utf8.count
         // Most directories fit 256 bytes; a longer one gets PATH_MAX.
-        for capacity in [256, Int(PATH_MAX) + 1] {
+        for capacity in [firstCapacity, Int(PATH_MAX) + 1] {
             let made: String?? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity + 1 + tail) { buffer in
                 guard let base = buffer.baseAddress else { return .some(nil) }
                 guard getcwd(base, capacity) != nil else { return errno == ERANGE ? nil : .some(nil) }

@@ -16,6 +16,15 @@ struct SystemCallTests {
         #expect(SystemCall.absolutePath(path) == expected)
     }
 
+    /// A working directory longer than the first buffer is read into the second.
+    @Test func aDirectoryLongerThanTheFirstBufferIsReadIntoTheSecond() {
+        let directory = FileManager.default.currentDirectoryPath
+        let expected = directory.hasSuffix("/") ? directory + "cities.mms" : directory + "/cities.mms"
+        // getcwd needs the name's length plus its end byte: both of these are short by at least one.
+        #expect(SystemCall.absolutePath("cities.mms", firstCapacity: 1) == expected)
+        #expect(SystemCall.absolutePath("cities.mms", firstCapacity: directory.utf8.count) == expected)
+    }
+
     @Test(arguments: ["/tmp/cities.mms", "/", ""])
     func absoluteAndEmptyPathsStayAsTheyAre(_ path: String) {
         #expect(SystemCall.absolutePath(path) == path)

@@ -97,6 +97,25 @@ struct MMSearchProcess {
         #expect(paged.output == "Anaheim, US  33.835289, -117.914497  3\n4 matches\n")
     }
 
+    /// An index named relatively opens from any working directory, one whose name is longer than the
+    /// reader's first getcwd buffer (256 bytes) too, and through "..".
+    @Test func relativeIndexPathsOpenFromShallowAndDeepDirectories() throws {
+        let directory = try Self.classicDirectory()
+        defer { directory.remove() }
+        var deep = directory.path
+        while deep.utf8.count <= 300 { deep += "/nested-directory-\(deep.utf8.count)" }
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: directory.file("cities.mms"), toPath: deep + "/cities.mms")
+        for workingDirectory in [directory.path, deep] {
+            let result = try MMSearchProcess.run(["query", "--index", "cities.mms", "Al"], in: workingDirectory)
+            #expect(result.status == 0, "in \(workingDirectory.utf8.count)-byte directory: \(result.error)")
+            #expect(result.output.hasSuffix("2 matches\n"), "in \(workingDirectory.utf8.count)-byte directory")
+        }
+        let upAndDown = try MMSearchProcess.run(["query", "--index", "../" + (directory.path as NSString).lastPathComponent + "/cities.mms", "Al"],
+                                                in: directory.path)
+        #expect(upAndDown.output.hasSuffix("2 matches\n"), "\(upAndDown.error)")
+    }
+
     /// A repeated option's last value wins, in either spelling (`--limit 3`, `--limit=1`), and `--`
     /// makes what follows a prefix even when it starts with a dash.
     @Test func repeatedOptionsTakeTheLastValue() throws {
