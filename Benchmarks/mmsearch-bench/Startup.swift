@@ -20,7 +20,7 @@ struct StartupPeers {
     let marisaSearch: String?
 
     init(directory: String) throws {
-        self.directory = System.absolute(directory)
+        self.directory = SystemCall.absolutePath(directory)
         look = System.findInPath("look")
         sqlite3 = System.findInPath("sqlite3")
         marisaSearch = System.findInPath("marisa-predictive-search")

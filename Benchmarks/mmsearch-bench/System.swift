@@ -302,18 +302,6 @@ enum System {
         return nil
     }
 
-    /// The working directory.
-    static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
-    /// `path` made absolute against the working directory (no symbolic links resolved).
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : currentDirectory() + "/" + path
-    }
-
     // MARK: Helpers
 
     private static func firstInteger(in line: Substring) -> Int? {

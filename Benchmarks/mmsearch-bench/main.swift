@@ -140,7 +140,7 @@ func runBenchmark(_ options: Options) throws {
     for path in [options.data, options.geonames, options.queries] where System.fileSize(path) == nil {
         throw BenchError("\(path) not found (--data, --geonames and --queries name the city list, the dump and the workload)")
     }
-    let data = System.absolute(options.data), geonames = System.absolute(options.geonames), queries = System.absolute(options.queries)
+    let data = SystemCall.absolutePath(options.data), geonames = SystemCall.absolutePath(options.geonames), queries = SystemCall.absolutePath(options.queries)
     let benchExecutable = try System.executablePath()
     let mmsearchExecutable = FilePaths.directory(of: benchExecutable) + "/mmsearch"
     guard System.isExecutable(mmsearchExecutable) else {
