@@ -64,14 +64,6 @@ struct TrieBuilder {
         guard queue.count < Int(UInt32.max) else {
             throw .limitExceeded(file: file, message: "\(queue.count) trie nodes; at most \(UInt32.max - 1) fit")
         }
-        // LABELS follows NODES and CHILDREN (see _SectionWriter's callers in IndexBuilder).
-        let labelsFileOffset = _SectionWriter.offset(afterSectionsOf: [
-            queue.count * MemoryLayout<mms_node>.size,
-            (queue.count + Int(MMS_CHILD_BLOCK_NODES) - 1) / Int(MMS_CHILD_BLOCK_NODES) * MemoryLayout<mms_child_block>.size,
-        ])
-        let labelOffsets = try Self.layOutLabels(queue.map { ($0.labelStart, $0.labelLength) }, pool: keys.pool,
-                                                 fileOffset: labelsFileOffset, into: &labels, file: file)
-        nodes = zip(queue, labelOffsets).map { mms_node(entry_first: UInt32($0.first), label_offset: $1) }
         // Breadth first, node n's children follow node n - 1's: a running sum of the counts.
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
         var first = 1
@@ -86,6 +78,13 @@ struct TrieBuilder {
             }
             childBlocks.append(block)
         }
+        // LABELS follows NODES and CHILDREN (see _SectionWriter's callers in IndexBuilder).
+        let labelsFileOffset = _SectionWriter.offset(afterSectionsOf: [
+            queue.count * MemoryLayout<mms_node>.size, childBlocks.count * MemoryLayout<mms_child_block>.size,
+        ])
+        let labelOffsets = try Self.layOutLabels(queue.map { ($0.labelStart, $0.labelLength) }, pool: keys.pool,
+                                                 fileOffset: labelsFileOffset, into: &labels, file: file)
+        nodes = zip(queue, labelOffsets).map { mms_node(entry_first: UInt32($0.first), label_offset: $1) }
         depths = queue.map(\.depth)
         entryEnds = queue.map(\.end)
     }
