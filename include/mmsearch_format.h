@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 2. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 3. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -25,6 +25,10 @@
  *   sections[ALTERNATES]    mms_alternate[alternate_count]  the cities' other names
  *   sections[NAMES]         uint8_t[]                    name text, original UTF-8, each ended by 0xFF
  *   sections[ID_ORDER]      uint32_t[record_count]       record indices sorted by (id, index)
+ *   sections[RECORD_REGIONS] uint16_t[record_count] or empty: each record's region (REGIONS index, or
+ *                                                         MMS_NO_REGION); empty when no record has one
+ *   sections[REGIONS]       mms_region[region_count]     regions (GeoNames admin1), sorted by (country, code)
+ *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
@@ -66,6 +70,31 @@
  * A record's best entry, the one a result reports as matched, is its matching entry of greatest
  * weight, then least kind, then first in entry order.
  *
+ * Regions and countries (built with GeoNames' admin1CodesASCII.txt and countryInfo.txt). A record
+ * built from a dump row (joined by id, or a dump alone) has the region named "CC.CODE" by the row's
+ * country code and admin1 code, when the admin1 file names it (a non-empty name): RECORD_REGIONS gives
+ * its index in REGIONS. A record whose country is a code in COUNTRIES has that country's name and ISO3
+ * code. A record's qualifiers are, folded and without repeats, in this order: its country code, its
+ * ISO3 code, its country's name, its region's name, and its region's code when that is at least two
+ * letters A-Z. The header flag MMS_FLAG_QUALIFIED is set exactly when some record has a region or a
+ * country with a non-empty name; only then does "Name, Qualifier" match (in "words" only): fold(q)
+ * splits as X + S + Q with S one of ", " "," " ", X non-empty and Q not starting with a space, and a
+ * record matches when X equals fold(n) for one of its names n (a PRIMARY or ALTERNATE entry whose key
+ * is X + tail) and Q fits its qualifiers: Q is empty, or the start of one, or one whole, then S, then
+ * the rest fitting in turn. Such a match weighs 100 for a PRIMARY entry, else 20, with that entry's
+ * kind. It adds to the matches above; on equal weight and kind a key match is the entry reported.
+ * Summaries count key matches only: a reader adds qualifier matches at search time.
+ *
+ * Typos (a reader's fallback; nothing of it is stored). When a query matches no record at all and
+ * fold(q) has at least 4 Unicode scalars, a record matches when one of its keys (of the match mode)
+ * has a prefix within optimal-string-alignment distance 1 of fold(q), on Unicode scalars, with the
+ * first scalar equal; when none does and fold(q) has at least 8 scalars, within 2. Weights, order and
+ * counts are then as above, the query length being fold(q)'s.
+ *
+ * A record's names, in order, are its display name (unless it is empty and the record has alternates)
+ * and then its alternates in ALTERNATES order: ALTERNATES is sorted by record, and a record's
+ * alternates keep the order of its names, so names[0], the PRIMARY one, is the first of these.
+ *
  * ---------------------------------------------------------------------------------------------------
  * The trie. Node 0 is the root and stands for the empty prefix; every other node has one parent and
  * the label of the edge from it (non-empty, ended by 0xFF in LABELS; labels may share bytes, a label
@@ -103,26 +132,31 @@
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where SOURCE ends), and each array
  *   has the length its count implies (POPULATION: 0 or record_count entries); node_count >= 1;
- *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1.
+ *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
+ *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
  *   is used (children after their parent and inside NODES, labels and names up to their 0xFF, entry
- *   ranges nested in the parent's, name numbers, records, name spans, summaries and their top pages),
+ *   ranges nested in the parent's, name numbers, records, name spans, summaries and their top pages,
+ *   region numbers and the regions' and countries' name spans),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
  *   (child blocks adding up, children sorted, numbered after their parent, labels non-empty, ranges
  *   tiling), every entry's key
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
  *   summaries exactly where they belong with the right counts and pages, records in order, the id
- *   order a sorted permutation.
+ *   order a sorted permutation, alternates sorted by record, every region some record's and regions
+ *   and countries sorted, unique and well formed (each folded name the fold of its name), and
+ *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say.
  *
  * The checksum is XXH64 over every byte but the checksum field itself, chained:
  *   checksum = XXH64(file[offsetof(checksum) + 8 ..< file_size], seed: XXH64(file[0 ..< offsetof(checksum)], seed: 0))
  *
  * Version rule: any change to the layout or to the meaning of a field (the folding table and the
  * ranking rules included) bumps MMS_FORMAT_VERSION; a reader opens exactly its own version and names
- * both on a mismatch. Version 1 (one key per record, no names or ranking) is not read by version 2.
+ * both on a mismatch. Version 1 (one key per record, no names or ranking) and version 2 (no regions,
+ * countries or typos) are not read by version 3.
  *
- * Limits of version 2: at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 3: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, stored to 1e-7 degree. The builder refuses input past a limit with an error.
@@ -140,7 +174,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 2u
+#define MMS_FORMAT_VERSION 3u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -163,6 +197,10 @@ extern "C" {
 #define MMS_ENTRY_KIND_SHIFT 30u
 #define MMS_ENTRY_NAME_MASK 0x3FFFFFFFu
 #define MMS_MAX_NAME_NUMBER MMS_ENTRY_NAME_MASK
+/* A RECORD_REGIONS value: the record has no region. */
+#define MMS_NO_REGION 0xFFFFu
+/* mms_header.flags: "Name, Qualifier" queries match (some record has a region or a named country). */
+#define MMS_FLAG_QUALIFIED 0x1u
 
 /* The kinds of key (see "Names and keys"); their order is the ranking's tie-break. */
 typedef enum mms_kind {
@@ -184,9 +222,12 @@ typedef enum mms_section_kind {
     MMS_SECTION_ALTERNATES = 8,
     MMS_SECTION_NAMES = 9,
     MMS_SECTION_ID_ORDER = 10,
-    MMS_SECTION_SOURCE = 11,
-    MMS_SECTION_RESERVED = 12, /* offset and length zero in version 2 */
-    MMS_SECTION_COUNT = 13
+    MMS_SECTION_RECORD_REGIONS = 11,
+    MMS_SECTION_REGIONS = 12,
+    MMS_SECTION_COUNTRIES = 13,
+    MMS_SECTION_SOURCE = 14,
+    MMS_SECTION_RESERVED = 15, /* offset and length zero in version 3 */
+    MMS_SECTION_COUNT = 16
 } mms_section_kind;
 
 /*
@@ -218,7 +259,10 @@ typedef struct mms_header {
     uint32_t alternate_count; /* alternate names */
     uint32_t summary_count;   /* summarized nodes */
     uint32_t top_count;       /* entries in TOP */
-    uint64_t reserved;        /* zero */
+    uint32_t region_count;    /* regions, below MMS_NO_REGION */
+    uint32_t country_count;   /* countries */
+    uint32_t flags;           /* MMS_FLAG_QUALIFIED or zero */
+    uint32_t reserved;        /* zero */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -284,6 +328,38 @@ typedef struct mms_alternate {
     uint32_t name_offset; /* start of the name in NAMES */
 } mms_alternate;
 
+/*
+ * A region (a GeoNames admin1 division: a US state, a Swiss canton, a French region). Invariants: its
+ * name, code and folded name are spans of NAMES each followed by MMS_STRING_END; the name and code
+ * are non-empty UTF-8, the folded name is fold(name); country is two ASCII bytes A-Z or 0-9; regions
+ * are sorted by (country, code bytes), no two equal, and each is the region of some record.
+ */
+typedef struct mms_region {
+    uint32_t name_offset;   /* the name in NAMES, as the admin1 file gives it ("Île-de-France") */
+    uint32_t folded_offset; /* fold(name) in NAMES: what qualifiers compare with */
+    uint32_t code_offset;   /* the admin1 code in NAMES ("IL", "11") */
+    uint16_t name_length;   /* bytes of the name */
+    uint16_t folded_length; /* bytes of fold(name) */
+    uint16_t code_length;   /* bytes of the code */
+    uint8_t country[2];     /* the "CC" of the file's "CC.CODE" */
+} mms_region;
+
+/*
+ * A country (a row of GeoNames' countryInfo.txt whose code some record has). Invariants: name and
+ * folded name are spans of NAMES each followed by MMS_STRING_END, the name UTF-8 (possibly empty) and
+ * the folded name fold(name); code is two ASCII bytes A-Z or 0-9; iso3 is three ASCII bytes A-Z or
+ * three zero bytes; reserved is zero; countries are sorted by code, no two equal.
+ */
+typedef struct mms_country {
+    uint32_t name_offset;   /* the country's name in NAMES ("United States") */
+    uint32_t folded_offset; /* fold(name) in NAMES */
+    uint16_t name_length;   /* bytes of the name */
+    uint16_t folded_length; /* bytes of fold(name) */
+    uint8_t code[2];        /* ISO 3166-1 alpha-2, as records hold it */
+    uint8_t iso3[3];        /* ISO 3166-1 alpha-3, or zero bytes */
+    uint8_t reserved[3];    /* zero */
+} mms_country;
+
 /* What an index was built from. */
 typedef enum mms_source_kind {
     MMS_SOURCE_CITY_LIST = 1,    /* OpenWeatherMap's JSON city list */
@@ -292,19 +368,26 @@ typedef enum mms_source_kind {
 
 /*
  * The SOURCE section: what the index was built from. The source file's name (as given to the
- * builder, UTF-8) follows the struct directly, then the joined dump's name:
- * SOURCE length == sizeof(mms_source) + name_length + joined_name_length.
+ * builder, UTF-8) follows the struct directly, then the joined dump's name, the admin1 file's and the
+ * country file's: SOURCE length == sizeof(mms_source) + name_length + joined_name_length +
+ * admin1_name_length + countries_name_length. A file not used has size, checksum and name length 0.
  */
 typedef struct mms_source {
-    uint64_t source_size;        /* bytes of the input file as read (after decompression, if any) */
-    uint64_t source_checksum;    /* XXH64 (seed 0) of those bytes */
-    int64_t built_at;            /* seconds since 1970-01-01 UTC when the index was written */
-    uint64_t joined_size;        /* bytes of the GeoNames dump joined by id, as read; 0 when none */
-    uint64_t joined_checksum;    /* XXH64 (seed 0) of those bytes; 0 when none */
-    uint32_t name_length;        /* bytes of the source name that follow */
-    uint32_t joined_name_length; /* bytes of the joined dump's name after it; 0 when none */
-    uint32_t source_kind;        /* mms_source_kind of the input */
-    uint32_t reserved;           /* zero */
+    uint64_t source_size;           /* bytes of the input file as read (after decompression, if any) */
+    uint64_t source_checksum;       /* XXH64 (seed 0) of those bytes */
+    int64_t built_at;               /* seconds since 1970-01-01 UTC when the index was written */
+    uint64_t joined_size;           /* bytes of the GeoNames dump joined by id, as read; 0 when none */
+    uint64_t joined_checksum;       /* XXH64 (seed 0) of those bytes; 0 when none */
+    uint64_t admin1_size;           /* bytes of the admin1 file (region names), as read; 0 when none */
+    uint64_t admin1_checksum;       /* XXH64 (seed 0) of those bytes; 0 when none */
+    uint64_t countries_size;        /* bytes of the country file, as read; 0 when none */
+    uint64_t countries_checksum;    /* XXH64 (seed 0) of those bytes; 0 when none */
+    uint32_t name_length;           /* bytes of the source name that follow */
+    uint32_t joined_name_length;    /* bytes of the joined dump's name after it; 0 when none */
+    uint32_t admin1_name_length;    /* bytes of the admin1 file's name after that; 0 when none */
+    uint32_t countries_name_length; /* bytes of the country file's name after that; 0 when none */
+    uint32_t source_kind;           /* mms_source_kind of the input */
+    uint32_t reserved;              /* zero */
 } mms_source;
 
 /* The layout, asserted: a compiler that pads differently refuses to build. */
@@ -325,9 +408,12 @@ _Static_assert(offsetof(mms_header, entry_count) == 48, "mms_header.entry_count"
 _Static_assert(offsetof(mms_header, alternate_count) == 52, "mms_header.alternate_count");
 _Static_assert(offsetof(mms_header, summary_count) == 56, "mms_header.summary_count");
 _Static_assert(offsetof(mms_header, top_count) == 60, "mms_header.top_count");
-_Static_assert(offsetof(mms_header, reserved) == 64, "mms_header.reserved");
-_Static_assert(offsetof(mms_header, sections) == 72, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 72 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 280 bytes");
+_Static_assert(offsetof(mms_header, region_count) == 64, "mms_header.region_count");
+_Static_assert(offsetof(mms_header, country_count) == 68, "mms_header.country_count");
+_Static_assert(offsetof(mms_header, flags) == 72, "mms_header.flags");
+_Static_assert(offsetof(mms_header, reserved) == 76, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, sections) == 80, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 80 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 336 bytes");
 
 _Static_assert(sizeof(mms_node) == 8, "mms_node is 8 bytes");
 _Static_assert(offsetof(mms_node, entry_first) == 0, "mms_node.entry_first");
@@ -358,16 +444,40 @@ _Static_assert(sizeof(mms_alternate) == 8, "mms_alternate is 8 bytes");
 _Static_assert(offsetof(mms_alternate, record) == 0, "mms_alternate.record");
 _Static_assert(offsetof(mms_alternate, name_offset) == 4, "mms_alternate.name_offset");
 
-_Static_assert(sizeof(mms_source) == 56, "mms_source is 56 bytes");
+_Static_assert(sizeof(mms_region) == 20, "mms_region is 20 bytes");
+_Static_assert(offsetof(mms_region, name_offset) == 0, "mms_region.name_offset");
+_Static_assert(offsetof(mms_region, folded_offset) == 4, "mms_region.folded_offset");
+_Static_assert(offsetof(mms_region, code_offset) == 8, "mms_region.code_offset");
+_Static_assert(offsetof(mms_region, name_length) == 12, "mms_region.name_length");
+_Static_assert(offsetof(mms_region, folded_length) == 14, "mms_region.folded_length");
+_Static_assert(offsetof(mms_region, code_length) == 16, "mms_region.code_length");
+_Static_assert(offsetof(mms_region, country) == 18, "mms_region.country");
+
+_Static_assert(sizeof(mms_country) == 20, "mms_country is 20 bytes");
+_Static_assert(offsetof(mms_country, name_offset) == 0, "mms_country.name_offset");
+_Static_assert(offsetof(mms_country, folded_offset) == 4, "mms_country.folded_offset");
+_Static_assert(offsetof(mms_country, name_length) == 8, "mms_country.name_length");
+_Static_assert(offsetof(mms_country, folded_length) == 10, "mms_country.folded_length");
+_Static_assert(offsetof(mms_country, code) == 12, "mms_country.code");
+_Static_assert(offsetof(mms_country, iso3) == 14, "mms_country.iso3");
+_Static_assert(offsetof(mms_country, reserved) == 17, "mms_country.reserved");
+
+_Static_assert(sizeof(mms_source) == 96, "mms_source is 96 bytes");
 _Static_assert(offsetof(mms_source, source_size) == 0, "mms_source.source_size");
 _Static_assert(offsetof(mms_source, source_checksum) == 8, "mms_source.source_checksum");
 _Static_assert(offsetof(mms_source, built_at) == 16, "mms_source.built_at");
 _Static_assert(offsetof(mms_source, joined_size) == 24, "mms_source.joined_size");
 _Static_assert(offsetof(mms_source, joined_checksum) == 32, "mms_source.joined_checksum");
-_Static_assert(offsetof(mms_source, name_length) == 40, "mms_source.name_length");
-_Static_assert(offsetof(mms_source, joined_name_length) == 44, "mms_source.joined_name_length");
-_Static_assert(offsetof(mms_source, source_kind) == 48, "mms_source.source_kind");
-_Static_assert(offsetof(mms_source, reserved) == 52, "mms_source.reserved");
+_Static_assert(offsetof(mms_source, admin1_size) == 40, "mms_source.admin1_size");
+_Static_assert(offsetof(mms_source, admin1_checksum) == 48, "mms_source.admin1_checksum");
+_Static_assert(offsetof(mms_source, countries_size) == 56, "mms_source.countries_size");
+_Static_assert(offsetof(mms_source, countries_checksum) == 64, "mms_source.countries_checksum");
+_Static_assert(offsetof(mms_source, name_length) == 72, "mms_source.name_length");
+_Static_assert(offsetof(mms_source, joined_name_length) == 76, "mms_source.joined_name_length");
+_Static_assert(offsetof(mms_source, admin1_name_length) == 80, "mms_source.admin1_name_length");
+_Static_assert(offsetof(mms_source, countries_name_length) == 84, "mms_source.countries_name_length");
+_Static_assert(offsetof(mms_source, source_kind) == 88, "mms_source.source_kind");
+_Static_assert(offsetof(mms_source, reserved) == 92, "mms_source.reserved");
 
 /* Byte offsets and sizes as values, so Swift (which cannot evaluate offsetof) uses the C compiler's. */
 enum {
@@ -378,6 +488,8 @@ enum {
     MMS_SUMMARY_SIZE = sizeof(mms_summary),
     MMS_RECORD_SIZE = sizeof(mms_record),
     MMS_ALTERNATE_SIZE = sizeof(mms_alternate),
+    MMS_REGION_SIZE = sizeof(mms_region),
+    MMS_COUNTRY_SIZE = sizeof(mms_country),
     MMS_SOURCE_SIZE = sizeof(mms_source),
 };
 

@@ -11,6 +11,9 @@ public struct City: Sendable, Hashable {
     public var name: String
     /// The ISO 3166-1 alpha-2 country code, or "" where the list gives none.
     public var country: String
+    /// The region (GeoNames' admin1 division: a US state, a Swiss canton) where the index has one
+    /// for this city (built with `--admin1`); nil otherwise.
+    public var region: String?
     /// Where it is, exactly as the list's decimal text said.
     public var coordinate: Coordinate
     /// How many people live there (GeoNames' figure), or nil when the index has no populations (an
@@ -24,10 +27,11 @@ public struct City: Sendable, Hashable {
     /// let hurzuf = City(id: 707860, name: "Hurzuf", country: "UA",
     ///                   coordinate: Coordinate(latitudeE7: 445_499_990, longitudeE7: 342_833_330))
     /// ```
-    public init(id: UInt32, name: String, country: String, coordinate: Coordinate, population: UInt32? = nil, matchedName: String? = nil) {
+    public init(id: UInt32, name: String, country: String, region: String? = nil, coordinate: Coordinate, population: UInt32? = nil, matchedName: String? = nil) {
         self.id = id
         self.name = name
         self.country = country
+        self.region = region
         self.coordinate = coordinate
         self.population = population
         self.matchedName = matchedName

@@ -16,8 +16,9 @@ public struct SourceDescription: Sendable, Equatable {
         case geoNamesDump = 2
     }
 
-    /// A GeoNames dump joined to the list by id: its name, size and checksum, as for the input.
-    public struct Joined: Sendable, Equatable {
+    /// A file read beside the input (a GeoNames dump joined by id, the admin1 file, the country
+    /// file): its name, size and checksum, as for the input.
+    public struct InputFile: Sendable, Equatable {
         public var name: String
         public var size: UInt64
         public var checksum: UInt64
@@ -40,18 +41,25 @@ public struct SourceDescription: Sendable, Equatable {
     /// The input's kind.
     public var kind: Kind
     /// The GeoNames dump joined to the list (`mmsearch build --geonames`), if any.
-    public var joined: Joined?
+    public var joined: InputFile?
+    /// GeoNames' admin1CodesASCII.txt, the regions' names (`mmsearch build --admin1`), if any.
+    public var admin1: InputFile?
+    /// GeoNames' countryInfo.txt, the countries' names (`mmsearch build --countries`), if any.
+    public var countries: InputFile?
 
     /// ```swift
     /// let source = SourceDescription(name: "city.list.json", size: 0, checksum: 0, builtAt: 0)
     /// ```
-    public init(name: String, size: UInt64, checksum: UInt64, builtAt: Int64, kind: Kind = .cityList, joined: Joined? = nil) {
+    public init(name: String, size: UInt64, checksum: UInt64, builtAt: Int64, kind: Kind = .cityList, joined: InputFile? = nil,
+                admin1: InputFile? = nil, countries: InputFile? = nil) {
         self.name = name
         self.size = size
         self.checksum = checksum
         self.builtAt = builtAt
         self.kind = kind
         self.joined = joined
+        self.admin1 = admin1
+        self.countries = countries
     }
 }
 
@@ -65,8 +73,9 @@ public struct SourceDescription: Sendable, Equatable {
 public struct IndexInfo: Sendable, Equatable {
     /// One section of the file, as the header's section table places it.
     public struct Section: Sendable, Equatable {
-        /// The section's name: "nodes", "labels", "entries", "summaries", "top pages", "records",
-        /// "population", "alternates", "names", "id order" or "source".
+        /// The section's name: "nodes", "children", "labels", "entries", "summaries", "top pages",
+        /// "records", "population", "alternates", "names", "id order", "record regions", "regions",
+        /// "countries" or "source".
         public var name: String
         /// Byte offset from the start of the file.
         public var offset: Int
@@ -89,6 +98,11 @@ public struct IndexInfo: Sendable, Equatable {
     public var summaryCount: Int
     /// Whether the cities have populations (built with GeoNames data).
     public var hasPopulation: Bool
+    /// Regions (GeoNames admin1 divisions) some city is in, and countries with a name.
+    public var regionCount: Int
+    public var countryCount: Int
+    /// Whether "Name, Qualifier" queries ("portland, or") match: some city has a region or a named country.
+    public var matchesQualifiers: Bool
     /// The checksum the header stores; `CityIndex.verify()` checks it against the bytes.
     public var checksum: UInt64
     /// Every section in file order (the reserved entry left out).
@@ -107,7 +121,10 @@ extension CityIndex {
     /// ```
     public func info() throws(MMSearchError) -> IndexInfo {
         try withBytes { (index) throws(MMSearchError) in
-            let (fields, name, joinedName) = try index.source()
+            let (fields, names) = try index.source()
+            func file(_ name: UnsafeRawBufferPointer, size: UInt64, checksum: UInt64) -> SourceDescription.InputFile? {
+                name.isEmpty && size == 0 ? nil : SourceDescription.InputFile(name: String(decoding: name, as: UTF8.self), size: size, checksum: checksum)
+            }
             let table = index.sectionTable()
             return IndexInfo(
                 formatVersion: MMS_FORMAT_VERSION, // open accepts exactly this version
@@ -118,19 +135,23 @@ extension CityIndex {
                 alternateCount: layout.alternateCount,
                 summaryCount: layout.summaryCount,
                 hasPopulation: layout.hasPopulation,
+                regionCount: layout.regionCount,
+                countryCount: layout.countryCount,
+                matchesQualifiers: layout.isQualified,
                 checksum: index.storedChecksum,
                 sections: _IndexLayout.sectionNames.map { kind, name in
                     let entry = table[Int(kind.rawValue)]
                     return IndexInfo.Section(name: name, offset: Int(entry.offset), length: Int(entry.length))
                 },
                 source: SourceDescription(
-                    name: String(decoding: name, as: UTF8.self),
+                    name: String(decoding: names.source, as: UTF8.self),
                     size: fields.source_size,
                     checksum: fields.source_checksum,
                     builtAt: fields.built_at,
                     kind: SourceDescription.Kind(rawValue: fields.source_kind) ?? .cityList,
-                    joined: fields.joined_name_length == 0 && fields.joined_size == 0 ? nil : SourceDescription.Joined(
-                        name: String(decoding: joinedName, as: UTF8.self), size: fields.joined_size, checksum: fields.joined_checksum)
+                    joined: file(names.joined, size: fields.joined_size, checksum: fields.joined_checksum),
+                    admin1: file(names.admin1, size: fields.admin1_size, checksum: fields.admin1_checksum),
+                    countries: file(names.countries, size: fields.countries_size, checksum: fields.countries_checksum)
                 )
             )
         }

@@ -46,13 +46,94 @@ private struct _Verifier {
         let folded = try checkAlternates()
         try checkTrie(tails: keys.tails, primaryKeys: keys.primary, alternateFolds: folded)
         try checkIdOrder()
+        try checkRegionsAndCountries()
+    }
+
+    /// Regions and countries: each well formed (names in the pool, followed by their end byte, the
+    /// folded name the fold of the name), sorted and unique; every region some record's (their
+    /// numbers `regionNumber` checks); and the QUALIFIED flag set exactly when some record has a
+    /// region or a country with a name.
+    func checkRegionsAndCountries() throws(MMSearchError) {
+        func checkText(_ text: UnsafeRawBufferPointer, at offset: Int, _ what: String, nonEmpty: Bool) throws(MMSearchError) {
+            let end = text.isEmpty ? nil : text.baseAddress.map { $0 - UnsafeRawPointer(index.raw.baseAddress!) + text.count }
+            guard isValidUTF8(text), !nonEmpty || !text.isEmpty, end.map({ $0 < layout.names.upperBound && index.raw[$0] == UInt8(MMS_STRING_END) }) ?? true else {
+                throw corrupt(offset, "\(what) is \(nonEmpty ? "empty, " : "")not valid UTF-8 or not followed by its end byte")
+            }
+        }
+        func isCode(_ first: UInt8, _ second: UInt8) -> Bool {
+            [first, second].allSatisfy { $0 &- UInt8(ascii: "A") < 26 || $0 &- UInt8(ascii: "0") < 10 }
+        }
+        var previousRegion: (country: (UInt8, UInt8), code: [UInt8])?
+        for number in 0 ..< layout.regionCount {
+            let region = try index.region(number), at = layout.regions + number * _IndexLayout.regionSize
+            let (name, folded, code) = try index.regionTexts(number)
+            try checkText(name, at: at, "region \(number)'s name", nonEmpty: true)
+            try checkText(folded, at: at, "region \(number)'s folded name", nonEmpty: false)
+            try checkText(code, at: at, "region \(number)'s code", nonEmpty: true)
+            guard Folding.fold(String(decoding: name, as: UTF8.self)).elementsEqual(folded), isCode(region.country.0, region.country.1) else {
+                throw corrupt(at, "region \(number) has a folded name that is not its name's fold, or a country that is not two characters A-Z or 0-9")
+            }
+            if let previousRegion {
+                let order = previousRegion.country.0 != region.country.0 ? (previousRegion.country.0 < region.country.0 ? -1 : 1)
+                    : previousRegion.country.1 != region.country.1 ? (previousRegion.country.1 < region.country.1 ? -1 : 1)
+                    : previousRegion.code.withUnsafeBytes { compareBytes($0, 0 ..< $0.count, code, 0 ..< code.count) }
+                guard order < 0 else { throw corrupt(at, "region \(number) is not after region \(number - 1) in (country, code) order") }
+            }
+            previousRegion = (region.country, Array(code))
+        }
+        var previousCode: UInt16?
+        var named = [Bool](repeating: false, count: layout.countryCount)
+        for number in 0 ..< layout.countryCount {
+            let (country, at) = index.country(number)
+            let name = try index.span(offset: country.name_offset, length: country.name_length, at: at, what: "country \(number)")
+            let folded = try index.span(offset: country.folded_offset, length: country.folded_length, at: at, what: "country \(number)'s folded name")
+            try checkText(name, at: at, "country \(number)'s name", nonEmpty: false)
+            try checkText(folded, at: at, "country \(number)'s folded name", nonEmpty: false)
+            let iso3 = [country.iso3.0, country.iso3.1, country.iso3.2]
+            let code = UInt16(country.code.0) << 8 | UInt16(country.code.1)
+            guard Folding.fold(String(decoding: name, as: UTF8.self)).elementsEqual(folded), isCode(country.code.0, country.code.1),
+                  iso3 == [0, 0, 0] || iso3.allSatisfy({ $0 &- UInt8(ascii: "A") < 26 }), country.reserved == (0, 0, 0),
+                  previousCode.map({ $0 < code }) ?? true else {
+                throw corrupt(at, "country \(number) is not well formed (its fold, code, ISO3 code or reserved bytes), or not after country \(number - 1) in code order")
+            }
+            previousCode = code
+            named[number] = !name.isEmpty
+        }
+        var regionUsed = [Bool](repeating: false, count: layout.regionCount)
+        var countryUsed = [Bool](repeating: false, count: layout.countryCount)
+        var qualified = false
+        for record in 0 ..< layout.recordCount {
+            if let region = try index.regionNumber(ofRecord: record) {
+                regionUsed[region] = true
+                qualified = true
+            }
+            if let country = index.countryNumber(code: try index.record(record).country) {
+                countryUsed[country] = true
+                qualified = qualified || named[country]
+            }
+        }
+        if let unused = regionUsed.firstIndex(of: false) {
+            throw corrupt(layout.regions + unused * _IndexLayout.regionSize, "region \(unused) is no record's region")
+        }
+        if let unused = countryUsed.firstIndex(of: false) {
+            throw corrupt(layout.countries + unused * _IndexLayout.countrySize, "country \(unused) is no record's country")
+        }
+        if layout.hasRegions, layout.regionCount == 0 {
+            throw corrupt(layout.recordRegions, "the record regions section is not empty, but no record has a region")
+        }
+        guard qualified == layout.isQualified else {
+            throw corrupt(MemoryLayout<mms_header>.offset(of: \.flags)!, "the qualified flag is \(layout.isQualified ? "set" : "clear"), but \(qualified ? "some record has" : "no record has") a region or a named country")
+        }
     }
 
     /// The SOURCE section: names filling it (`source()` checks), a known kind, the reserved field zero.
     func checkSource() throws(MMSearchError) {
         let fields = try index.source().fields
-        guard SourceDescription.Kind(rawValue: fields.source_kind) != nil, fields.reserved == 0 else {
-            throw corrupt(layout.source.lowerBound, "the source section has kind \(fields.source_kind) and reserved \(fields.reserved); kinds are 1 and 2, reserved is 0")
+        guard SourceDescription.Kind(rawValue: fields.source_kind) != nil, fields.reserved == 0,
+              fields.joined_name_length > 0 || (fields.joined_size == 0 && fields.joined_checksum == 0),
+              fields.admin1_name_length > 0 || (fields.admin1_size == 0 && fields.admin1_checksum == 0),
+              fields.countries_name_length > 0 || (fields.countries_size == 0 && fields.countries_checksum == 0) else {
+            throw corrupt(layout.source.lowerBound, "the source section has kind \(fields.source_kind) and reserved \(fields.reserved), or a size for a file it does not name; kinds are 1 and 2, reserved is 0")
         }
     }
 
@@ -132,11 +213,17 @@ private struct _Verifier {
         return (tails, primary)
     }
 
-    /// Checks every alternate name (its record and text); returns their folds.
+    /// Checks every alternate name (its record, in record order, and its text); returns their folds.
     func checkAlternates() throws(MMSearchError) -> [[UInt8]] {
         var folds: [[UInt8]] = []
         folds.reserveCapacity(layout.alternateCount)
+        var previousRecord: UInt32 = 0
         for index in 0 ..< layout.alternateCount {
+            let record = try self.index.alternate(index).record
+            guard record >= previousRecord else {
+                throw corrupt(layout.alternates + index * _IndexLayout.alternateSize, "alternate name \(index) belongs to record \(record), after one of record \(previousRecord); alternates are sorted by record")
+            }
+            previousRecord = record
             let text = try self.index.alternateText(index)
             guard !text.isEmpty, isValidUTF8(text) else {
                 throw corrupt(layout.alternates + index * _IndexLayout.alternateSize, "alternate name \(index) is empty or not valid UTF-8")
@@ -276,8 +363,8 @@ private struct _Verifier {
         let offset = layout.summaries // for messages: the section
         let depth = prefix.count
         let located = _IndexBytes.Located(node: node, depth: depth, entries: entries)
-        let ranked = try index.evaluate(located, queryLength: depth, match: .words, order: .rank)
-        let named = try index.evaluate(located, queryLength: depth, match: .name, order: .name)
+        let ranked = try index.evaluate([located], queryLength: depth, match: .words, order: .rank)
+        let named = try index.evaluate([located], queryLength: depth, match: .name, order: .name)
         let primary = prefix.withUnsafeBytes { prefix in
             primaryKeys.pool.withUnsafeBytes { pool in
                 prefixRange(count: primaryKeys.starts.count - 1, prefix: prefix) { position in

@@ -85,14 +85,17 @@ public struct CityIndex: Sendable {
     /// The cities with a name, or a word of a name, that starts with the folded `prefix` (see
     /// `Folding`), biggest first; `match` and `order` choose otherwise (see `MatchMode`,
     /// `ResultOrder`). The empty prefix matches every city. Counting is O(1), and so is the first
-    /// page of ranked results.
+    /// page of ranked results. In an index with regions or countries, "Name, Qualifier" matches too
+    /// ("portland, or", "paris texas"); and when nothing matches, `typos` lets names within one or
+    /// two typos match (see `Typos`; `SearchResults.typos` says how many were allowed).
     ///
     /// ```swift
     /// let munich = try index.search("München")[0]       // Muenchen, DE, matched by "München"
     /// let page = try index.search("lond", order: .name).cities(in: 0 ..< 20)
+    /// let typo = try index.search("cincinatti").typos    // 1: Cincinnati, one typo away
     /// ```
-    public func search(_ prefix: some StringProtocol, match: MatchMode = .words, order: ResultOrder = .rank) throws(MMSearchError) -> SearchResults {
-        try search(foldedPrefix: Folding.fold(prefix), match: match, order: order)
+    public func search(_ prefix: some StringProtocol, match: MatchMode = .words, order: ResultOrder = .rank, typos: Typos = .on) throws(MMSearchError) -> SearchResults {
+        try search(foldedPrefix: Folding.fold(prefix), match: match, order: order, typos: typos)
     }
 
     /// The same search for `foldedPrefix`, bytes already folded by `Folding.fold`: for callers that
@@ -101,32 +104,20 @@ public struct CityIndex: Sendable {
     /// ```swift
     /// let matches = try index.search(foldedPrefix: Folding.fold("São"))
     /// ```
-    public func search(foldedPrefix: [UInt8], match: MatchMode = .words, order: ResultOrder = .rank) throws(MMSearchError) -> SearchResults {
-        let (count, plan) = try withBytes { (index) throws(MMSearchError) -> (Int, SearchResults.Plan) in
-            guard let located = try foldedPrefix.withRawBytes({ (query) throws(MMSearchError) in try index.locate(query) }) else {
-                return (0, .listed([]))
-            }
-            let isSummarized = located.entries.count > Int(MMS_SUMMARY_THRESHOLD)
-            if match == .name, order == .name, layout.alternateCount == 0 {
-                // Only primary names can match: the records whose primary key starts with the prefix,
-                // contiguous in name order (version 1's answer, as cheap).
-                let records = isSummarized ? try index.summary(ofNode: located.node).primaryRecords : try index.primaryRecords(in: located.entries)
-                return (records.count, .recordRange(records))
-            }
-            guard isSummarized else {
+    public func search(foldedPrefix: [UInt8], match: MatchMode = .words, order: ResultOrder = .rank, typos: Typos = .on) throws(MMSearchError) -> SearchResults {
+        let (count, plan, allowed) = try withBytes { (index) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) in
+            let (count, plan) = try index.plan(foldedPrefix, match: match, order: order)
+            guard count == 0, typos == .on else { return (count, plan, 0) }
+            // Nothing as typed: within one typo from 4 scalars, two from 8.
+            let scalars = Array(String(decoding: foldedPrefix, as: UTF8.self).unicodeScalars.map(\.value))
+            for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
+                let located = try index.typoMatches(scalars, maximum: maximum)
                 let matches = try index.evaluate(located, queryLength: foldedPrefix.count, match: match, order: order)
-                return (matches.count, .listed(matches))
+                if !matches.isEmpty { return (matches.count, .listed(matches), maximum) }
             }
-            let summary = try index.summary(ofNode: located.node)
-            let count = Int(match == .words ? summary.record_count : summary.name_record_count)
-            guard count <= located.entries.count else { // every record counted has an entry here
-                throw index.corrupt(index.layout.summaries, "the summary of node \(located.node) counts \(count) records under \(located.entries.count) entries")
-            }
-            let top = match == .words && order == .rank
-                ? Int(summary.top_first) ..< Int(summary.top_first) + min(count, Int(MMS_TOP_COUNT)) : nil
-            return (count, .summarized(located, queryLength: foldedPrefix.count, top: top))
+            return (0, plan, 0)
         }
-        return SearchResults(index: self, match: match, order: order, count: count, plan: plan)
+        return SearchResults(index: self, match: match, order: order, count: count, typos: allowed, plan: plan)
     }
 
     /// Runs `body` over the raw layer; the only way into the mapped bytes.

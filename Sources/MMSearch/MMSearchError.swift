@@ -19,6 +19,9 @@ public enum MMSearchError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedVersion(file: String, found: UInt32, supported: UInt32)
     /// A system call failed: `operation` says which (for example "open", "rename"), `errno` why.
     case io(path: String, operation: String, errno: Int32)
+    /// Inputs or options that cannot go together (for example region names without a dump that
+    /// gives regions): `mmsearch` reports it as a usage error.
+    case invalidOptions(message: String)
 
     /// The message `mmsearch` prints: the file, where, and what went wrong.
     ///
@@ -41,6 +44,8 @@ public enum MMSearchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(file): index format version \(found), but this mmsearch reads version \(supported); rebuild the index with `mmsearch build`"
         case let .io(path, operation, errno):
             return "\(path): \(operation) failed: \(SystemCall.describe(errno: errno))"
+        case let .invalidOptions(message):
+            return message
         }
     }
 }

@@ -31,6 +31,22 @@ public enum ResultOrder: String, Sendable, CaseIterable {
     case name
 }
 
+/// Whether a query that matches nothing as typed may match names within a typo or two of it.
+///
+/// ```swift
+/// try index.search("albuqerque").typos               // 1: Albuquerque
+/// try index.search("albuqerque", typos: .off).count  // 0
+/// ```
+public enum Typos: String, Sendable, CaseIterable {
+    /// When nothing matches and the folded query has at least 4 characters (Unicode scalars), the
+    /// cities with a name (or a word of one, with `MatchMode.words`) that starts within one typo of it
+    /// match: one character inserted, deleted or replaced, or two neighbours swapped, never the first;
+    /// when none does and it has at least 8, within two. The default.
+    case on
+    /// Only what matches as typed.
+    case off
+}
+
 /// The cities that match one search, in the order asked for. `count` is exact and O(1); the first
 /// ranked page of a common prefix is stored in the index, other pages are read from the matching
 /// entries when asked for, and each `City` is decoded from the file only when read.
@@ -53,6 +69,9 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     public let order: ResultOrder
     /// The number of matches: distinct cities, each counted once however many of its names match.
     public let count: Int
+    /// How many typos were allowed to find them: 0 when the query matched as typed; 1 or 2 when it
+    /// matched nothing as typed and `Typos.on` let names within that many typos match (see `Typos`).
+    public let typos: Int
     let plan: Plan
 
     /// How the results are read.
@@ -62,8 +81,16 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         /// Records `range` in name order (names matched, by name, in an index without alternates).
         case recordRange(Range<Int>)
         /// A big node: its first ranked page is `TOP[top]` (when the match and order are the
-        /// defaults); other pages are read from `entries`.
-        case summarized(_IndexBytes.Located, queryLength: Int, top: Range<Int>?)
+        /// defaults) merged with `qualified`; other pages are read from `entries`, with `qualified`.
+        /// `qualified` holds the "Name, Qualifier" matches that are not key matches, or rank better
+        /// than their record's key matches.
+        case summarized(_IndexBytes.Located, queryLength: Int, top: Range<Int>?, qualified: [_Ranked])
+    }
+
+    /// How many of the first matches a summary's stored page answers (0 when none does).
+    var firstPageLength: Int {
+        guard case .summarized(_, _, top: .some, _) = plan else { return 0 }
+        return Swift.min(count, Int(MMS_TOP_COUNT))
     }
 
     /// Always 0: positions count from the first match.
@@ -88,13 +115,13 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         public mutating func next() -> City? {
             guard position < results.count else { return nil }
             defer { position += 1 }
-            guard case let .summarized(located, queryLength, top) = results.plan, position >= top?.count ?? 0 else {
+            guard case let .summarized(located, queryLength, _, qualified) = results.plan, position >= results.firstPageLength else {
                 return results[position]
             }
             if listed == nil {
                 let (match, order) = (results.match, results.order)
                 listed = (try? results.index.withBytes { (bytes) throws(MMSearchError) in
-                    try bytes.evaluate(located, queryLength: queryLength, match: match, order: order)
+                    try bytes.evaluate([located], queryLength: queryLength, match: match, order: order, qualified: qualified)
                 }) ?? []
             }
             let position = self.position
@@ -152,15 +179,14 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 }
             case .recordRange(let records):
                 for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
-            case let .summarized(located, queryLength, top):
-                if let top, positions.upperBound <= top.count {
+            case let .summarized(located, queryLength, top, qualified):
+                if let top, positions.upperBound <= firstPageLength {
+                    let page = try bytes.firstPage(top: top, length: firstPageLength, queryLength: queryLength, qualified: qualified)
                     for position in positions {
-                        let entry = try bytes.topEntry(top.lowerBound + position)
-                        let owner = try bytes.owner(ofEntry: entry, at: bytes.layout.top + (top.lowerBound + position) * 4)
-                        cities.append(try bytes.city(owner.record, matchedBy: entry))
+                        cities.append(try bytes.city(Int(page[position].record), matchedBy: page[position].entry))
                     }
                 } else {
-                    let matches = try bytes.evaluate(located, queryLength: queryLength, match: match, order: order)
+                    let matches = try bytes.evaluate([located], queryLength: queryLength, match: match, order: order, qualified: qualified)
                     guard matches.count == count else {
                         throw bytes.corrupt(bytes.layout.summaries, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
@@ -185,45 +211,143 @@ struct _Match: Sendable {
     var entry: UInt32
 }
 
+/// One matching record, the class of its best match (see `Ranking`) and the entry it was found by.
+struct _Ranked: Sendable {
+    var record: UInt32
+    var matchClass: UInt32
+    var entry: UInt32
+}
+
 extension _IndexBytes {
-    /// Every record matching under `located`, once each, in `order`: the definition of the results,
-    /// read entry by entry (O(entries), for small nodes and for pages past a summary's first).
-    func evaluate(_ located: Located, queryLength: Int, match: MatchMode, order: ResultOrder) throws(MMSearchError) -> [_Match] {
-        let entries = located.entries
-        // Only an ALTERNATE match's weight needs its key's length.
-        let keyLengths = layout.alternateCount == 0 ? [] : try keyLengths(under: located)
+    /// Every record matching under `located` (one or more disjoint entry ranges), once each, with
+    /// the "Name, Qualifier" matches `qualified` (sorted by record) added, in `order`: the definition
+    /// of the results, read entry by entry (O(entries), for small nodes, typos and pages past a
+    /// summary's first).
+    func evaluate(_ located: [Located], queryLength: Int, match: MatchMode, order: ResultOrder, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Match] {
         // One integer per matching entry: record, class (best first), position; sorted, each
         // record's best entry comes first among its own.
         var candidates: [UInt64] = []
-        candidates.reserveCapacity(entries.count)
-        for position in entries {
-            let value = try entry(position)
-            let kind = value >> MMS_ENTRY_KIND_SHIFT
-            if match == .name && kind == MMS_KIND_WORD.rawValue { continue }
-            let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
-            var foldedLength = 0
-            if kind == MMS_KIND_ALTERNATE.rawValue {
-                // The key is fold(name) + tail, and the tail is ", cc" or nothing.
-                let tail = try record(owner.record).country == (0, 0) ? 0 : 4
-                foldedLength = Int(keyLengths[position - entries.lowerBound]) - tail
+        candidates.reserveCapacity(located.reduce(0) { $0 + $1.entries.count })
+        for range in located {
+            let entries = range.entries
+            // Only an ALTERNATE match's weight needs its key's length.
+            let keyLengths = layout.alternateCount == 0 ? [] : try keyLengths(under: range)
+            for position in entries {
+                let value = try entry(position)
+                let kind = value >> MMS_ENTRY_KIND_SHIFT
+                if match == .name && kind == MMS_KIND_WORD.rawValue { continue }
+                let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
+                var foldedLength = 0
+                if kind == MMS_KIND_ALTERNATE.rawValue {
+                    // The key is fold(name) + tail, and the tail is ", cc" or nothing.
+                    let tail = try record(owner.record).country == (0, 0) ? 0 : 4
+                    foldedLength = Int(keyLengths[position - entries.lowerBound]) - tail
+                }
+                let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: foldedLength)
+                candidates.append(UInt64(owner.record) << 34 | UInt64(matchClass) << 32 | UInt64(position))
             }
-            let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: foldedLength)
-            candidates.append(UInt64(owner.record) << 34 | UInt64(matchClass) << 32 | UInt64(position - entries.lowerBound))
         }
         candidates.sort()
-        var best: [(record: UInt32, matchClass: UInt32, entry: UInt32)] = []
-        best.reserveCapacity(candidates.count)
+        var best: [_Ranked] = []
+        best.reserveCapacity(candidates.count + qualified.count)
         for candidate in candidates {
             let record = UInt32(candidate >> 34)
             if best.last?.record == record { continue }
-            let position = entries.lowerBound + Int(candidate & 0xFFFF_FFFF)
-            best.append((record, UInt32(candidate >> 32 & 3), try entry(position)))
+            best.append(_Ranked(record: record, matchClass: UInt32(candidate >> 32 & 3), entry: try entry(Int(candidate & 0xFFFF_FFFF))))
         }
+        if !qualified.isEmpty { best = Self.merged(best, qualified) }
+        return Self.ordered(best, order: order, population: population)
+    }
+
+    /// Key matches and "Name, Qualifier" matches, each sorted by record, as one list sorted by record:
+    /// a record in both keeps the better class, its key match on a tie.
+    static func merged(_ keyMatches: [_Ranked], _ qualified: [_Ranked]) -> [_Ranked] {
+        var merged: [_Ranked] = []
+        merged.reserveCapacity(keyMatches.count + qualified.count)
+        var next = 0
+        for match in keyMatches {
+            while next < qualified.count, qualified[next].record < match.record {
+                merged.append(qualified[next])
+                next += 1
+            }
+            if next < qualified.count, qualified[next].record == match.record {
+                merged.append(qualified[next].matchClass < match.matchClass ? qualified[next] : match)
+                next += 1
+            } else {
+                merged.append(match)
+            }
+        }
+        merged.append(contentsOf: qualified[next...])
+        return merged
+    }
+
+    /// `matches` (sorted by record, one each) in `order`: ranked, or as they are (name order).
+    static func ordered(_ matches: [_Ranked], order: ResultOrder, population: (Int) -> UInt64) -> [_Match] {
         if order == .rank {
-            return best.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, record: $0.record), entry: $0.entry) }
+            return matches.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, record: $0.record), entry: $0.entry) }
                 .sorted { $0.rank < $1.rank }
                 .map { _Match(record: $0.rank.record, entry: $0.entry) }
         }
-        return best.map { _Match(record: $0.record, entry: $0.entry) } // already by record: name order
+        return matches.map { _Match(record: $0.record, entry: $0.entry) }
+    }
+
+    /// The first `length` ranked matches under a summarized node whose stored page is `TOP[top]`,
+    /// with the "Name, Qualifier" matches `qualified` merged in: a record off the stored page ranks
+    /// below its last, and a qualifier match only adds or raises a record, so the page is among the
+    /// stored one and `qualified`.
+    func firstPage(top: Range<Int>, length: Int, queryLength: Int, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
+        var stored: [_Ranked] = []
+        stored.reserveCapacity(top.count)
+        for position in top {
+            let entry = try topEntry(position)
+            let owner = try owner(ofEntry: entry, at: layout.top + position * 4)
+            let kind = entry >> MMS_ENTRY_KIND_SHIFT
+            // Only a qualified page needs the stored entries' classes (to rank them among the new).
+            let foldedLength = !qualified.isEmpty && kind == MMS_KIND_ALTERNATE.rawValue ? try foldedLength(ofAlternate: owner.alternate ?? 0) : 0
+            stored.append(_Ranked(record: UInt32(owner.record), matchClass: Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: foldedLength), entry: entry))
+        }
+        guard !qualified.isEmpty else { return stored.map { _Match(record: $0.record, entry: $0.entry) } }
+        stored.sort { $0.record < $1.record }
+        return Array(Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))
+    }
+}
+
+extension _IndexBytes {
+    /// How to read the results of the folded `query` as typed, and their count: one walk down the
+    /// trie, then the node's summary or its entries, and the "Name, Qualifier" matches added.
+    func plan(_ query: [UInt8], match: MatchMode, order: ResultOrder) throws(MMSearchError) -> (count: Int, plan: SearchResults.Plan) {
+        let qualified = match == .words ? try qualifiedMatches(query) : []
+        guard let located = try query.withRawBytes({ (bytes) throws(MMSearchError) in try locate(bytes) }) else {
+            let matches = Self.ordered(qualified, order: order, population: population)
+            return (matches.count, .listed(matches))
+        }
+        let isSummarized = located.entries.count > Int(MMS_SUMMARY_THRESHOLD)
+        if match == .name, order == .name, layout.alternateCount == 0 {
+            // Only primary names can match: the records whose primary key starts with the prefix,
+            // contiguous in name order (version 1's answer, as cheap).
+            let records = isSummarized ? try summary(ofNode: located.node).primaryRecords : try primaryRecords(in: located.entries)
+            return (records.count, .recordRange(records))
+        }
+        guard isSummarized else {
+            let matches = try evaluate([located], queryLength: query.count, match: match, order: order, qualified: qualified)
+            return (matches.count, .listed(matches))
+        }
+        let summary = try summary(ofNode: located.node)
+        let stored = Int(match == .words ? summary.record_count : summary.name_record_count)
+        guard stored <= located.entries.count else { // every record counted has an entry here
+            throw corrupt(layout.summaries, "the summary of node \(located.node) counts \(stored) records under \(located.entries.count) entries")
+        }
+        // The summary counts key matches; a qualifier match adds its record when that has none, and
+        // matters to the order only when it ranks its record better.
+        var added = 0
+        var raising: [_Ranked] = []
+        for candidate in qualified {
+            let keyClass = try bestKeyClass(ofRecord: Int(candidate.record), query: query, match: match)
+            if keyClass == nil { added += 1 }
+            if candidate.matchClass < keyClass ?? 4 { raising.append(candidate) }
+        }
+        let top = match == .words && order == .rank
+            ? Int(summary.top_first) ..< Int(summary.top_first) + min(stored, Int(MMS_TOP_COUNT)) : nil
+        return (stored + added, .summarized(located, queryLength: query.count, top: top, qualified: raising))
     }
 }

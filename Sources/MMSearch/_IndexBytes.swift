@@ -328,6 +328,7 @@ struct _IndexBytes {
             id: record.id,
             name: String(decoding: name, as: UTF8.self),
             country: Self.countryText(record.country),
+            region: try regionName(ofRecord: index),
             coordinate: Coordinate(latitudeE7: record.lat_e7, longitudeE7: record.lon_e7),
             population: layout.hasPopulation ? UInt32(population(index)) : nil,
             matchedName: matchedName
@@ -360,19 +361,23 @@ struct _IndexBytes {
     /// The header's stored checksum (not recomputed: that is `verify`'s work).
     var storedChecksum: UInt64 { raw.loadUnaligned(fromByteOffset: _IndexLayout.checksumOffset, as: UInt64.self) }
 
-    /// The SOURCE section: its fixed part, the source name and the joined dump's name after it,
-    /// checked to fill the section exactly.
-    func source() throws(MMSearchError) -> (fields: mms_source, name: UnsafeRawBufferPointer, joinedName: UnsafeRawBufferPointer) {
+    /// The SOURCE section: its fixed part, then the names of the input, the joined dump, the admin1
+    /// file and the country file, checked to fill the section exactly.
+    func source() throws(MMSearchError) -> (fields: mms_source, names: (source: UnsafeRawBufferPointer, joined: UnsafeRawBufferPointer, admin1: UnsafeRawBufferPointer, countries: UnsafeRawBufferPointer)) {
         let section = layout.source, fixedSize = MemoryLayout<mms_source>.size
         guard section.count >= fixedSize else {
             throw corrupt(section.lowerBound, "the source section is \(section.count) bytes, smaller than its \(fixedSize)-byte header")
         }
         let fields = raw.loadUnaligned(fromByteOffset: section.lowerBound, as: mms_source.self)
-        guard UInt64(fields.name_length) + UInt64(fields.joined_name_length) == UInt64(section.count - fixedSize) else {
-            throw corrupt(section.lowerBound, "the source names are \(fields.name_length) + \(fields.joined_name_length) bytes, but the section leaves room for \(section.count - fixedSize)")
+        let lengths = [fields.name_length, fields.joined_name_length, fields.admin1_name_length, fields.countries_name_length].map(Int.init)
+        guard lengths.reduce(0, +) == section.count - fixedSize else {
+            throw corrupt(section.lowerBound, "the source names are \(lengths.map(String.init).joined(separator: " + ")) bytes, but the section leaves room for \(section.count - fixedSize)")
         }
-        let nameEnd = section.lowerBound + fixedSize + Int(fields.name_length)
-        return (fields, UnsafeRawBufferPointer(rebasing: raw[section.lowerBound + fixedSize ..< nameEnd]),
-                UnsafeRawBufferPointer(rebasing: raw[nameEnd ..< section.upperBound]))
+        var start = section.lowerBound + fixedSize
+        let names = lengths.map { length in
+            defer { start += length }
+            return UnsafeRawBufferPointer(rebasing: raw[start ..< start + length])
+        }
+        return (fields, (names[0], names[1], names[2], names[3]))
     }
 }

@@ -11,8 +11,14 @@ struct _IndexLayout: Sendable {
     let alternateCount: Int
     let summaryCount: Int
     let topCount: Int
+    let regionCount: Int
+    let countryCount: Int
     /// Whether the index has populations (its POPULATION section is not empty).
     let hasPopulation: Bool
+    /// Whether some record has a region (its RECORD_REGIONS section is not empty).
+    let hasRegions: Bool
+    /// Whether "Name, Qualifier" queries match (MMS_FLAG_QUALIFIED).
+    let isQualified: Bool
     /// Byte offsets of the fixed-size arrays.
     let nodes: Int
     let children: Int
@@ -23,6 +29,9 @@ struct _IndexLayout: Sendable {
     let population: Int
     let alternates: Int
     let idOrder: Int
+    let recordRegions: Int
+    let regions: Int
+    let countries: Int
     /// Byte ranges of the pools.
     let labels: Range<Int>
     let names: Range<Int>
@@ -34,6 +43,8 @@ struct _IndexLayout: Sendable {
     static let summarySize = MemoryLayout<mms_summary>.stride
     static let recordSize = MemoryLayout<mms_record>.stride
     static let alternateSize = MemoryLayout<mms_alternate>.stride
+    static let regionSize = MemoryLayout<mms_region>.stride
+    static let countrySize = MemoryLayout<mms_country>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -42,7 +53,8 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_CHILDREN, "children"), (MMS_SECTION_LABELS, "labels"), (MMS_SECTION_ENTRIES, "entries"),
         (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"), (MMS_SECTION_RECORDS, "records"),
         (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
-        (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_SOURCE, "source"),
+        (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_RECORD_REGIONS, "record regions"), (MMS_SECTION_REGIONS, "regions"),
+        (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_SOURCE, "source"),
     ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
@@ -99,6 +111,15 @@ struct _IndexLayout: Sendable {
         alternateCount = Int(header.alternate_count)
         summaryCount = Int(header.summary_count)
         topCount = Int(header.top_count)
+        guard header.region_count < MMS_NO_REGION else {
+            throw corrupt(at(\.region_count), "region count \(header.region_count); region numbers are below \(MMS_NO_REGION)")
+        }
+        regionCount = Int(header.region_count)
+        countryCount = Int(header.country_count)
+        guard header.flags & ~MMS_FLAG_QUALIFIED == 0 else {
+            throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
+        }
+        isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
 
         guard header.reserved == 0 else {
             throw corrupt(at(\.reserved), "reserved header field is \(header.reserved), expected 0")
@@ -141,6 +162,15 @@ struct _IndexLayout: Sendable {
         alternates = try section(MMS_SECTION_ALTERNATES, elementSize: Self.alternateSize, count: alternateCount).lowerBound
         names = try section(MMS_SECTION_NAMES)
         idOrder = try section(MMS_SECTION_ID_ORDER, elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
+        let recordRegionsSection = try section(MMS_SECTION_RECORD_REGIONS)
+        guard recordRegionsSection.isEmpty || recordRegionsSection.count == 2 * recordCount else {
+            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_RECORD_REGIONS.rawValue) * MemoryLayout<mms_section>.stride,
+                          "the record regions section is \(recordRegionsSection.count) bytes, expected 0 or \(recordCount) entries of 2 bytes")
+        }
+        recordRegions = recordRegionsSection.lowerBound
+        hasRegions = !recordRegionsSection.isEmpty
+        regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
+        countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
         source = try section(MMS_SECTION_SOURCE)
         let reservedEntry = Self.sectionTableOffset + Int(MMS_SECTION_RESERVED.rawValue) * MemoryLayout<mms_section>.stride
         let reserved = raw.loadUnaligned(fromByteOffset: reservedEntry, as: mms_section.self)

@@ -19,9 +19,13 @@ public struct SourceRecord: Sendable, Equatable {
     public var alternateNames: [[UInt8]]
     /// How many people live there (GeoNames' population); 0 when unknown.
     public var population: UInt32
+    /// The region a GeoNames row gives the city (its country and admin1 codes), to be named from
+    /// admin1CodesASCII.txt; nil without a row or an admin1 code.
+    public var admin1: Admin1Key?
 
     public init(id: UInt32, name: [UInt8], country: [UInt8], latitudeE7: Int32, longitudeE7: Int32,
-                alternateNames: [[UInt8]] = [], population: UInt32 = 0) {
+                alternateNames: [[UInt8]] = [], population: UInt32 = 0, admin1: Admin1Key? = nil) {
+        self.admin1 = admin1
         self.id = id
         self.name = name
         self.country = country
@@ -29,6 +33,24 @@ public struct SourceRecord: Sendable, Equatable {
         self.longitudeE7 = longitudeE7
         self.alternateNames = alternateNames
         self.population = population
+    }
+}
+
+/// A region as GeoNames names it: "CC.CODE" in admin1CodesASCII.txt, from a dump row's country code
+/// (column 9) and admin1 code (column 11).
+public struct Admin1Key: Sendable, Hashable {
+    public var country: [UInt8]
+    public var code: [UInt8]
+
+    public init(country: [UInt8], code: [UInt8]) {
+        self.country = country
+        self.code = code
+    }
+
+    /// The key of a dump row's region; nil when the row has no admin1 code.
+    init?(row: GeoNamesRow) {
+        guard !row.admin1Code.isEmpty else { return nil }
+        self.init(country: row.country, code: row.admin1Code)
     }
 }
 

@@ -20,11 +20,15 @@ public struct GeoNamesRow: Sendable, Equatable {
     public var country: [UInt8]
     /// Column 15; 0 where the column is empty.
     public var population: UInt64
+    /// Column 11, the admin1 code (the region: "IL", "11"), as given; may be empty. With the country
+    /// code it names the region in GeoNames' admin1CodesASCII.txt ("US.IL").
+    public var admin1Code: [UInt8]
 
     public init(
         id: UInt32, name: [UInt8], asciiName: [UInt8], alternateNames: [[UInt8]],
-        latitudeE7: Int32, longitudeE7: Int32, country: [UInt8], population: UInt64
+        latitudeE7: Int32, longitudeE7: Int32, country: [UInt8], population: UInt64, admin1Code: [UInt8] = []
     ) {
+        self.admin1Code = admin1Code
         self.id = id
         self.name = name
         self.asciiName = asciiName
@@ -164,7 +168,7 @@ extension InputKind {
 private enum DumpColumn {
     static let count = 19
     static let id = 0, name = 1, asciiName = 2, alternateNames = 3, latitude = 4, longitude = 5
-    static let country = 8, population = 14
+    static let country = 8, admin1Code = 10, population = 14
 
     static let names = [
         "geonameid", "name", "asciiname", "alternatenames", "latitude", "longitude", "feature class",
@@ -379,7 +383,8 @@ private struct DumpParser {
 
         return GeoNamesRow(
             id: UInt32(id), name: copy(name), asciiName: copy(asciiName), alternateNames: split(alternates),
-            latitudeE7: latitude, longitudeE7: longitude, country: country, population: population
+            latitudeE7: latitude, longitudeE7: longitude, country: country, population: population,
+            admin1Code: copy(scan.column(DumpColumn.admin1Code))
         )
     }
 

@@ -38,6 +38,12 @@ public struct BuildSummary: Sendable, Equatable {
     public var emptyCountries: Int
     /// With a GeoNames dump joined (`geonames:`): how many records of the list it had a row for.
     public var joinedRecords: Int?
+    /// Records with a region (named by the admin1 file), and with a country the country file names.
+    public var regionRecords: Int = 0
+    public var countryRecords: Int = 0
+    /// Regions and countries in the index (those some record has).
+    public var regionCount: Int = 0
+    public var countryCount: Int = 0
     /// Records (or dump rows) left out as invalid (with `skipInvalid`), one error each, in input order.
     public var skipped: [MMSearchError] = []
 }
@@ -62,28 +68,63 @@ public enum IndexBuilder {
     /// ```swift
     /// try IndexBuilder.build(input: "city.list.json.gz", geonames: "cities500.txt", output: "cities.mms")
     /// ```
+    ///
+    /// `admin1` (GeoNames' admin1CodesASCII.txt) names each record's region from its dump row; it
+    /// needs a dump (joined, or the input itself), else the build is refused with `invalidOptions`.
+    /// `countries` (GeoNames' countryInfo.txt) gives each country its name and ISO3 code.
     @discardableResult
-    public static func build(input: String, geonames: String? = nil, output: String, options: CityListParseOptions = CityListParseOptions(), progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> BuildSummary {
-        let loaded = try loadRecords(input: input, geonames: geonames, options: options)
+    public static func build(input: String, geonames: String? = nil, admin1: String? = nil, countries: String? = nil, output: String,
+                             options: CityListParseOptions = CityListParseOptions(), progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> BuildSummary {
+        var loaded = try loadRecords(input: input, geonames: geonames, needsRegionCodes: admin1 != nil, options: options)
+        let names = try loadRegionsAndCountries(admin1: admin1, countries: countries, options: options)
+        loaded.source.admin1 = names.admin1File
+        loaded.source.countries = names.countriesFile
         progress(.read(records: loaded.records.count))
-        var (index, summary) = try makeIndex(records: loaded.records, source: loaded.source, file: input, progress: progress)
-        summary.skipped = loaded.skipped
+        var (index, summary) = try makeIndex(records: loaded.records, source: loaded.source, regions: names.regions, countries: names.countries,
+                                             file: input, progress: progress)
+        summary.skipped = loaded.skipped + names.skipped
         summary.joinedRecords = loaded.joinedRecords
         try writeAtomically(index, to: output)
         progress(.written(bytes: index.count))
         return summary
     }
 
+    /// The regions of the admin1 file at `admin1` and the countries of the country file at
+    /// `countries` (either may be nil), and what the SOURCE section says of each file.
+    public static func loadRegionsAndCountries(admin1: String?, countries: String?, options: CityListParseOptions = CityListParseOptions()) throws(MMSearchError)
+        -> (regions: [Admin1Region], countries: [CountryInfo], skipped: [MMSearchError], admin1File: SourceDescription.InputFile?, countriesFile: SourceDescription.InputFile?) {
+        var regions: [Admin1Region] = [], countryRows: [CountryInfo] = [], skipped: [MMSearchError] = []
+        var admin1File: SourceDescription.InputFile?, countriesFile: SourceDescription.InputFile?
+        if let admin1 {
+            let bytes = try readDecompressed(admin1)
+            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try Admin1Parser.parse(raw, file: admin1, options: options) }
+            (regions, skipped) = (parsed.regions, parsed.skipped)
+            admin1File = SourceDescription.InputFile(name: FilePaths.fileName(of: admin1), size: UInt64(bytes.count), checksum: checksum(bytes))
+        }
+        if let countries {
+            let bytes = try readDecompressed(countries)
+            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try CountryInfoParser.parse(raw, file: countries, options: options) }
+            countryRows = parsed.countries
+            skipped += parsed.skipped
+            countriesFile = SourceDescription.InputFile(name: FilePaths.fileName(of: countries), size: UInt64(bytes.count), checksum: checksum(bytes))
+        }
+        return (regions, countryRows, skipped, admin1File, countriesFile)
+    }
+
     /// The records of `input` (a city list or a GeoNames dump), with the dump at `geonames` joined by
     /// id: a list record whose id is a row's gets the row's name, ASCII name and alternate names as
     /// alternates, and its population. Also what the SOURCE section says of the inputs.
-    public static func loadRecords(input: String, geonames: String? = nil, options: CityListParseOptions = CityListParseOptions()) throws(MMSearchError) -> (records: [SourceRecord], skipped: [MMSearchError], joinedRecords: Int?, source: SourceDescription) {
+    /// `needsRegionCodes` (region names asked for) refuses, before parsing, a list without a dump.
+    public static func loadRecords(input: String, geonames: String? = nil, needsRegionCodes: Bool = false, options: CityListParseOptions = CityListParseOptions()) throws(MMSearchError) -> (records: [SourceRecord], skipped: [MMSearchError], joinedRecords: Int?, source: SourceDescription) {
         let bytes = try readDecompressed(input)
         let kind = bytes.withUnsafeBytes { InputKind.detect($0) }
+        if needsRegionCodes, kind == .cityListJSON, geonames == nil {
+            throw .invalidOptions(message: "--admin1 names regions by a GeoNames dump's admin1 codes, and \(input) is a city list without one: add --geonames DUMP, or build from a dump")
+        }
         var records: [SourceRecord]
         var skipped: [MMSearchError]
         var joinedRecords: Int?
-        var joined: SourceDescription.Joined?
+        var joined: SourceDescription.InputFile?
         switch kind {
         case .cityListJSON:
             let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try CityListParser.parse(raw, file: input, options: options) }
@@ -96,7 +137,8 @@ public enum IndexBuilder {
             skipped = parsed.skipped
             records = try parsed.rows.map { (row) throws(MMSearchError) in
                 SourceRecord(id: row.id, name: row.name, country: row.country, latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7,
-                             alternateNames: [row.asciiName] + row.alternateNames, population: try population(of: row, file: input))
+                             alternateNames: [row.asciiName] + row.alternateNames, population: try population(of: row, file: input),
+                             admin1: Admin1Key(row: row))
             }
         }
         if records.isEmpty, case let .invalidInput(file, line, column, byteOffset, message)? = skipped.first {
@@ -119,10 +161,11 @@ public enum IndexBuilder {
                 let row = parsed.rows[rowIndex]
                 records[index].alternateNames = [row.name, row.asciiName] + row.alternateNames
                 records[index].population = try population(of: row, file: geonames)
+                records[index].admin1 = Admin1Key(row: row)
                 count += 1
             }
             joinedRecords = count
-            joined = SourceDescription.Joined(name: FilePaths.fileName(of: geonames), size: UInt64(dump.count), checksum: checksum(dump))
+            joined = SourceDescription.InputFile(name: FilePaths.fileName(of: geonames), size: UInt64(dump.count), checksum: checksum(dump))
         }
         let source = SourceDescription(
             name: FilePaths.fileName(of: input),
@@ -166,7 +209,8 @@ public enum IndexBuilder {
     /// let (bytes, _) = try IndexBuilder.makeIndex(records: [london], source: source)
     /// let index = try CityIndex(bytes: Data(bytes))
     /// ```
-    public static func makeIndex(records: [SourceRecord], source: SourceDescription, file: String = "<records>", progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> (bytes: [UInt8], summary: BuildSummary) {
+    public static func makeIndex(records: [SourceRecord], source: SourceDescription, regions: [Admin1Region] = [], countries: [CountryInfo] = [],
+                                 file: String = "<records>", progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> (bytes: [UInt8], summary: BuildSummary) {
         guard records.count <= Int(MMS_MAX_NAME_NUMBER) else {
             throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \(MMS_MAX_NAME_NUMBER)")
         }
@@ -196,6 +240,7 @@ public enum IndexBuilder {
         for alternate in keys.alternates {
             alternates.append(mms_alternate(record: alternate.record, name_offset: try names.intern(alternate.name, file: file)))
         }
+        let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, names: &names, file: file)
         // Positions in name order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
         let idOrder = (0 ..< UInt32(recordEntries.count)).sorted {
             (recordEntries[Int($0)].id, $0) < (recordEntries[Int($1)].id, $1)
@@ -213,12 +258,16 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_ALTERNATES, alternates)
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, idOrder)
+        writer.place(MMS_SECTION_RECORD_REGIONS, places.recordRegions)
+        writer.place(MMS_SECTION_REGIONS, places.regions)
+        writer.place(MMS_SECTION_COUNTRIES, places.countries)
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
-            alternates: alternates.count, summaries: summaries.summaries.count, top: summaries.top.count
+            alternates: alternates.count, summaries: summaries.summaries.count, top: summaries.top.count,
+            regions: places.regions.count, countries: places.countries.count, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0
         ))
-        let summary = BuildSummary(
+        var summary = BuildSummary(
             recordCount: records.count,
             nodeCount: trie.nodes.count,
             entryCount: keys.count,
@@ -227,6 +276,10 @@ public enum IndexBuilder {
             emptyNames: records.count { $0.name.isEmpty },
             emptyCountries: records.count { $0.country.isEmpty }
         )
+        summary.regionRecords = places.regionRecords
+        summary.countryRecords = places.countryRecords
+        summary.regionCount = places.regions.count
+        summary.countryCount = places.countries.count
         return (bytes, summary)
     }
 
@@ -239,13 +292,20 @@ public enum IndexBuilder {
             built_at: source.builtAt,
             joined_size: source.joined?.size ?? 0,
             joined_checksum: source.joined?.checksum ?? 0,
+            admin1_size: source.admin1?.size ?? 0,
+            admin1_checksum: source.admin1?.checksum ?? 0,
+            countries_size: source.countries?.size ?? 0,
+            countries_checksum: source.countries?.checksum ?? 0,
             name_length: UInt32(source.name.utf8.count),
             joined_name_length: UInt32(source.joined?.name.utf8.count ?? 0),
+            admin1_name_length: UInt32(source.admin1?.name.utf8.count ?? 0),
+            countries_name_length: UInt32(source.countries?.name.utf8.count ?? 0),
             source_kind: source.kind.rawValue,
             reserved: 0
         )) { section.append(contentsOf: $0) }
-        section.append(contentsOf: source.name.utf8)
-        section.append(contentsOf: (source.joined?.name ?? "").utf8)
+        for name in [source.name, source.joined?.name, source.admin1?.name, source.countries?.name] {
+            section.append(contentsOf: (name ?? "").utf8)
+        }
         return section
     }
 

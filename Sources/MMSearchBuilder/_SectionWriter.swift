@@ -12,6 +12,9 @@ struct _SectionWriter {
         var alternates: Int
         var summaries: Int
         var top: Int
+        var regions: Int
+        var countries: Int
+        var flags: UInt32
     }
 
     private var body: [UInt8] = []
@@ -53,6 +56,9 @@ struct _SectionWriter {
         header.alternate_count = UInt32(counts.alternates)
         header.summary_count = UInt32(counts.summaries)
         header.top_count = UInt32(counts.top)
+        header.region_count = UInt32(counts.regions)
+        header.country_count = UInt32(counts.countries)
+        header.flags = counts.flags
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

@@ -3,7 +3,7 @@ import MMSearchBuilder
 
 enum BuildCommand: Command {
     static let usage = """
-        usage: mmsearch build [--skip-invalid] [--geonames DUMP] INPUT -o OUTPUT
+        usage: mmsearch build [--skip-invalid] [--geonames DUMP] [--admin1 FILE] [--countries FILE] INPUT -o OUTPUT
 
         Reads INPUT, OpenWeatherMap's city list (a JSON array of {"_id", "name", "country", "coord":
         {"lon", "lat"}}) or a GeoNames dump (cities500.txt, allCountries.txt, ...: 19 tab-separated
@@ -17,6 +17,12 @@ enum BuildCommand: Command {
         progress (records read, sorted, written).
 
         --geonames DUMP join a GeoNames dump (plain or gzip) to the list INPUT by id
+        --admin1 FILE   name each city's region from GeoNames' admin1CodesASCII.txt, by its dump row's
+                        admin1 code (needs a dump: --geonames, or a dump as INPUT); results then show
+                        it ("Springfield, Illinois, US") and "portland, or" finds Portland, Oregon
+        --countries FILE
+                        give each country its name and ISO3 code from GeoNames' countryInfo.txt, so
+                        that "paris, france" and "paris usa" match
         --skip-invalid  leave out records (or dump rows) whose content is invalid (a field missing or of the wrong
                         type, an id out of range or repeated, a bad country code, a name too long,
                         coordinates out of range, bad text in a string, ...) and report how many, with
@@ -24,17 +30,23 @@ enum BuildCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--geonames"], flagNames: ["--skip-invalid"])
+        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--geonames", "--admin1", "--countries"], flagNames: ["--skip-invalid"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one INPUT file") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("-o OUTPUT is required") }
-        try build(input: parsed.positionals[0], geonames: parsed.value("--geonames"), output: output,
-                  options: CityListParseOptions(skipInvalid: parsed.has("--skip-invalid")))
+        do {
+            try build(input: parsed.positionals[0], geonames: parsed.value("--geonames"), admin1: parsed.value("--admin1"),
+                      countries: parsed.value("--countries"), output: output,
+                      options: CityListParseOptions(skipInvalid: parsed.has("--skip-invalid")))
+        } catch let MMSearchError.invalidOptions(message) {
+            throw UsageError(message)
+        }
         return 0
     }
 
     /// Builds `output` from `input`, reporting the result on standard error, and the progress too
     /// when standard error is a terminal (one line, rewritten in place, cleared at the end).
-    static func build(input: String, geonames: String? = nil, output: String, options: CityListParseOptions = CityListParseOptions()) throws {
+    static func build(input: String, geonames: String? = nil, admin1: String? = nil, countries: String? = nil, output: String,
+                      options: CityListParseOptions = CityListParseOptions()) throws {
         let clock = ContinuousClock()
         let start = clock.now
         let showsProgress = SystemCall.isTerminal(.error)
@@ -47,7 +59,7 @@ enum BuildCommand: Command {
         show("mmsearch build: reading \(input)...")
         let summary: BuildSummary
         do {
-            summary = try IndexBuilder.build(input: input, geonames: geonames, output: output, options: options) { stage in
+            summary = try IndexBuilder.build(input: input, geonames: geonames, admin1: admin1, countries: countries, output: output, options: options) { stage in
                 switch stage {
                 case .read(let records): show("mmsearch build: \(records) records read; sorting...")
                 case .sorted(let records): show("mmsearch build: \(records) records sorted; writing \(output)...")
@@ -70,6 +82,12 @@ enum BuildCommand: Command {
         }
         if let joined = summary.joinedRecords, let geonames {
             Output.error("mmsearch build: joined \(geonames): \(joined) of \(summary.recordCount) records have its names and population")
+        }
+        if let admin1 {
+            Output.error("mmsearch build: regions from \(admin1): \(summary.regionRecords) of \(summary.recordCount) records are in one of \(summary.regionCount) regions")
+        }
+        if let countries {
+            Output.error("mmsearch build: countries from \(countries): \(summary.countryRecords) of \(summary.recordCount) records are in one of \(summary.countryCount) countries")
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let names = summary.alternateCount > 0 ? " (\(summary.alternateCount) other names)" : ""

@@ -24,6 +24,7 @@ enum InfoCommand: Command {
             "search keys     \(info.entryCount) (names and word starts), in a trie of \(info.nodeCount) nodes",
             "summaries       \(info.summaryCount) nodes with a stored count and first page",
             "population      \(info.hasPopulation ? "yes: results are ranked by it" : "none (ranked by how the name matched, then alphabetically)")",
+            "regions         \(info.regionCount) regions and \(info.countryCount) named countries; \(info.matchesQualifiers ? "\"Name, Region\" and \"Name, Country\" queries match" : "none (build with --admin1 and --countries to match \"Name, Region\")")",
             "checksum        \(hex(info.checksum)) (XXH64, as stored; `mmsearch verify` checks it)",
             "sections",
         ]
@@ -37,6 +38,12 @@ enum InfoCommand: Command {
         lines.append("source          \(info.source.name), \(info.source.size) bytes of \(kind), XXH64 \(hex(info.source.checksum))")
         if let joined = info.source.joined {
             lines.append("joined          \(joined.name), \(joined.size) bytes of GeoNames dump, XXH64 \(hex(joined.checksum))")
+        }
+        if let admin1 = info.source.admin1 {
+            lines.append("admin1          \(admin1.name), \(admin1.size) bytes of GeoNames admin1 codes, XXH64 \(hex(admin1.checksum))")
+        }
+        if let countries = info.source.countries {
+            lines.append("countries       \(countries.name), \(countries.size) bytes of GeoNames country info, XXH64 \(hex(countries.checksum))")
         }
         var output = Output(.output)
         output.write(lines.joined(separator: "\n") + "\n")

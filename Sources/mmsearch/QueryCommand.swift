@@ -3,15 +3,19 @@ import MMSearch
 enum QueryCommand: Command {
     static let usage = """
         usage: mmsearch query [--index PATH] [--data PATH] [--match words|name] [--order rank|name]
-                              [--limit N] [--offset K] [--format FORMAT] PREFIX
+                              [--typos on|off] [--limit N] [--offset K] [--format FORMAT] PREFIX
 
         Prints the cities that PREFIX finds, ignoring case and accents: by default every city with a
         name (its own or another, such as München for Muenchen) or a word of a name that starts with
-        PREFIX, biggest first. One a line as `Name, CC (matched name)  lat, lon  id  population N`
-        (the matched name only when it is not the city's own, the population only when the index has
-        them), then a line `N matches` with the exact total. PREFIX is used exactly as given (spaces
-        included). PREFIX "-" reads queries from standard input, one a line (only the line break is
-        removed), and answers each in turn.
+        PREFIX, biggest first. In an index built with regions or countries, "Name, Qualifier" finds a
+        city by its name and its region, country or their codes too ("portland, or", "paris texas").
+        When nothing matches, names within a typo of PREFIX match (two typos from 8 characters).
+        One a line as `Name, Region, CC (matched name)  lat, lon  id  population N` (the region where
+        the city has one, the matched name only when it is not the city's own, the population only
+        when the index has them), then a line `N matches` with the exact total (`N matches, with 1
+        typo` when typos were allowed). PREFIX is used exactly as given (spaces included). PREFIX "-"
+        reads queries from standard input, one a line (only the line break is removed), and answers
+        each in turn.
 
         options:
           --index PATH      the index (default: $MMSEARCH_INDEX, else cities.mms in this directory)
@@ -21,21 +25,25 @@ enum QueryCommand: Command {
                             name: a name starts with PREFIX ("york" then misses New York)
           --order ORDER     rank (the default): population times how well the name matched, names
                             before words; name: alphabetical by folded name and country
+          --typos on|off    on (the default): when nothing matches, allow one typo from 4 characters
+                            (a character added, dropped, replaced, or two swapped; never the first),
+                            two from 8; off: only what matches as typed
           --limit N         print at most N results (default 20; 0 prints only the count)
           --offset K        skip the first K results (default 0)
           --format FORMAT   how to print the answer:
             text      (the default) a line a city as above, then `N matches`
             json      one JSON object a query, on one line:
-                      {"query": "...", "count": N, "offset": K, "results": [{"id": ..., "name": "...",
-                       "country": "..", "lat": ..., "lon": ..., "population": ..., "matched": "..."}, ...]}
-                      ("population" where the index has populations, "matched" where the city was
-                      found by another name than its own)
-            jsonl     one JSON object a city ({"id", "name", "country", "lat", "lon"}), a line each;
-                      no count
-            tsv       a header line `id name country lat lon` (tab-separated), then a row a city;
-                      tabs, line breaks and backslashes in names are written \\t, \\n, \\r, \\\\
+                      {"query": "...", "count": N, "offset": K, "typos": T, "results": [{"id": ...,
+                       "name": "...", "country": "..", "lat": ..., "lon": ..., "region": "...",
+                       "population": ..., "matched": "..."}, ...]}
+                      ("typos" 0, or 1 or 2 when typos were allowed; "region" where the city has
+                      one, "population" where the index has populations, "matched" where the city
+                      was found by another name than its own)
+            jsonl     one JSON object a city (as in json's results), a line each; no count
+            tsv       a header line `id name country lat lon region` (tab-separated), then a row a
+                      city; tabs, line breaks and backslashes in names are written \\t, \\n, \\r, \\\\
             geojson   one GeoJSON FeatureCollection of Point features ([lon, lat], properties id,
-                      name, country) a query, on one line
+                      name, country, and region, population, matched as in json) a query, on one line
           --json            the same as --format json
 
         With PREFIX "-", each query is answered in turn in the chosen format; the tsv header comes
@@ -45,7 +53,7 @@ enum QueryCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["--index", "--data", "--limit", "--offset", "--format", "--match", "--order"], flagNames: ["--json"])
+        let parsed = try Arguments(arguments, valued: ["--index", "--data", "--limit", "--offset", "--format", "--match", "--order", "--typos"], flagNames: ["--json"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one PREFIX (\"-\" reads them from standard input)") }
         let limit = try parsed.integer("--limit", default: 20, minimum: 0)
         let offset = try parsed.integer("--offset", default: 0, minimum: 0)
@@ -81,24 +89,35 @@ enum QueryCommand: Command {
         return try CityIndex(path: indexPath)
     }
 
-    /// `--match` and `--order`, each defaulting to the library's default.
-    static func searchMode(_ arguments: Arguments) throws(UsageError) -> (match: MatchMode, order: ResultOrder) {
+    /// How a query is matched, ordered, and allowed typos: `--match`, `--order` and `--typos`.
+    struct SearchMode {
+        var match: MatchMode
+        var order: ResultOrder
+        var typos: Typos
+    }
+
+    /// `--match`, `--order` and `--typos`, each defaulting to the library's default.
+    static func searchMode(_ arguments: Arguments) throws(UsageError) -> SearchMode {
         let matchText = arguments.value("--match") ?? MatchMode.words.rawValue
         let orderText = arguments.value("--order") ?? ResultOrder.rank.rawValue
+        let typosText = arguments.value("--typos") ?? Typos.on.rawValue
         guard let match = MatchMode(rawValue: matchText) else {
             throw UsageError("--match takes one of \(MatchMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(matchText)\"")
         }
         guard let order = ResultOrder(rawValue: orderText) else {
             throw UsageError("--order takes one of \(ResultOrder.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(orderText)\"")
         }
-        return (match, order)
+        guard let typos = Typos(rawValue: typosText) else {
+            throw UsageError("--typos takes one of \(Typos.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(typosText)\"")
+        }
+        return SearchMode(match: match, order: order, typos: typos)
     }
 
     /// Writes one query's page of results and its count.
-    static func answer(_ query: String, in index: CityIndex, mode: (match: MatchMode, order: ResultOrder), limit: Int, offset: Int, format: ResultFormat, to output: inout Output) throws {
-        let results = try index.search(query, match: mode.match, order: mode.order)
+    static func answer(_ query: String, in index: CityIndex, mode: SearchMode, limit: Int, offset: Int, format: ResultFormat, to output: inout Output) throws {
+        let results = try index.search(query, match: mode.match, order: mode.order, typos: mode.typos)
         let page = min(offset, results.count) ..< min(offset.addingReportingOverflow(limit).partialValue, results.count)
         let cities = try results.cities(in: page)
-        output.write(format.render(query: query, count: results.count, offset: offset, cities: cities))
+        output.write(format.render(query: query, count: results.count, offset: offset, typos: results.typos, cities: cities))
     }
 }

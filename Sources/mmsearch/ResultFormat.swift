@@ -9,7 +9,8 @@ enum ResultFormat: String, CaseIterable {
     case json
     /// One JSON object a city, a line each; no count.
     case jsonl
-    /// A header line `id name country lat lon`, once before everything, then a row a city, tab-separated.
+    /// A header line `id name country lat lon region`, once before everything, then a row a city,
+    /// tab-separated (region empty where a city has none).
     case tsv
     /// One GeoJSON FeatureCollection (RFC 7946) of Point features on one line: `query` writes one per
     /// query, `get` one for all its records.
@@ -28,16 +29,17 @@ enum ResultFormat: String, CaseIterable {
     }
 
     /// What comes once at the start of the output, before any answer.
-    var header: String { self == .tsv ? "id\tname\tcountry\tlat\tlon\n" : "" }
+    var header: String { self == .tsv ? "id\tname\tcountry\tlat\tlon\tregion\n" : "" }
 
-    /// One query's answer: the cities of the page asked for, and the total count.
-    func render(query: String, count: Int, offset: Int, cities: [City]) -> String {
+    /// One query's answer: the cities of the page asked for, the total count, and how many typos
+    /// were allowed to find them.
+    func render(query: String, count: Int, offset: Int, typos: Int, cities: [City]) -> String {
         switch self {
         case .text:
-            return render(cities: cities) + "\(count) matches\n"
+            return render(cities: cities) + Self.countLine(count, typos: typos) + "\n"
         case .json:
             let results = Self.joined(cities, separator: ", ", Self.jsonObject)
-            return "{\"query\": \(JSONText.quoted(query)), \"count\": \(count), \"offset\": \(offset), \"results\": [\(results)]}\n"
+            return "{\"query\": \(JSONText.quoted(query)), \"count\": \(count), \"offset\": \(offset), \"typos\": \(typos), \"results\": [\(results)]}\n"
         case .jsonl, .tsv, .geojson:
             return render(cities: cities)
         }
@@ -74,7 +76,13 @@ enum ResultFormat: String, CaseIterable {
         return result
     }
 
-    /// `Name, CC (Matched)  lat, lon  id  population N`: the matched name only when the city was found
+    /// "N matches", and ", with 1 typo" (or "2 typos") when the matches were found by allowing typos.
+    static func countLine(_ count: Int, typos: Int) -> String {
+        let matches = count == 1 ? "1 match" : "\(count) matches"
+        return typos == 0 ? matches : matches + ", with \(typos) typo" + (typos == 1 ? "" : "s")
+    }
+
+    /// `Name, Region, CC (Matched)  lat, lon  id  population N`: the matched name only when the city was found
     /// by another name, the population only when the index has populations.
     static func textLine(_ city: City) -> String {
         // Bytes first, one String at the end: appending to a String piece by piece (or interpolating)
@@ -92,17 +100,19 @@ enum ResultFormat: String, CaseIterable {
         return String(decoding: line, as: UTF8.self)
     }
 
-    /// `Name, CC`, or `Name` when the country is empty; then ` (Matched)` when the city was found by
-    /// another name (`Muenchen, DE (München)`).
+    /// `Name, Region, CC`, without the parts a city lacks; then ` (Matched)` when the city was found by
+    /// another name (`Muenchen, Bavaria, DE (München)`).
     static func placeText(_ city: City) -> String {
-        let place = city.country.isEmpty ? city.name : "\(city.name), \(city.country)"
+        var place = city.name
+        for part in [city.region ?? "", city.country] where !part.isEmpty { place += ", " + part }
         return city.matchedName.map { "\(place) (\($0))" } ?? place
     }
 
-    /// `"population"` where the index has populations, `"matched"` where the city was found by another
-    /// name: the members JSON and GeoJSON add after the others.
+    /// `"region"` where the city has one, `"population"` where the index has populations, `"matched"`
+    /// where the city was found by another name: the members JSON and GeoJSON add after the others.
     static func extraMembers(_ city: City) -> String {
         var members = ""
+        if let region = city.region { members += ", \"region\": \(JSONText.quoted(region))" }
         if let population = city.population { members += ", \"population\": \(population)" }
         if let matched = city.matchedName { members += ", \"matched\": \(JSONText.quoted(matched))" }
         return members
@@ -114,19 +124,22 @@ enum ResultFormat: String, CaseIterable {
     }
 
     /// Tabs, line breaks and backslashes in names are written `\t`, `\n`, `\r` and `\\`, so every row
-    /// is one line of five fields.
+    /// is one line of six fields.
     static func tsvRow(_ city: City) -> String {
-        var name = ""
-        for character in city.name.unicodeScalars {
-            switch character {
-            case "\t": name += "\\t"
-            case "\n": name += "\\n"
-            case "\r": name += "\\r"
-            case "\\": name += "\\\\"
-            default: name.unicodeScalars.append(character)
+        func escaped(_ text: String) -> String {
+            var escaped = ""
+            for character in text.unicodeScalars {
+                switch character {
+                case "\t": escaped += "\\t"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                case "\\": escaped += "\\\\"
+                default: escaped.unicodeScalars.append(character)
+                }
             }
+            return escaped
         }
-        return "\(city.id)\t\(name)\t\(city.country)\t\(city.coordinate.latitudeText)\t\(city.coordinate.longitudeText)"
+        return "\(city.id)\t\(escaped(city.name))\t\(city.country)\t\(city.coordinate.latitudeText)\t\(city.coordinate.longitudeText)\t\(escaped(city.region ?? ""))"
     }
 
     /// A Point feature; GeoJSON puts longitude first.

@@ -113,10 +113,11 @@ struct SearchScreen {
         let status: String
         var body: [String] = []
         if let results {
+            let typos = results.typos == 0 ? "" : ", with \(results.typos) typo" + (results.typos == 1 ? "" : "s")
             switch results.count {
             case 0: status = "  no matches"
-            case 1: status = "  1 match"
-            default: status = "  \(top + 1)-\(min(top + pageSize, results.count)) of \(results.count) matches"
+            case 1: status = "  1 match" + typos
+            default: status = "  \(top + 1)-\(min(top + pageSize, results.count)) of \(results.count) matches" + typos
             }
             let shown = try results.cities(in: top ..< min(top + pageSize, results.count))
             for (offset, city) in shown.enumerated() {

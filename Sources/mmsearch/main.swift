@@ -8,9 +8,10 @@ static let usage = """
     from a prebuilt memory-mapped index
 
     usage:
-      mmsearch build INPUT [--geonames DUMP] -o OUTPUT
+      mmsearch build INPUT [--geonames DUMP] [--admin1 FILE] [--countries FILE] -o OUTPUT
                                              build an index from a city list or GeoNames dump (plain
-                                             or gzip), optionally joined with a GeoNames dump
+                                             or gzip), optionally joined with a GeoNames dump, with
+                                             region and country names
       mmsearch query [OPTIONS] PREFIX        search by prefix, biggest first ("-": queries from stdin)
       mmsearch search [--index PATH]         search as you type, full screen; Enter prints the city
       mmsearch get [OPTIONS] ID...           the cities with these ids

@@ -1,0 +1,119 @@
+import CMMSearchFormat
+
+/// "Name, Qualifier" matching (`include/mmsearch_format.h`, "Regions and countries"): "portland, or",
+/// "paris texas", "london on". Nothing of it is stored but the regions and countries: a query is
+/// split at each separator, the records with a name exactly the part before it are found by two
+/// walks of the trie (their keys are that name and the country tail), and the rest is fitted to each
+/// one's qualifiers.
+extension _IndexBytes {
+    /// The "Name, Qualifier" matches of the folded `query`, one per record (its best), sorted by record.
+    /// A match through an entry whose key itself starts with the query is left out: that entry is a
+    /// key match of the same class (a PRIMARY key weighs 100 either way, and an ALTERNATE key longer
+    /// than half the query weighs 20 either way), so it changes no answer.
+    func qualifiedMatches(_ query: [UInt8]) throws(MMSearchError) -> [_Ranked] {
+        guard layout.isQualified else { return [] }
+        var matches: [_Ranked] = []
+        var qualifierCache: [(record: Int, qualifiers: Qualifiers)] = []
+        for split in 1 ..< max(1, query.count) where query[split] == UInt8(ascii: ",") || query[split] == UInt8(ascii: " ") {
+            var named: [(position: Int, record: Int, kind: UInt32)]?
+            for separator in Qualifiers.separators where query[split...].starts(with: separator) {
+                let rest = query[(split + separator.count)...]
+                if rest.first == UInt8(ascii: " ") { continue }
+                if named == nil { named = try entries(namedExactly: query[..<split]) }
+                for (position, record, kind) in named! {
+                    var key = Array(query[..<split])
+                    appendTail(ofRecord: try self.record(record), to: &key)
+                    if key.starts(with: query) { continue }
+                    let qualifiers: Qualifiers
+                    if let cached = qualifierCache.first(where: { $0.record == record }) {
+                        qualifiers = cached.qualifiers
+                    } else {
+                        qualifiers = try self.qualifiers(ofRecord: record)
+                        qualifierCache.append((record, qualifiers))
+                    }
+                    guard qualifiers.fit(rest) else { continue }
+                    // Weight 100 by the PRIMARY name, else 20: classes 0 and 1.
+                    matches.append(_Ranked(record: UInt32(record), matchClass: kind == MMS_KIND_PRIMARY.rawValue ? 0 : 1, entry: try entry(position)))
+                }
+            }
+        }
+        // One per record: the least class, then the first found.
+        matches.sort { ($0.record, $0.matchClass) < ($1.record, $1.matchClass) }
+        var best: [_Ranked] = []
+        for match in matches where best.last?.record != match.record { best.append(match) }
+        return best
+    }
+
+    /// The PRIMARY and ALTERNATE entries made from a name whose fold is exactly `name`: their keys
+    /// are `name` + ", " + country (4 bytes longer) for a record with a country, `name` alone for one
+    /// without. Each with its position, record and kind.
+    func entries(namedExactly name: ArraySlice<UInt8>) throws(MMSearchError) -> [(position: Int, record: Int, kind: UInt32)] {
+        var found: [(position: Int, record: Int, kind: UInt32)] = []
+        for (prefix, hasCountry) in [(Array(name) + Array(", ".utf8), true), (Array(name), false)] {
+            let keyLength = name.count + (hasCountry ? 4 : 0)
+            guard let located = try prefix.withRawBytes({ (bytes) throws(MMSearchError) in try locate(bytes) }) else { continue }
+            for position in try entries(withKeyLength: keyLength, under: located) {
+                let value = try entry(position)
+                let kind = value >> MMS_ENTRY_KIND_SHIFT
+                guard kind != MMS_KIND_WORD.rawValue else { continue }
+                let record = try owner(ofEntry: value, at: layout.entries + position * 4).record
+                guard (try self.record(record).country != (0, 0)) == hasCountry else { continue }
+                found.append((position, record, kind))
+            }
+        }
+        return found
+    }
+
+    /// The entries under `located` whose key is exactly `keyLength` bytes: the own entries of the
+    /// nodes at that depth. At most `nodeCount` nodes are visited, whatever the file says.
+    func entries(withKeyLength keyLength: Int, under located: Located) throws(MMSearchError) -> [Int] {
+        var found: [Int] = []
+        var stack = [(node: located.node, depth: located.depth, entries: located.entries)]
+        var visits = 0
+        while let (node, depth, entries) = stack.popLast() {
+            visits += 1
+            guard visits <= layout.nodeCount else {
+                throw corrupt(nodeOffset(located.node), "the nodes under node \(located.node) do not form a tree")
+            }
+            let children = try children(ofNode: node)
+            var ownEnd = entries.upperBound
+            for child in children {
+                let childEntries = try self.entries(ofChild: child, siblings: children, parent: entries)
+                if child == children.lowerBound { ownEnd = childEntries.lowerBound }
+                let childDepth = depth + (try label(ofNode: child)).count
+                if childDepth <= keyLength { stack.append((child, childDepth, childEntries)) }
+            }
+            if depth == keyLength { found.append(contentsOf: entries.lowerBound ..< ownEnd) }
+        }
+        return found
+    }
+
+    /// The key tail of a record: ", " + its folded country code, or nothing.
+    func appendTail(ofRecord record: mms_record, to key: inout [UInt8]) {
+        guard record.country != (0, 0) else { return }
+        key.append(contentsOf: ", ".utf8)
+        for byte in [record.country.0, record.country.1] { key.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) }
+    }
+
+    /// The class of record `index`'s best key match for the folded `query` (see `Ranking`), or nil
+    /// when none of its keys starts with it: its names folded one by one. What a summarized node's
+    /// qualifier matches need to know of their records, without reading the node's every entry.
+    func bestKeyClass(ofRecord index: Int, query: [UInt8], match: MatchMode) throws(MMSearchError) -> UInt32? {
+        let record = try record(index)
+        var best: UInt32?
+        var key: [UInt8] = []
+        for (text, kind) in try names(ofRecord: index) {
+            key.removeAll(keepingCapacity: true)
+            Folding.append(foldingUTF8: text.assumingMemoryBound(to: UInt8.self), to: &key)
+            let foldedLength = key.count
+            appendTail(ofRecord: record, to: &key)
+            if key.starts(with: query) {
+                best = min(best ?? 3, Ranking.matchClass(kind: kind, queryLength: query.count, foldedLength: foldedLength))
+            }
+            if match == .words, best == nil, WordStarts.of(Array(key[..<foldedLength])).contains(where: { key[$0...].starts(with: query) }) {
+                best = Ranking.matchClass(kind: MMS_KIND_WORD.rawValue, queryLength: query.count, foldedLength: 0)
+            }
+        }
+        return best
+    }
+}

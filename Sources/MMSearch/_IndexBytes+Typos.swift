@@ -1,0 +1,137 @@
+import CMMSearchFormat
+
+/// The typo fallback (`include/mmsearch_format.h`, "Typos"): the trie walked depth first with the
+/// optimal-string-alignment table of the query against the keys, one row per Unicode scalar of a
+/// key, computed along the edges' labels. A branch ends where no cell of its row is within the
+/// allowed typos (no key below can come back within them), and a whole subtree matches where the
+/// last cell is (that prefix is within them, so every key below has it). Only the band of cells
+/// within `maximum` of the diagonal can be within `maximum`, so a row is 2 * maximum + 1 cells.
+extension _IndexBytes {
+    /// The subtrees whose every key has a prefix within `maximum` typos of `query` (Unicode scalars,
+    /// folded), the first scalar equal: disjoint entry ranges, each with its node and key length.
+    /// At most `nodeCount` nodes are visited, whatever the file says.
+    func typoMatches(_ query: [UInt32], maximum: Int) throws(MMSearchError) -> [Located] {
+        guard let firstScalar = query.first, maximum > 0 else { return [] }
+        let width = 2 * maximum + 1
+        let unreachable = UInt8(maximum + 1)
+        let last = query.count
+        // rows[d * width + k] is the distance between the key's first d scalars and the query's first
+        // j = d - maximum + k, or `unreachable` when it is more than `maximum` (or j is out of range).
+        var rows = [UInt8](repeating: unreachable, count: width)
+        for j in 0 ... min(maximum, last) { rows[maximum + j] = UInt8(j) }
+        var scalars: [UInt32] = [] // the key's scalars so far; scalars[d - 1] made row d
+        var found: [Located] = []
+
+        /// Appends the row for the key's next scalar; returns whether the walk goes on below it (not
+        /// dead, not a match) and whether the prefix so far is a match.
+        func push(_ scalar: UInt32) -> (alive: Bool, matched: Bool) {
+            let depth = scalars.count + 1
+            scalars.append(scalar)
+            let previous = (depth - 1) * width
+            rows.append(contentsOf: repeatElement(unreachable, count: width))
+            let row = depth * width
+            var alive = false
+            for k in 0 ..< width {
+                let j = depth - maximum + k
+                guard j >= 0, j <= last else { continue }
+                var value: Int
+                if j == 0 {
+                    value = depth
+                } else {
+                    value = Int(rows[previous + k]) + (query[j - 1] == scalar ? 0 : 1)     // match or substitution
+                    if k + 1 < width { value = min(value, Int(rows[previous + k + 1]) + 1) } // a key scalar extra
+                    if k > 0 { value = min(value, Int(rows[row + k - 1]) + 1) }              // a query scalar extra
+                    if depth >= 2, j >= 2, query[j - 1] == scalars[depth - 2], query[j - 2] == scalar {
+                        value = min(value, Int(rows[(depth - 2) * width + k]) + 1)          // two swapped
+                    }
+                }
+                rows[row + k] = UInt8(min(value, Int(unreachable)))
+                if value <= maximum { alive = true }
+            }
+            if depth == 1, scalar != firstScalar { return (false, false) }
+            let lastCell = last - depth + maximum
+            let matched = lastCell >= 0 && lastCell < width && Int(rows[row + lastCell]) <= maximum
+            return (alive && !matched, matched)
+        }
+        func pop(to depth: Int) {
+            scalars.removeLast(scalars.count - depth)
+            rows.removeLast(rows.count - (depth + 1) * width)
+        }
+
+        // Depth first, each frame a child to enter with the key state of its parent's end: the
+        // scalars decoded so far, and the bytes of one the parent's label left unfinished.
+        struct Frame {
+            var node: Int
+            var siblings: Range<Int>
+            var parentEntries: Range<Int>
+            var byteDepth: Int
+            var scalarDepth: Int
+            var pending: PendingScalar
+        }
+        let root = try children(ofNode: 0)
+        var stack: [Frame] = root.reversed().map { Frame(node: $0, siblings: root, parentEntries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar()) }
+        var visits = 0
+        while let frame = stack.popLast() {
+            visits += 1
+            guard visits <= layout.nodeCount else {
+                throw corrupt(nodeOffset(0), "the trie's nodes do not form a tree")
+            }
+            pop(to: frame.scalarDepth)
+            let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
+            let label = try label(ofNode: frame.node)
+            var pending = frame.pending
+            var goesOn = true, matched = false
+            for byte in label {
+                let completed = pending.add(byte)
+                if let scalar = completed.cutShort { (goesOn, matched) = push(scalar) }
+                if goesOn, let scalar = completed.scalar { (goesOn, matched) = push(scalar) }
+                if !goesOn { break }
+            }
+            if matched {
+                found.append(Located(node: frame.node, depth: frame.byteDepth + label.count, entries: entries))
+                continue
+            }
+            guard goesOn else { continue }
+            let children = try children(ofNode: frame.node)
+            for child in children.reversed() {
+                stack.append(Frame(node: child, siblings: children, parentEntries: entries, byteDepth: frame.byteDepth + label.count,
+                                   scalarDepth: scalars.count, pending: pending))
+            }
+        }
+        return found
+    }
+}
+
+/// A UTF-8 decoder fed a byte at a time, for keys whose scalars may be split between two labels. A
+/// byte that cannot continue what came before (only in a damaged file) counts as a scalar of its
+/// own, so every byte moves the walk on.
+struct PendingScalar {
+    private var value: UInt32 = 0
+    private var remaining = 0
+
+    /// The scalars `byte` completes, in order: an unfinished one it cuts short (damaged files only),
+    /// then the one it ends, if any.
+    @inline(__always)
+    mutating func add(_ byte: UInt8) -> (cutShort: UInt32?, scalar: UInt32?) {
+        var cutShort: UInt32?
+        if remaining > 0 {
+            if byte & 0xC0 == 0x80 {
+                value = value << 6 | UInt32(byte & 0x3F)
+                remaining -= 1
+                return (nil, remaining == 0 ? value : nil)
+            }
+            cutShort = Self.outsideUnicode + value // equal to no query scalar
+            remaining = 0
+        }
+        switch byte {
+        case 0x00 ..< 0x80: return (cutShort, UInt32(byte))
+        case 0xC0 ..< 0xE0: value = UInt32(byte & 0x1F); remaining = 1
+        case 0xE0 ..< 0xF0: value = UInt32(byte & 0x0F); remaining = 2
+        case 0xF0 ..< 0xF8: value = UInt32(byte & 0x07); remaining = 3
+        default: return (cutShort, Self.outsideUnicode + UInt32(byte))
+        }
+        return (cutShort, nil)
+    }
+
+    private static let outsideUnicode: UInt32 = 0x11_0000
+}
