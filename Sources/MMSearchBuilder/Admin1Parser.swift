@@ -62,7 +62,8 @@ public struct ParsedAdmin1: Sendable, Equatable {
 ///   message says which line the first is on.
 /// - Column 2, the name, is at most `MMS_MAX_STRING_LENGTH` bytes; it may be empty.
 /// - Column 4, the geonameid, is empty (GeoNames always fills it; other sources may not) or digits
-///   only, from 0 to 4294967295.
+///   only, from 0 to 4294967295. (A `\r` that ends it is left to the carriage return error, so that a
+///   file with `\r\n` line ends gets that error, not one about its geonameids.)
 ///
 /// ## What is rejected, and what `skipInvalid` skips
 ///
@@ -170,7 +171,11 @@ private struct Admin1FileParser {
             return try fault({ text.tooLongError(row, name, "the name in \(Admin1Column.layout.describe(Admin1Column.name))") }, at: name.lowerBound)
         }
         let geonameID = row.column(Admin1Column.geonameID)
-        if !geonameID.isEmpty && text.readWholeNumber(geonameID, limit: UInt64(UInt32.max)) == nil {
+        // Read without the "\r" of a "\r\n" line end, so that such a file is told about its line ends
+        // rather than about its geonameids.
+        let endsWithCarriageReturn = !geonameID.isEmpty && text.input[geonameID.upperBound - 1] == TabSeparatedByte.carriageReturn
+        let digits = geonameID.lowerBound ..< geonameID.upperBound - (endsWithCarriageReturn ? 1 : 0)
+        if !digits.isEmpty && text.readWholeNumber(digits, limit: UInt64(UInt32.max)) == nil {
             return try fault({ text.valueError(row, geonameID, expected: "a geonameid (empty, or a whole number from 0 to \(UInt32.max))", in: Admin1Column.layout.describe(Admin1Column.geonameID)) }, at: geonameID.lowerBound)
         }
         if row.firstBadByte != Int.max { return try reject(text.badByteError(row)) }

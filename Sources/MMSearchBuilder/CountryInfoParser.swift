@@ -139,7 +139,7 @@ private struct CountryInfoFileParser {
             // in it is no fault.
             let row = text.scanRow(from: position, line: line)
             if text.input[position] == UInt8(ascii: "#") {
-                if row.firstBadByte != Int.max { _ = try reject(text.badByteError(row)) }
+                if row.firstBadByte != Int.max { _ = try reject(text.badByteError(row, in: "a comment line")) }
             } else {
                 rowCount += 1
                 if let country = try readRow(row) {

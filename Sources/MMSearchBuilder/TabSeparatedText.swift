@@ -233,11 +233,12 @@ struct TabSeparatedText {
         error(row, at: range.lowerBound, "\(what) is \(range.count) bytes of UTF-8, more than the limit of \(MMS_MAX_STRING_LENGTH)")
     }
 
-    /// The error for the row's first byte that is invalid UTF-8 or a control character.
-    func badByteError(_ row: TabSeparatedRow) -> MMSearchError {
+    /// The error for the row's first byte that is invalid UTF-8 or a control character; `place` says
+    /// where it is when that is not a column ("a comment line").
+    func badByteError(_ row: TabSeparatedRow, in place: String? = nil) -> MMSearchError {
         let offset = row.firstBadByte
         let byte = input[offset]
-        let column = layout.describe(columnIndex(of: offset, in: row))
+        let column = place ?? layout.describe(columnIndex(of: offset, in: row))
         if byte == TabSeparatedByte.carriageReturn {
             let crlf = offset + 1 == row.end
                 ? ": a row ends at \"\\n\" alone, so a \"\\r\\n\" line end leaves \"\\r\" in the last column"
