@@ -240,9 +240,9 @@ struct TabSeparatedText {
         let byte = input[offset]
         let column = place ?? layout.describe(columnIndex(of: offset, in: row))
         if byte == TabSeparatedByte.carriageReturn {
-            let crlf = offset + 1 == row.end
-                ? ": a row ends at \"\\n\" alone, so a \"\\r\\n\" line end leaves \"\\r\" in the last column"
-                : ""
+            let crlf = offset + 1 != row.end ? ""
+                : place == nil ? ": a row ends at \"\\n\" alone, so a \"\\r\\n\" line end leaves \"\\r\" in the last column"
+                : ": a line ends at \"\\n\" alone, so a \"\\r\\n\" line end leaves \"\\r\" at its end"
             return error(row, at: offset, "unexpected carriage return (U+000D) in \(column)\(crlf)")
         }
         if byte < 0x80 {

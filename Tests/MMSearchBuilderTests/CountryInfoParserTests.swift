@@ -190,7 +190,7 @@ private func country(_ code: String, _ iso3: String, _ name: String) -> CountryI
         // Comments are checked for UTF-8 and control characters too.
         BadInput("invalid UTF-8 in a comment", [0x23, 0xC3, 0xA9, 0xFF, 0x0A] + bytes(row()), 1, 3, "invalid UTF-8 byte 0xff in a comment line: it never occurs in UTF-8"),
         BadInput("NUL in a comment", third("# a\u{0}b"), 3, 4, "unexpected control character U+0000 in a comment line"),
-        BadInput("CRLF after a comment", header + "\r\n" + row(), 1, header.unicodeScalars.count + 1, "unexpected carriage return (U+000D) in a comment line"),
+        BadInput("CRLF after a comment", header + "\r\n" + row(), 1, header.unicodeScalars.count + 1, #"unexpected carriage return (U+000D) in a comment line: a line ends at "\n" alone, so a "\r\n" line end leaves "\r" at its end"#),
 
         // Within a row, the error at the lowest offset comes first.
         BadInput("bad byte inside a bad field", row(column: 0, bytes: [0x44, 0xFF]).replacing(Array("DEU".utf8), with: Array("x".utf8)), 1, 1, codeMessage + "\"D\u{FFFD}\""),
