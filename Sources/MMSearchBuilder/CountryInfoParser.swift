@@ -53,7 +53,8 @@ public struct ParsedCountryInfo: Sendable, Equatable {
 ///   `\r` is not part of a line end, so `\r\n` line ends are refused. Error columns count Unicode
 ///   scalars from the line start, the mark excluded; a row's columns are counted from 1.
 /// - A line whose first byte is `#` is a comment, and is only checked to be valid UTF-8 without control
-///   characters other than tabs (GeoNames' column header is a comment with tabs in it).
+///   characters other than tabs (GeoNames' column header is a comment with tabs in it); a fault in
+///   one is reported "in a comment line".
 /// - There is at least one row (an empty input, or one of comments only, is an error).
 /// - Every row has exactly 19 columns (18 tabs), every column is valid UTF-8 (no overlongs, surrogates
 ///   or code points past U+10FFFF) without control characters U+0000 to U+001F other than the tabs
