@@ -166,33 +166,23 @@ extension InputKind {
 
 /// The dump's columns, counted from 0 as `rank.py` counts them.
 private enum DumpColumn {
-    static let count = 19
     static let id = 0, name = 1, asciiName = 2, alternateNames = 3, latitude = 4, longitude = 5
     static let country = 8, admin1Code = 10, population = 14
 
-    static let names = [
+    static let layout = TabSeparatedLayout(columnNames: [
         "geonameid", "name", "asciiname", "alternatenames", "latitude", "longitude", "feature class",
         "feature code", "country code", "cc2", "admin1 code", "admin2 code", "admin3 code", "admin4 code",
         "population", "elevation", "dem", "timezone", "modification date",
-    ]
+    ])
 
     /// "column 5 (latitude)" for the column counted from 0 as 4.
-    static func describe(_ index: Int) -> String {
-        index < count ? "column \(index + 1) (\(names[index]))" : "column \(index + 1)"
-    }
+    static func describe(_ index: Int) -> String { layout.describe(index) }
 }
 
 private enum DumpByte {
-    static let tab = UInt8(ascii: "\t")
-    static let newline = UInt8(ascii: "\n")
-    static let carriageReturn = UInt8(ascii: "\r")
     static let comma = UInt8(ascii: ",")
     static let minus = UInt8(ascii: "-")
     static let dot = UInt8(ascii: ".")
-    static let zero = UInt8(ascii: "0")
-
-    @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
 }
 
 private enum Axis {
@@ -203,36 +193,8 @@ private enum Axis {
     var limitDegrees: Int64 { self == .latitude ? 90 : 180 }
 }
 
-/// Where a row lies and what its scan found.
-private struct RowScan {
-    /// The row's first byte.
-    var start: Int
-    /// The `\n` that ends it, or the end of the input.
-    var end: Int
-    /// The 1-based line it is on.
-    var line: Int
-    /// How many columns it has: one more than its tabs.
-    var columnCount: Int
-    /// The tab that starts a 20th column, if there is one.
-    var extraTab: Int
-    /// The first byte that is invalid UTF-8 or a control character, or `Int.max`.
-    var firstBadByte: Int
-    /// Where each of its first 19 columns starts (a tuple, so that no row allocates).
-    var columnStarts: ColumnStarts
-    typealias ColumnStarts = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
-
-    /// The bytes of column `index` (counted from 0) of a row of 19 columns, without its tab.
-    func column(_ index: Int) -> Range<Int> {
-        withUnsafeBytes(of: columnStarts) { starts in
-            let starts = starts.bindMemory(to: Int.self)
-            return starts[index] ..< (index + 1 < DumpColumn.count ? starts[index + 1] - 1 : end)
-        }
-    }
-}
-
 private struct DumpParser {
-    let input: UnsafeRawBufferPointer
-    let file: String
+    let text: TabSeparatedText
     let skipInvalid: Bool
     var skipped: [MMSearchError] = []
     /// Country codes seen so far, indexed by `countryCodeSlot`, so that rows share one array per code
@@ -243,24 +205,19 @@ private struct DumpParser {
     var keptStarts: [Int] = []
 
     init(input: UnsafeRawBufferPointer, file: String, skipInvalid: Bool) {
-        self.input = input
-        self.file = file
+        self.text = TabSeparatedText(input: input, file: file, layout: DumpColumn.layout)
         self.skipInvalid = skipInvalid
     }
 
-    var end: Int { input.count }
+    var input: UnsafeRawBufferPointer { text.input }
+    var file: String { text.file }
+    var end: Int { text.end }
 
     // MARK: Rows
 
     mutating func parseDump() throws(MMSearchError) -> ParsedGeoNames {
-        var position = 0
-        if end >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF { position = 3 }
-        guard position < end else {
-            throw MMSearchError.invalidInput(
-                file: file, line: 1, column: 1, byteOffset: position,
-                message: "no rows: expected at least one GeoNames row, found an empty input"
-            )
-        }
+        var position = text.textStart
+        guard position < end else { throw text.noRowsError(expected: "GeoNames row", found: "an empty input") }
         // cities500.txt spends about 140 bytes a row, allCountries.txt more.
         var rows: [GeoNamesRow] = []
         rows.reserveCapacity(end / 128)
@@ -270,7 +227,7 @@ private struct DumpParser {
         var rowCount = 0
         while position < end {
             rowCount += 1
-            let scan = scanRow(from: position, line: line)
+            let scan = text.scanRow(from: position, line: line)
             if let row = try readRow(scan) {
                 rows.append(row)
                 keptLines.append(line)
@@ -280,84 +237,36 @@ private struct DumpParser {
             line += 1
         }
         try rejectRepeatedIDs(in: &rows)
-        if rows.isEmpty, let first = skipped.first, case let .invalidInput(_, line, column, offset, message) = first {
-            let count = rowCount == 1 ? "the only row was skipped" : "all \(rowCount) rows were skipped"
-            throw MMSearchError.invalidInput(
-                file: file, line: line, column: column, byteOffset: offset,
-                message: "no valid row: \(count); the first: \(message)"
-            )
+        if rows.isEmpty, let first = skipped.first {
+            throw text.noValidRowError(rowCount: rowCount, firstSkipped: first)
         }
         return ParsedGeoNames(rows: rows, skipped: skipped)
     }
 
-    /// Finds the row that starts at `start`: where it ends, where its columns start, and its first byte
-    /// that is invalid UTF-8 or a control character. One pass over its bytes.
-    func scanRow(from start: Int, line: Int) -> RowScan {
-        var columnStarts: RowScan.ColumnStarts = (start, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var tabs = 0
-        var extraTab = -1
-        var firstBadByte = Int.max
-        var offset = start
-        withUnsafeMutableBytes(of: &columnStarts) { starts in
-            let starts = starts.bindMemory(to: Int.self)
-            while offset < end {
-                let byte = input[offset]
-                if byte >= 0x20 && byte < 0x80 {
-                    offset += 1
-                } else if byte == DumpByte.tab {
-                    tabs += 1
-                    if tabs < DumpColumn.count {
-                        starts[tabs] = offset + 1
-                    } else if tabs == DumpColumn.count {
-                        extraTab = offset
-                    }
-                    offset += 1
-                } else if byte == DumpByte.newline {
-                    break
-                } else if byte < 0x80 {  // Another control character.
-                    if firstBadByte == Int.max { firstBadByte = offset }
-                    offset += 1
-                } else {
-                    let length = Self.sequenceLength(input, at: offset)
-                    if length == 0 {
-                        if firstBadByte == Int.max { firstBadByte = offset }
-                        offset += 1
-                    } else {
-                        offset += length
-                    }
-                }
-            }
-        }
-        return RowScan(
-            start: start, end: offset, line: line, columnCount: tabs + 1, extraTab: extraTab,
-            firstBadByte: firstBadByte, columnStarts: columnStarts
-        )
-    }
-
     /// The row `scan` found, checked and copied out; nil if it had an error and `skipInvalid` is set.
-    mutating func readRow(_ scan: RowScan) throws(MMSearchError) -> GeoNamesRow? {
-        guard scan.columnCount == DumpColumn.count else { return try reject(columnCountError(scan)) }
+    mutating func readRow(_ scan: TabSeparatedRow) throws(MMSearchError) -> GeoNamesRow? {
+        guard scan.columnCount == DumpColumn.layout.columnCount else { return try reject(text.columnCountError(scan)) }
         // Each check reports at its column's start, or later, so the columns are checked in order and
         // a bad byte before the first failing check is what comes first.
         func fault(_ error: () -> MMSearchError, at offset: Int) throws(MMSearchError) -> GeoNamesRow? {
-            try reject(scan.firstBadByte < offset ? badByteError(scan) : error())
+            try reject(text.firstError(scan, error, at: offset))
         }
 
         let idColumn = scan.column(DumpColumn.id)
-        guard let id = readWholeNumber(idColumn, limit: UInt64(UInt32.max)) else {
+        guard let id = text.readWholeNumber(idColumn, limit: UInt64(UInt32.max)) else {
             return try fault({ columnError(scan, DumpColumn.id, expected: "a geonameid (a whole number from 0 to \(UInt32.max))") }, at: idColumn.lowerBound)
         }
         let name = scan.column(DumpColumn.name)
         if name.count > Int(MMS_MAX_STRING_LENGTH) {
-            return try fault({ tooLongError(scan, name, "the name in \(DumpColumn.describe(DumpColumn.name))") }, at: name.lowerBound)
+            return try fault({ text.tooLongError(scan, name, "the name in \(DumpColumn.describe(DumpColumn.name))") }, at: name.lowerBound)
         }
         let asciiName = scan.column(DumpColumn.asciiName)
         if asciiName.count > Int(MMS_MAX_STRING_LENGTH) {
-            return try fault({ tooLongError(scan, asciiName, "the asciiname in \(DumpColumn.describe(DumpColumn.asciiName))") }, at: asciiName.lowerBound)
+            return try fault({ text.tooLongError(scan, asciiName, "the asciiname in \(DumpColumn.describe(DumpColumn.asciiName))") }, at: asciiName.lowerBound)
         }
         let alternates = scan.column(DumpColumn.alternateNames)
         if alternates.count > Int(MMS_MAX_STRING_LENGTH), let piece = longPiece(in: alternates) {
-            return try fault({ tooLongError(scan, piece, "an alternate name in \(DumpColumn.describe(DumpColumn.alternateNames))") }, at: piece.lowerBound)
+            return try fault({ text.tooLongError(scan, piece, "an alternate name in \(DumpColumn.describe(DumpColumn.alternateNames))") }, at: piece.lowerBound)
         }
         var latitude: Int32 = 0, longitude: Int32 = 0
         for axis in Axis.both {
@@ -376,15 +285,15 @@ private struct DumpParser {
             return try fault({ columnError(scan, DumpColumn.country, expected: "a country code (empty, or two characters A-Z or 0-9: ISO 3166-1 alpha-2)") }, at: countryColumn.lowerBound)
         }
         let populationColumn = scan.column(DumpColumn.population)
-        guard let population = populationColumn.isEmpty ? 0 : readWholeNumber(populationColumn, limit: UInt64.max) else {
+        guard let population = populationColumn.isEmpty ? 0 : text.readWholeNumber(populationColumn, limit: UInt64.max) else {
             return try fault({ columnError(scan, DumpColumn.population, expected: "a population (empty, or a whole number from 0 to \(UInt64.max))") }, at: populationColumn.lowerBound)
         }
-        if scan.firstBadByte != Int.max { return try reject(badByteError(scan)) }
+        if scan.firstBadByte != Int.max { return try reject(text.badByteError(scan)) }
 
         return GeoNamesRow(
-            id: UInt32(id), name: copy(name), asciiName: copy(asciiName), alternateNames: split(alternates),
+            id: UInt32(id), name: text.copy(name), asciiName: text.copy(asciiName), alternateNames: split(alternates),
             latitudeE7: latitude, longitudeE7: longitude, country: country, population: population,
-            admin1Code: copy(scan.column(DumpColumn.admin1Code))
+            admin1Code: text.copy(scan.column(DumpColumn.admin1Code))
         )
     }
 
@@ -429,21 +338,6 @@ private struct DumpParser {
 
     // MARK: Fields
 
-    /// The digits in `range` as a number; nil if it is empty, holds anything but digits, or is over `limit`.
-    func readWholeNumber(_ range: Range<Int>, limit: UInt64) -> UInt64? {
-        guard !range.isEmpty else { return nil }
-        var value: UInt64 = 0
-        for offset in range {
-            let byte = input[offset]
-            guard DumpByte.isDigit(byte) else { return nil }
-            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - DumpByte.zero))
-            guard !overflow, !carry, sum <= limit else { return nil }
-            value = sum
-        }
-        return value
-    }
-
     enum Degrees { case value(Int32), notANumber, outOfRange }
 
     /// Reads `[-]digits[.digits]` (at least one digit) as a whole count of 1e-7 degree, rounded to the
@@ -453,28 +347,28 @@ private struct DumpParser {
         let isNegative = offset < range.upperBound && input[offset] == DumpByte.minus
         if isNegative { offset += 1 }
         let integerStart = offset
-        while offset < range.upperBound && DumpByte.isDigit(input[offset]) { offset += 1 }
+        while offset < range.upperBound && TabSeparatedByte.isDigit(input[offset]) { offset += 1 }
         let integerDigits = integerStart..<offset
         var fractionDigits = offset..<offset
         if offset < range.upperBound && input[offset] == DumpByte.dot {
             offset += 1
             let fractionStart = offset
-            while offset < range.upperBound && DumpByte.isDigit(input[offset]) { offset += 1 }
+            while offset < range.upperBound && TabSeparatedByte.isDigit(input[offset]) { offset += 1 }
             fractionDigits = fractionStart..<offset
         }
         guard offset == range.upperBound, !(integerDigits.isEmpty && fractionDigits.isEmpty) else { return .notANumber }
 
         var first = integerDigits.lowerBound
-        while first < integerDigits.upperBound && input[first] == DumpByte.zero { first += 1 }
+        while first < integerDigits.upperBound && input[first] == TabSeparatedByte.zero { first += 1 }
         // Past three whole digits no coordinate is in range (and the value could overflow).
         guard integerDigits.upperBound - first <= 3 else { return .outOfRange }
         var magnitude: Int64 = 0
-        for index in first..<integerDigits.upperBound { magnitude = magnitude * 10 + Int64(input[index] - DumpByte.zero) }
+        for index in first..<integerDigits.upperBound { magnitude = magnitude * 10 + Int64(input[index] - TabSeparatedByte.zero) }
         var fractionOffset = fractionDigits.lowerBound
         for _ in 0..<7 {
             var digit: Int64 = 0
             if fractionOffset < fractionDigits.upperBound {
-                digit = Int64(input[fractionOffset] - DumpByte.zero)
+                digit = Int64(input[fractionOffset] - TabSeparatedByte.zero)
                 fractionOffset += 1
             }
             magnitude = magnitude * 10 + digit
@@ -512,140 +406,15 @@ private struct DumpParser {
         var pieces: [[UInt8]] = []
         var pieceStart = range.lowerBound
         for offset in range where input[offset] == DumpByte.comma {
-            pieces.append(copy(pieceStart..<offset))
+            pieces.append(text.copy(pieceStart..<offset))
             pieceStart = offset + 1
         }
-        pieces.append(copy(pieceStart..<range.upperBound))
+        pieces.append(text.copy(pieceStart..<range.upperBound))
         return pieces
     }
 
-    /// A copy of the bytes in `range`. (Rebasing makes it one block copy rather than a byte loop.)
-    func copy(_ range: Range<Int>) -> [UInt8] {
-        range.isEmpty ? [] : Array(UnsafeRawBufferPointer(rebasing: input[range]))
-    }
-
-    // MARK: UTF-8
-
-    /// The length of the well-formed UTF-8 sequence led by the non-ASCII byte at `offset` (Unicode's
-    /// table 3-7 of well-formed byte sequences); 0 if it does not lead one.
-    @inline(__always)
-    static func sequenceLength(_ input: UnsafeRawBufferPointer, at offset: Int) -> Int {
-        let lead = input[offset]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
-        default: return 0
-        }
-        guard offset + length <= input.count, secondRange.contains(input[offset + 1]) else { return 0 }
-        for index in offset + 2 ..< offset + length where input[index] & 0xC0 != 0x80 { return 0 }
-        return length
-    }
-
-    /// Why the non-ASCII byte at `offset` does not lead a well-formed sequence.
-    func utf8Fault(at offset: Int) -> StaticString {
-        let lead = input[offset]
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        var narrowed: StaticString = ""
-        switch lead {
-        case 0xE0: secondRange = 0xA0...0xBF; narrowed = "it starts an overlong encoding"
-        case 0xED: secondRange = 0x80...0x9F; narrowed = "it starts an encoded UTF-16 surrogate"
-        case 0xF0: secondRange = 0x90...0xBF; narrowed = "it starts an overlong encoding"
-        case 0xF4: secondRange = 0x80...0x8F; narrowed = "it starts a code point past U+10FFFF"
-        case 0x80...0xBF: return "a continuation byte with no lead byte"
-        case 0xC0, 0xC1: return "it only starts overlong encodings"
-        case 0xF5...0xFF: return "it never occurs in UTF-8"
-        default: break
-        }
-        guard offset + 1 < end && input[offset + 1] & 0xC0 == 0x80 else { return "a sequence cut short" }
-        guard secondRange.contains(input[offset + 1]) else { return narrowed }
-        return "a sequence cut short"
-    }
-
-    // MARK: Errors (only built when reported)
-
-    func error(_ scan: RowScan, at offset: Int, _ message: String) -> MMSearchError {
-        .invalidInput(file: file, line: scan.line, column: column(of: offset, in: scan), byteOffset: offset, message: message)
-    }
-
-    /// The 1-based column of `offset` in the row: Unicode scalars (bytes that do not continue a UTF-8
-    /// sequence) from the row's start, which for the first row is after any byte order mark.
-    func column(of offset: Int, in scan: RowScan) -> Int {
-        var column = 1
-        for index in scan.start..<offset where input[index] & 0xC0 != 0x80 { column += 1 }
-        return column
-    }
-
-    /// Which column (counted from 0) `offset` lies in.
-    func columnIndex(of offset: Int, in scan: RowScan) -> Int {
-        var index = 0
-        for byteOffset in scan.start..<offset where input[byteOffset] == DumpByte.tab { index += 1 }
-        return index
-    }
-
-    func columnCountError(_ scan: RowScan) -> MMSearchError {
-        let found = "expected \(DumpColumn.count) tab-separated columns, found \(scan.columnCount)"
-        if scan.columnCount > DumpColumn.count {
-            return error(scan, at: scan.extraTab, found + "; this tab starts a column after \(DumpColumn.describe(DumpColumn.count - 1))")
-        }
-        return error(scan, at: scan.start, found + (scan.start == scan.end ? " (an empty line)" : ""))
-    }
-
     /// "expected `what` in column N, found "text"", at the column's start.
-    func columnError(_ scan: RowScan, _ index: Int, expected what: String) -> MMSearchError {
-        let range = scan.column(index)
-        return error(scan, at: range.lowerBound, "expected \(what) in column \(index + 1), found \(quoted(range))")
-    }
-
-    func tooLongError(_ scan: RowScan, _ range: Range<Int>, _ what: String) -> MMSearchError {
-        error(scan, at: range.lowerBound, "\(what) is \(range.count) bytes of UTF-8, more than the limit of \(MMS_MAX_STRING_LENGTH)")
-    }
-
-    /// The error for the row's first byte that is invalid UTF-8 or a control character.
-    func badByteError(_ scan: RowScan) -> MMSearchError {
-        let offset = scan.firstBadByte
-        let byte = input[offset]
-        let column = DumpColumn.describe(columnIndex(of: offset, in: scan))
-        if byte == DumpByte.carriageReturn {
-            let crlf = offset + 1 == scan.end
-                ? ": a row ends at \"\\n\" alone, so a \"\\r\\n\" line end leaves \"\\r\" in the last column"
-                : ""
-            return error(scan, at: offset, "unexpected carriage return (U+000D) in \(column)\(crlf)")
-        }
-        if byte < 0x80 {
-            return error(scan, at: offset, "unexpected control character \(Self.scalarName(UInt32(byte))) in \(column)")
-        }
-        return error(scan, at: offset, "invalid UTF-8 byte \(Self.hex(byte)) in \(column): \(utf8Fault(at: offset))")
-    }
-
-    /// The text in `range` in double quotes for a message, control characters escaped, shortened when long.
-    func quoted(_ range: Range<Int>) -> String {
-        let shown = range.lowerBound ..< min(range.upperBound, range.lowerBound + 200)
-        var text = ""
-        for (count, scalar) in String(decoding: copy(shown), as: UTF8.self).unicodeScalars.enumerated() {
-            if count == 40 { text += "…"; break }
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: text += "\\u" + Self.scalarName(scalar.value).dropFirst(2)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return "\"\(text)\""
-    }
-
-    static func hex(_ byte: UInt8) -> String {
-        "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
-    }
-
-    static func scalarName(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    func columnError(_ scan: TabSeparatedRow, _ index: Int, expected what: String) -> MMSearchError {
+        text.valueError(scan, scan.column(index), expected: what, in: "column \(index + 1)")
     }
 }
