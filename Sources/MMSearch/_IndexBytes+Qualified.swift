@@ -37,10 +37,10 @@ extension _IndexBytes {
                 }
             }
         }
-        // One per record: the least class, then the first found.
-        matches.sort { ($0.record, $0.matchClass) < ($1.record, $1.matchClass) }
+        // One per record: the least class, then the first found (the shortest name before the query's rest).
+        let order = matches.indices.sorted { (matches[$0].record, matches[$0].matchClass, $0) < (matches[$1].record, matches[$1].matchClass, $1) }
         var best: [_Ranked] = []
-        for match in matches where best.last?.record != match.record { best.append(match) }
+        for match in order.map({ matches[$0] }) where best.last?.record != match.record { best.append(match) }
         return best
     }
 

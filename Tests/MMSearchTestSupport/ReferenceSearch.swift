@@ -103,13 +103,34 @@ public struct ReferenceRecord: Sendable, Hashable {
     public var country: String
     public var alternateNames: [String]
     public var population: UInt32
+    /// The region's name and admin1 code ("" for none), the country's ISO3 code and name ("" for none).
+    public var region: String
+    public var regionCode: String
+    public var iso3: String
+    public var countryName: String
 
-    public init(id: UInt32, name: String, country: String, alternateNames: [String] = [], population: UInt32 = 0) {
+    public init(id: UInt32, name: String, country: String, alternateNames: [String] = [], population: UInt32 = 0,
+                region: String = "", regionCode: String = "", iso3: String = "", countryName: String = "") {
         self.id = id
         self.name = name
         self.country = country
         self.alternateNames = alternateNames
         self.population = population
+        self.region = region
+        self.regionCode = regionCode
+        self.iso3 = iso3
+        self.countryName = countryName
+    }
+
+    /// rank.py's `qualifiers`: folded, without repeats, the empty ones left out.
+    public var qualifiers: [[UInt8]] {
+        let code = regionCode.count >= 2 && regionCode.unicodeScalars.allSatisfy({ ("A" ... "Z").contains($0) }) ? regionCode : ""
+        var out: [[UInt8]] = []
+        for text in [country, iso3, countryName, region, code] {
+            let folded = Folding.fold(text)
+            if !folded.isEmpty && !out.contains(folded) { out.append(folded) }
+        }
+        return out
     }
 }
 
@@ -234,15 +255,122 @@ public struct RankedReference: Sendable {
         public var bestName: Int
     }
 
-    /// Every record matching `query`, in `order`: rank.py's `search` without the page cut. Every key
-    /// that can start with the folded query (all of them for the empty query, else those with its
-    /// first byte) is compared with it.
+    /// Every record matching `query`, in `order`: rank.py's `search` without the page cut, typos off.
     public func search(_ query: String, match: MatchMode = .words, order: ResultOrder = .rank) -> [Match] {
+        search(query, match: match, order: order, typos: .off).matches
+    }
+
+    /// rank.py's `search` without the page cut: the matches, and how many typos were allowed. Every
+    /// key that can start with the folded query (all of them for the empty query, else those with its
+    /// first byte) is compared with it; "Name, Qualifier" splits are tried as rank.py's `_exact` tries
+    /// them; with typos on and no match, every key is compared with the query's scalars by a full
+    /// optimal-string-alignment table, as rank.py's `_typos` does.
+    public func search(_ query: String, match: MatchMode, order: ResultOrder, typos: Typos) -> (matches: [Match], typos: Int) {
         let prefix = Folding.fold(query)
+        var found = keyMatches(prefix, match: match) { key, pool, starts in
+            starts[key + 1] - starts[key] >= prefix.count && (prefix.isEmpty || memcmp(pool.baseAddress! + starts[key], prefix, prefix.count) == 0)
+        }
+        if match == .words { addQualifierMatches(prefix, to: &found) }
+        var allowed = 0
+        let scalars = Array(String(decoding: prefix, as: UTF8.self).unicodeScalars)
+        if found.isEmpty, typos == .on {
+            for (maximum, shortest) in [(1, 4), (2, 8)] where found.isEmpty && scalars.count >= shortest {
+                found = keyMatches(prefix, match: match) { key, pool, starts in
+                    Self.hasPrefixWithin(maximum, of: scalars, in: Array(String(decoding: pool[starts[key] ..< starts[key + 1]], as: UTF8.self).unicodeScalars))
+                }
+                allowed = found.isEmpty ? 0 : maximum
+            }
+        }
+        var matches = found.map { found in
+            Match(record: found.record, score: UInt64(records[found.record].population) * UInt64(found.weight), kind: found.kind, bestName: Int(keyName[found.bestKey]))
+        }
+        switch order {
+        case .rank:
+            matches.sort { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.kind != b.kind { return a.kind < b.kind }
+                return nameRank[a.record] < nameRank[b.record]
+            }
+        case .name:
+            matches.sort { nameRank[$0.record] < nameRank[$1.record] }
+        }
+        return (matches, allowed)
+    }
+
+    /// Whether some prefix of `key` (itself included) is within `maximum` of `query`, the first scalar
+    /// equal: the whole table, row by row, as rank.py's `_osa_row`.
+    static func hasPrefixWithin(_ maximum: Int, of query: [Unicode.Scalar], in key: [Unicode.Scalar]) -> Bool {
+        guard let first = key.first, first == query.first else { return false }
+        var rows = [Array(0 ... query.count)]
+        for depth in 1 ... key.count {
+            let character = key[depth - 1]
+            var row = [depth]
+            for j in 1 ... query.count {
+                var value = min(rows[depth - 1][j] + 1, row[j - 1] + 1, rows[depth - 1][j - 1] + (query[j - 1] == character ? 0 : 1))
+                if depth >= 2, j >= 2, query[j - 1] == key[depth - 2], query[j - 2] == character {
+                    value = min(value, rows[depth - 2][j - 2] + 1)
+                }
+                row.append(value)
+            }
+            if row[query.count] <= maximum { return true }
+            rows.append(row)
+        }
+        return false
+    }
+
+    /// Per matching record: its greatest weight, least kind, and best key so far.
+    typealias Found = [(record: Int, weight: Int, kind: Int, bestWeight: Int, bestKind: Int, bestKey: Int)]
+
+    /// rank.py's `_exact` for "Name, Qualifier": every split of the folded query as X + S + Q, every
+    /// record with a name (kind 0 or 1) folding to X whose qualifiers Q fits, weight 100 or 20. A key
+    /// match of the same weight and kind stays the record's best.
+    func addQualifierMatches(_ query: [UInt8], to found: inout Found) {
+        guard records.contains(where: { !$0.region.isEmpty || !$0.countryName.isEmpty }) else { return }
+        for split in 1 ..< max(1, query.count) {
+            for separator in [", ", ",", " "].map({ Array($0.utf8) }) where query[split...].starts(with: separator) {
+                let x = Array(query[..<split]), rest = Array(query[(split + separator.count)...])
+                if rest.first == UInt8(ascii: " ") { continue }
+                for key in 0 ..< keyRecord.count where keyKind[key] != 2 {
+                    let record = Int(keyRecord[key])
+                    guard Folding.fold(names[record][Int(keyName[key])]) == x, Self.fits(rest, records[record].qualifiers) else { continue }
+                    let kind = Int(keyKind[key]), weight = kind == 0 ? 100 : 20
+                    if let slot = found.firstIndex(where: { $0.record == record }) {
+                        var current = found[slot]
+                        current.weight = max(current.weight, weight)
+                        current.kind = min(current.kind, kind)
+                        if weight > current.bestWeight || (weight == current.bestWeight && kind < current.bestKind) {
+                            (current.bestWeight, current.bestKind, current.bestKey) = (weight, kind, key)
+                        }
+                        found[slot] = current
+                    } else {
+                        found.append((record, weight, kind, weight, kind, key))
+                    }
+                }
+            }
+        }
+    }
+
+    /// rank.py's `_fits`, recursive as written there.
+    static func fits(_ rest: [UInt8], _ qualifiers: [[UInt8]]) -> Bool {
+        if rest.isEmpty { return true }
+        for qualifier in qualifiers {
+            if qualifier.starts(with: rest) { return true }
+            guard rest.starts(with: qualifier) else { continue }
+            let tail = Array(rest[qualifier.count...])
+            for separator in [", ", ",", " "].map({ Array($0.utf8) }) where tail.starts(with: separator) {
+                let next = Array(tail[separator.count...])
+                if next.first != UInt8(ascii: " "), fits(next, qualifiers) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The records with a key `accepts`, each with its greatest weight, least kind and best key.
+    func keyMatches(_ prefix: [UInt8], match: MatchMode, accepts: (Int, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int>) -> Bool) -> Found {
         // Per matching record (an index into `found` by `slot[record]`): its greatest weight, least
         // kind, and best key so far.
         var slot = [Int32](repeating: -1, count: records.count)
-        var found: [(record: Int, weight: Int, kind: Int, bestWeight: Int, bestKind: Int, bestKey: Int)] = []
+        var found: Found = []
         func consider(_ key: Int, pool: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int>) {
             let kind = Int(keyKind[key])
             if match == .name && kind == 2 { return }
@@ -264,36 +392,19 @@ public struct RankedReference: Sendable {
         }
         keyPool.withUnsafeBufferPointer { pool in
             keyStarts.withUnsafeBufferPointer { starts in
-                prefix.withUnsafeBufferPointer { prefix in
-                    guard let first = prefix.first else {
-                        for key in 0 ..< keyRecord.count { consider(key, pool: pool, starts: starts) }
-                        return
-                    }
-                    keysByFirstByte[Int(first)].withUnsafeBufferPointer { candidates in
-                        for candidate in candidates {
-                            let key = Int(candidate)
-                            guard starts[key + 1] - starts[key] >= prefix.count,
-                                  memcmp(pool.baseAddress! + starts[key], prefix.baseAddress!, prefix.count) == 0 else { continue }
-                            consider(key, pool: pool, starts: starts)
-                        }
+                guard let first = prefix.first else {
+                    for key in 0 ..< keyRecord.count where accepts(key, pool, starts) { consider(key, pool: pool, starts: starts) }
+                    return
+                }
+                // Both ways of matching need the key's first byte to be the query's.
+                keysByFirstByte[Int(first)].withUnsafeBufferPointer { candidates in
+                    for candidate in candidates where accepts(Int(candidate), pool, starts) {
+                        consider(Int(candidate), pool: pool, starts: starts)
                     }
                 }
             }
         }
-        var matches = found.map { found in
-            Match(record: found.record, score: UInt64(records[found.record].population) * UInt64(found.weight), kind: found.kind, bestName: Int(keyName[found.bestKey]))
-        }
-        switch order {
-        case .rank:
-            matches.sort { a, b in
-                if a.score != b.score { return a.score > b.score }
-                if a.kind != b.kind { return a.kind < b.kind }
-                return nameRank[a.record] < nameRank[b.record]
-            }
-        case .name:
-            matches.sort { nameRank[$0.record] < nameRank[$1.record] }
-        }
-        return matches
+        return found
     }
 
     /// Whether key `a` comes before key `b` of the same record and kind in entry order: by key bytes,

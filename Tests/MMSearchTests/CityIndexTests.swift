@@ -33,8 +33,12 @@ import Testing
         #expect(try index.search("z").isEmpty)
         #expect(try index.search("").count == 5)
         #expect(Self.names(try index.search("alabama, us")) == ["Alabama"])
-        #expect(try index.search("alabama, us ").isEmpty)
-        #expect(try index.search("alabamax").isEmpty)
+        #expect(try index.search("alabama, us ", typos: .off).isEmpty)
+        #expect(try index.search("alabamax", typos: .off).isEmpty)
+        // One typo from 4 characters when nothing matches as typed.
+        #expect(try Self.names(index.search("alabamax")) == ["Alabama"] && index.search("alabamax").typos == 1)
+        #expect(try Self.names(index.search("alabma")) == ["Alabama"] && index.search("alabma", typos: .off).isEmpty)
+        #expect(try index.search("alabama").typos == 0 && (try index.search("xlabama").isEmpty)) // never the first character
         // Over the list alone, matching names in name order is version 1's search.
         #expect(Self.names(try index.search("a", match: .name, order: .name)) == ["Alabama", "Albuquerque", "Anaheim", "Arizona"])
         #expect(try index.search("", match: .name, order: .name).count == 5)
@@ -158,23 +162,38 @@ import Testing
         #expect(throws: MMSearchError.unsupportedVersion(file: "v7.mms", found: 7, supported: MMS_FORMAT_VERSION)) {
             _ = try CityIndex(bytes: Data(bytes), path: "v7.mms")
         }
-        let message = MMSearchError.unsupportedVersion(file: "v1.mms", found: 1, supported: 2).description
-        #expect(message.contains("version 1") && message.contains("version 2"))
-        #expect(MMS_FORMAT_VERSION == 2 && MMSearchVersion.indexFormat == 2)
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 3).description
+        #expect(message.contains("version 2") && message.contains("version 3"))
+        #expect(MMS_FORMAT_VERSION == 3 && MMSearchVersion.indexFormat == 3)
+    }
+
+    /// A version-2 file as version 2's builder wrote it (larger than version 3's header, which is
+    /// larger than version 2's): refused by its version, both versions named, not as damage.
+    @Test func versionTwoIndexIsRefusedByVersion() throws {
+        let index = VersionTwoIndex.alabama
+        #expect(index.count > MemoryLayout<mms_header>.size)
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 3)) {
+            _ = try CityIndex(bytes: Data(index), path: "v2.mms")
+        }
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 3).description
+        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 3; rebuild the index with `mmsearch build`")
+        // Shorter than version 3's header: still named by its version.
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 3)) {
+            _ = try CityIndex(bytes: Data(index[..<300]), path: "v2.mms")
+        }
     }
 
     /// A version-1 file as version 1's builder wrote it (its smaller header, its sections): refused by
     /// its version, not as damage.
     @Test func versionOneIndexIsRefusedByVersion() throws {
         let index = VersionOneIndex.alabama
-        #expect(index.count > MemoryLayout<mms_header>.size)
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v1.mms", found: 1, supported: 2)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v1.mms", found: 1, supported: MMS_FORMAT_VERSION)) {
             _ = try CityIndex(bytes: Data(index), path: "v1.mms")
         }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try Data(index).write(to: URL(fileURLWithPath: directory.file("v1.mms")))
-        #expect(throws: MMSearchError.unsupportedVersion(file: directory.file("v1.mms"), found: 1, supported: 2)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: directory.file("v1.mms"), found: 1, supported: MMS_FORMAT_VERSION)) {
             _ = try CityIndex(path: directory.file("v1.mms"))
         }
     }
@@ -185,7 +204,7 @@ import Testing
     @Test func smallVersionOneIndexIsRefusedByVersion() throws {
         for (name, index) in [("empty", VersionOneIndex.empty), ("one blank record", VersionOneIndex.blank)] {
             #expect(index.count < MemoryLayout<mms_header>.size, "\(name)")
-            #expect(throws: MMSearchError.unsupportedVersion(file: "v1.mms", found: 1, supported: 2), "\(name)") {
+            #expect(throws: MMSearchError.unsupportedVersion(file: "v1.mms", found: 1, supported: MMS_FORMAT_VERSION), "\(name)") {
                 _ = try CityIndex(bytes: Data(index), path: "v1.mms")
             }
             #expect(throws: MMSearchError.self) { _ = try CityIndex(bytes: Data(index), path: "v1.mms") }
@@ -385,10 +404,10 @@ import Testing
         for query in queries.sorted() {
             for match in MatchMode.allCases {
                 for order in ResultOrder.allCases {
-                    let expected = reference.search(query, match: match, order: order)
+                    let (expected, typos) = reference.search(query, match: match, order: order, typos: .on)
                     let results = try index.search(query, match: match, order: order)
                     let what = "seed \(seed) \(query.debugDescription) \(match)/\(order)"
-                    #expect(results.count == expected.count, "\(what)")
+                    #expect(results.count == expected.count && results.typos == typos, "\(what)")
                     guard results.count == expected.count else { continue }
                     var pages = [0 ..< 20, 20 ..< 40, expected.count - 20 ..< expected.count]
                     if expected.count <= 100 { pages = [0 ..< expected.count] }

@@ -40,7 +40,7 @@ import Testing
         let built = try IndexBuilder.makeIndex(records: [Self.record(1, "Alpha"), Self.record(2, "Beta")], source: Self.source)
         let index = try CityIndex(bytes: Data(built.bytes), path: "fixture.mms")
         let info = try index.info()
-        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 2)
+        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 3)
         #expect(info.recordCount == 2 && info.fileSize == index.fileSize && info.fileSize == built.bytes.count)
         #expect(info.source == Self.source && info.source.kind == .cityList && info.source.joined == nil)
         #expect(info.nodeCount == built.summary.nodeCount && info.entryCount == built.summary.entryCount)
@@ -53,7 +53,8 @@ import Testing
         }
         let names = info.sections.map(\.name)
         #expect(Set(names).count == names.count && !names.contains(""))
-        let known = ["nodes", "labels", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order", "source"]
+        let known = ["nodes", "labels", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order",
+                     "record regions", "regions", "countries", "source"]
         #expect(names.filter(known.contains) == known, "\(names)")
         #expect(info.sections.first?.offset == Int(MMS_HEADER_SIZE))
         #expect(info.sections.last.map { $0.offset + $0.length } == info.fileSize)
@@ -67,7 +68,7 @@ import Testing
     /// population section, and both source names.
     @Test func infoOfAJoinedIndex() throws {
         let source = SourceDescription(name: "city.list.json", size: 10, checksum: 11, builtAt: 12, kind: .cityList,
-                                       joined: SourceDescription.Joined(name: "cities500.txt", size: 13, checksum: 14))
+                                       joined: SourceDescription.InputFile(name: "cities500.txt", size: 13, checksum: 14))
         var records = (0 ..< 40).map { Self.record(UInt32($0), "San \($0)") }
         records[0].alternateNames = [Array("Saint Zero".utf8), Array("zero".utf8), Array("SAN 0".utf8)] // the last two are dropped
         records[1].population = 123_456
@@ -90,6 +91,40 @@ import Testing
         let fromDump = try CityIndex(bytes: Data(IndexBuilder.makeIndex(records: records, source: dump).bytes))
         #expect(try fromDump.info().source == dump)
         try index.verify()
+    }
+
+    /// With regions and countries: their counts, the qualified flag, the record regions section (a
+    /// uint16_t a record), both files in the source, and a city's region.
+    @Test func infoOfAnIndexWithRegionsAndCountries() throws {
+        let source = SourceDescription(name: "cities500.txt", size: 1, checksum: 2, builtAt: 3, kind: .geoNamesDump,
+                                       admin1: SourceDescription.InputFile(name: "admin1CodesASCII.txt", size: 4, checksum: 5),
+                                       countries: SourceDescription.InputFile(name: "countryInfo.txt", size: 6, checksum: 7))
+        var records = [Self.record(1, "Springfield"), Self.record(2, "Springfield"), Self.record(3, "Paris")]
+        records[0].admin1 = Admin1Key(country: Array("US".utf8), code: Array("IL".utf8))
+        records[1].admin1 = Admin1Key(country: Array("US".utf8), code: Array("MO".utf8))
+        records[2].admin1 = Admin1Key(country: Array("US".utf8), code: Array("XX".utf8)) // named by no row: no region
+        let regions = [("IL", "Illinois"), ("MO", "Missouri"), ("OR", "Oregon")].map { Admin1Region(country: Array("US".utf8), code: Array($0.0.utf8), name: Array($0.1.utf8)) }
+        let countries = [CountryInfo(code: Array("US".utf8), iso3: Array("USA".utf8), name: Array("United States".utf8)),
+                         CountryInfo(code: Array("FR".utf8), iso3: Array("FRA".utf8), name: Array("France".utf8))]
+        let built = try IndexBuilder.makeIndex(records: records, source: source, regions: regions, countries: countries)
+        let index = try CityIndex(bytes: Data(built.bytes), path: "regions.mms")
+        let info = try index.info()
+        #expect(info.source == source)
+        // Only what some record has: two regions, one country.
+        #expect(info.regionCount == 2 && info.countryCount == 1 && info.matchesQualifiers)
+        #expect(built.summary.regionRecords == 2 && built.summary.countryRecords == 3)
+        #expect(info.sections.first { $0.name == "record regions" }?.length == 2 * records.count)
+        #expect(info.sections.first { $0.name == "regions" }?.length == 2 * Int(MMS_REGION_SIZE))
+        #expect(info.sections.first { $0.name == "countries" }?.length == Int(MMS_COUNTRY_SIZE))
+        #expect(try index.cities(id: 1).first?.region == "Illinois" && index.cities(id: 2).first?.region == "Missouri")
+        #expect(try index.cities(id: 3).first?.region == nil)
+        #expect(try index.search("springfield, il").map(\.id) == [1] && index.search("springfield mis").map(\.id) == [2])
+        #expect(try index.search("springfield, usa, illinois").map(\.id) == [1] && index.search("paris, united").map(\.id) == [3])
+        try index.verify()
+        // Without regions and countries there is no such matching, and no sections for them.
+        let plain = try Self.index(records)
+        #expect(try !plain.info().matchesQualifiers && plain.search("springfield, il", typos: .off).isEmpty)
+        #expect(try plain.info().sections.filter { ["record regions", "regions", "countries"].contains($0.name) }.allSatisfy { $0.length == 0 })
     }
 
     /// A SOURCE section whose name length disagrees with its size is an error with its offset, not a

@@ -28,6 +28,8 @@ enum IndexFormat {
 
     /// A plain uint32_t array (ENTRIES, TOP, POPULATION, ID_ORDER).
     static let uint32Element = Element(type: "uint32_t", stride: 4, fields: [Field(name: "value", offset: 0, width: 4)])
+    /// A plain uint16_t array (RECORD_REGIONS).
+    static let uint16Element = Element(type: "uint16_t", stride: 2, fields: [Field(name: "value", offset: 0, width: 2)])
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES and
     /// SOURCE are not arrays.)
@@ -41,6 +43,9 @@ enum IndexFormat {
         (MMS_SECTION_POPULATION, uint32Element),
         (MMS_SECTION_ALTERNATES, probe(mms_alternate.self)),
         (MMS_SECTION_ID_ORDER, uint32Element),
+        (MMS_SECTION_RECORD_REGIONS, uint16Element),
+        (MMS_SECTION_REGIONS, probe(mms_region.self)),
+        (MMS_SECTION_COUNTRIES, probe(mms_country.self)),
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
@@ -74,6 +79,11 @@ enum IndexFormat {
         case (MMS_SECTION_ALTERNATES, "record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATES, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
+        case (MMS_SECTION_REGIONS, "name_offset"), (MMS_SECTION_REGIONS, "folded_offset"), (MMS_SECTION_REGIONS, "code_offset"),
+             (MMS_SECTION_REGIONS, "name_length"), (MMS_SECTION_REGIONS, "folded_length"), (MMS_SECTION_REGIONS, "code_length"),
+             (MMS_SECTION_COUNTRIES, "name_offset"), (MMS_SECTION_COUNTRIES, "folded_offset"),
+             (MMS_SECTION_COUNTRIES, "name_length"), (MMS_SECTION_COUNTRIES, "folded_length"):
+            return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         default: return nil
         }
     }
@@ -84,6 +94,17 @@ enum IndexFormat {
     static func isContent(_ kind: mms_section_kind, _ field: String) -> Bool {
         switch (kind, field) {
         case (MMS_SECTION_RECORDS, "id"), (MMS_SECTION_POPULATION, "value"), (MMS_SECTION_ALTERNATES, "record"): return true
+        // Which region a record is in (MMS_NO_REGION too), and a country's ISO3 code.
+        case (MMS_SECTION_RECORD_REGIONS, "value"), (MMS_SECTION_COUNTRIES, "iso3.0"), (MMS_SECTION_COUNTRIES, "iso3.1"), (MMS_SECTION_COUNTRIES, "iso3.2"): return true
+        default: return false
+        }
+    }
+
+    /// Header fields whose every value opens (content, as `isContent`): MMS_FLAG_QUALIFIED is what
+    /// the records' regions and countries say, which only `verify` reads them all to check.
+    static func isContentHeaderField(_ field: Field) -> Bool {
+        switch field.name {
+        case "flags": return true
         default: return false
         }
     }

@@ -25,10 +25,13 @@ import Testing
         var random = SeededRandom(seed: 7)
         var records: [SourceRecord] = []
         func word() -> String { syllableWord(&random) }
-        func add(_ name: String, _ country: String, alternates: [String] = [], population: UInt32 = 0) {
+        func add(_ name: String, _ country: String, alternates: [String] = [], population: UInt32 = 0, region: String? = nil) {
             let id = UInt32(records.count)
+            // Most records have a region of their country (one of three), as a dump row gives them.
+            let code = region ?? (id % 4 == 3 ? nil : ["TX", "01", "ZH", "ENG"][Int(id) % 4 == 0 ? Int(id / 4) % 4 : Int(id) % 3])
             records.append(SourceRecord(id: id, name: Array(name.utf8), country: Array(country.utf8), latitudeE7: Int32(id) * 1000,
-                                        longitudeE7: -Int32(id), alternateNames: alternates.map { Array($0.utf8) }, population: population))
+                                        longitudeE7: -Int32(id), alternateNames: alternates.map { Array($0.utf8) }, population: population,
+                                        admin1: code.map { Admin1Key(country: Array(country.utf8), code: Array($0.utf8)) }))
         }
         for number in 0 ..< 230 {
             var name = word()
@@ -56,10 +59,39 @@ import Testing
         add("", "US", alternates: ["Nowhere"])
         add("New York Mills", "US", population: 1200)
         add("New York Mills", "US", population: 1200)
-        add("München", "DE", alternates: ["Munich", "Monaco di Baviera", "munchen"], population: 1_500_000)
+        add("München", "DE", alternates: ["Munich", "Monaco di Baviera", "munchen"], population: 1_500_000, region: "02")
         add("Muenchen", "DE", alternates: ["München"], population: 10)
+        // Named exactly as the start of the big "San ..." node: "Name, Qualifier" matches beside a
+        // summarized key match, one off its keys, one by an alternate, one raising a word match.
+        add("San", "US", population: 900, region: "TX")
+        add("Holy", "US", alternates: ["San"], population: 800, region: "CA")
+        add("San", "FR", alternates: ["Old San Toma"], population: 700, region: "11")
         return records
     }()
+
+    /// The regions and countries the full fixture is built with (admin1CodesASCII.txt's and
+    /// countryInfo.txt's rows): some names accented, one code numeric, one region named by no record.
+    static let regions: [Admin1Region] = [("US", "TX", "Texas"), ("US", "CA", "California"), ("US", "01", "Alabama"), ("US", "ZH", "Zürichsee"),
+                                          ("GB", "ENG", "England"), ("GB", "01", "Ørkney"), ("DE", "02", "Bayern"), ("DE", "TX", "Thüringen"),
+                                          ("FR", "11", "Île-de-France"), ("FR", "ZH", "Zone Haute"), ("FR", "01", "Ain"), ("IT", "25", "Lombardia")]
+        .map { Admin1Region(country: Array($0.0.utf8), code: Array($0.1.utf8), name: Array($0.2.utf8)) }
+    static let countries: [CountryInfo] = [("US", "USA", "United States"), ("GB", "GBR", "United Kingdom"), ("DE", "DEU", "Germany"),
+                                           ("FR", "FRA", "France"), ("IT", "ITA", "Italy")]
+        .map { CountryInfo(code: Array($0.0.utf8), iso3: Array($0.1.utf8), name: Array($0.2.utf8)) }
+
+    /// Records as the reference sees them: the region and country joined by hand.
+    static func referenceRecords(_ records: [SourceRecord], regions: [Admin1Region], countries: [CountryInfo]) -> [ReferenceRecord] {
+        records.map { record in
+            let region = record.admin1.flatMap { key in regions.last { $0.country == key.country && $0.code == key.code } }
+            let country = countries.last { $0.code == record.country }
+            return ReferenceRecord(id: record.id, name: String(decoding: record.name, as: UTF8.self), country: String(decoding: record.country, as: UTF8.self),
+                                   alternateNames: record.alternateNames.map { String(decoding: $0, as: UTF8.self) }, population: record.population,
+                                   region: region.map { String(decoding: $0.name, as: UTF8.self) } ?? "",
+                                   regionCode: region.map { String(decoding: $0.code, as: UTF8.self) } ?? "",
+                                   iso3: country.map { String(decoding: $0.iso3, as: UTF8.self) } ?? "",
+                                   countryName: country.map { String(decoding: $0.name, as: UTF8.self) } ?? "")
+        }
+    }
 
     /// An index of a list alone: names only, no populations, no alternates (so "name" matching in name
     /// order answers big results from the summaries' primary ranges).
@@ -89,30 +121,37 @@ import Testing
     }
 
     static let source = SourceDescription(name: "mutation.json", size: 1, checksum: 2, builtAt: 3, kind: .cityList,
-                                          joined: SourceDescription.Joined(name: "cities500.txt", size: 4, checksum: 5))
+                                          joined: SourceDescription.InputFile(name: "cities500.txt", size: 4, checksum: 5),
+                                          admin1: SourceDescription.InputFile(name: "admin1CodesASCII.txt", size: 6, checksum: 7),
+                                          countries: SourceDescription.InputFile(name: "countryInfo.txt", size: 8, checksum: 9))
 
     /// One intact index and what it answers.
     struct Fixture: Sendable {
         let name: String
         let records: [SourceRecord]
+        let reference: [ReferenceRecord]
         let file: IndexFile
         let intact: Outcome
 
-        init(_ name: String, _ records: [SourceRecord]) {
+        init(_ name: String, _ records: [SourceRecord], regions: [Admin1Region] = [], countries: [CountryInfo] = []) {
             self.name = name
             self.records = records
-            file = IndexFile(try! IndexBuilder.makeIndex(records: records, source: IndexMutationTests.source).bytes)
+            reference = IndexMutationTests.referenceRecords(records, regions: regions, countries: countries)
+            file = IndexFile(try! IndexBuilder.makeIndex(records: records, source: IndexMutationTests.source, regions: regions, countries: countries).bytes)
             intact = IndexMutationTests.exercise(file.bytes)
         }
     }
 
-    static let full = Fixture("full", fullRecords)
+    static let full = Fixture("full", fullRecords, regions: regions, countries: countries)
     static let names = Fixture("names", namesRecords)
     static let fixtureNames = ["full", "names"]
     static func fixture(_ name: String) -> Fixture { name == "full" ? full : names }
 
+    /// Prefixes, "Name, Qualifier" forms, and typos (found only with them allowed).
     static let queries = ["", "a", "al", "ba", "bad", "l", "lon", "londo", "m", "mü", "mu", "s", "san", "santa", "sankt", "ß", "al, us", ", ", "york",
-                          String(repeating: "al", count: 40), String(repeating: "a", count: 1000)]
+                          String(repeating: "al", count: 40), String(repeating: "a", count: 1000),
+                          "san ", "san, ", "san t", "san, texas", "san usa", "san fra", "san, il", "holy, cal", "san c", "munchen, bayern, d",
+                          "münchen deu", "muenchen, germany", "san toma, fr", "mnchen", "mucnhen", "sna t", "muncheen bay", "sankkt"]
     static let combinations: [(match: MatchMode, order: ResultOrder)] = MatchMode.allCases.flatMap { match in ResultOrder.allCases.map { (match, $0) } }
     static let lookedUpIds: [UInt32] = [0, 1, 150, 231, 999, 100_000]
 
@@ -234,27 +273,30 @@ import Testing
         #expect(!fixture.intact.answers.values.contains { $0 == nil }, "an intact call threw")
         let index = try CityIndex(bytes: Data(fixture.file.bytes), path: "original.mms")
         let info = try index.info()
-        #expect(info.source == Self.source && info.recordCount == fixture.records.count)
+        #expect(info.recordCount == fixture.records.count)
+        #expect(info.source == Self.source, "\(info.source)")
         #expect(info.summaryCount >= (fixtureName == "full" ? 5 : 3), "\(info.summaryCount) summaries")
         if fixtureName == "full" {
             for kind in IndexFormat.dataSections {
                 #expect(!fixture.file.section(kind).isEmpty, "section \(kind.rawValue) is empty")
             }
-            #expect(info.alternateCount > 50 && info.hasPopulation)
+            #expect(info.alternateCount > 50 && info.hasPopulation && info.matchesQualifiers)
+            #expect(info.regionCount >= 8 && info.regionCount < Self.regions.count && info.countryCount == 4, "\(info.regionCount) regions") // IT: no record's
         } else {
-            #expect(info.alternateCount == 0 && !info.hasPopulation)
+            #expect(info.alternateCount == 0 && !info.hasPopulation && !info.matchesQualifiers)
         }
         #expect(fixture.file.padding.count >= 2, "some sections end unaligned, so padding is damaged too")
-        let reference = RankedReference(records: fixture.records.map {
-            ReferenceRecord(id: $0.id, name: String(decoding: $0.name, as: UTF8.self), country: String(decoding: $0.country, as: UTF8.self),
-                            alternateNames: $0.alternateNames.map { String(decoding: $0, as: UTF8.self) }, population: $0.population)
-        })
-        var bigAnswers = 0, matchedByOtherNames = 0
+        let reference = RankedReference(records: fixture.reference)
+        // The same records without regions and countries: what key matches alone find.
+        let keysOnly = RankedReference(records: fixture.reference.map { ReferenceRecord(id: $0.id, name: $0.name, country: $0.country, alternateNames: $0.alternateNames, population: $0.population) })
+        var bigAnswers = 0, matchedByOtherNames = 0, qualified = 0, withTypos = 0
         for query in Self.queries {
             for (match, order) in Self.combinations {
-                let expected = reference.search(query, match: match, order: order)
+                let (expected, typos) = reference.search(query, match: match, order: order, typos: .on)
                 let results = try index.search(query, match: match, order: order)
-                #expect(results.count == expected.count, "\(query.prefix(10)) \(match)/\(order)")
+                #expect(results.count == expected.count && results.typos == typos, "\(query.prefix(10)) \(match)/\(order)")
+                if typos > 0 { withTypos += 1 }
+                if typos == 0, expected.count > keysOnly.search(query, match: match, order: order).count { qualified += 1 }
                 let cities = try results.cities(in: 0 ..< results.count)
                 #expect(cities.map(\.id) == expected.map { reference.records[$0.record].id }, "\(query.prefix(10)) \(match)/\(order)")
                 #expect(cities.map { $0.matchedName.map { Folding.fold($0) } } == expected.map(reference.foldedMatchedName), "\(query.prefix(10)) \(match)/\(order)")
@@ -263,6 +305,8 @@ import Testing
             }
         }
         #expect(bigAnswers >= (fixtureName == "full" ? 20 : 8), "\(bigAnswers) answers with more than \(MMS_SUMMARY_THRESHOLD) results")
+        #expect(withTypos >= (fixtureName == "full" ? 12 : 4), "\(withTypos) answers with typos")
+        #expect(fixtureName != "full" || qualified >= 20, "\(qualified) answers with qualifier matches")
         #expect(fixtureName != "full" || matchedByOtherNames >= 20, "\(matchedByOtherNames) matched by another name")
     }
 
@@ -308,8 +352,8 @@ import Testing
                     bytes[offset] ^= mask
                     let outcome = Self.exercise(bytes)
                     Self.checkRefused(outcome, fixture, "header byte \(offset) (\(field)) ^ \(mask)")
-                    Self.checkThrowsOrRight(outcome, fixture, "header byte \(offset) (\(field)) ^ \(mask)")
-                    if field.offset != IndexFormat.checksumField && !Self.isPoolLength(field) {
+                    if !IndexFormat.isContentHeaderField(field) { Self.checkThrowsOrRight(outcome, fixture, "header byte \(offset) (\(field)) ^ \(mask)") }
+                    if field.offset != IndexFormat.checksumField && !Self.isPoolLength(field) && !(IndexFormat.isContentHeaderField(field) && mask == 0x01) {
                         Self.checkNotOpened(outcome, fixture, "header byte \(offset) (\(field)) ^ \(mask)")
                     }
                 }
@@ -333,6 +377,8 @@ import Testing
                 if Self.isPoolLength(field) {
                     Self.checkThrowsOrRight(outcome, fixture, "header \(field) = \(value)")
                     Self.checkVerifiedMeansRight(outcome, fixture, "header \(field) = \(value)")
+                } else if IndexFormat.isContentHeaderField(field), value <= UInt64(MMS_FLAG_QUALIFIED) {
+                    Self.checkRefused(outcome, fixture, "header \(field) = \(value)")
                 } else {
                     Self.checkNotOpened(outcome, fixture, "header \(field) = \(value)")
                 }
@@ -695,5 +741,28 @@ import Testing
             let index = try CityIndex(bytes: Data(IndexMutationTests.rootSummaryClaiming(3_623_878_730)), path: "damaged.mms")
             if let results = try? index.search("") { _ = try? results.cities(in: 20 ..< results.count) }
         }
+    }
+}
+
+extension IndexMutationTests {
+    /// Records' region numbers pointed past the regions (MMS_NO_REGION, 0xFFFF, is "none", a valid
+    /// value): every search that reads one throws, and verify refuses.
+    @Test func regionNumbersOutOfBounds() {
+        let file = Self.full.file
+        let regions = file.count(of: MMS_SECTION_REGIONS)
+        let section = file.section(MMS_SECTION_RECORD_REGIONS)
+        #expect(regions > 0 && section.count == 2 * file.recordCount)
+        var cases = 0
+        for record in [0, 1, file.recordCount / 2, file.recordCount - 1] {
+            for value in [regions, regions + 1, Int(MMS_NO_REGION) - 1] {
+                var damaged = file
+                damaged.store(UInt64(value), at: section.lowerBound + 2 * record, width: 2)
+                let outcome = Self.exercise(damaged.withChecksumFixed())
+                Self.checkThrowsOrRight(outcome, Self.full, "record \(record)'s region = \(value)")
+                Self.checkRefused(outcome, Self.full, "record \(record)'s region = \(value)")
+                cases += 1
+            }
+        }
+        #expect(cases == 12)
     }
 }
