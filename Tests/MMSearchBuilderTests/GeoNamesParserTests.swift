@@ -53,11 +53,11 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
             GeoNamesRow(
                 id: 3_038_999, name: bytes("Soldeu"), asciiName: bytes("Soldeu"),
                 alternateNames: [bytes("Sol'deu"), bytes("Soldeu"), bytes("Солдеу"), bytes("ソルデウ")],
-                latitudeE7: 425_768_800, longitudeE7: 16_676_900, country: bytes("AD"), population: 602
+                latitudeE7: 425_768_800, longitudeE7: 16_676_900, country: bytes("AD"), population: 602, admin1Code: bytes("02")
             ),
             GeoNamesRow(
                 id: 707_860, name: bytes("Hurzuf"), asciiName: [], alternateNames: [],
-                latitudeE7: 445_508_200, longitudeE7: -342_909_100, country: bytes("UA"), population: 0
+                latitudeE7: 445_508_200, longitudeE7: -342_909_100, country: bytes("UA"), population: 0, admin1Code: bytes("11")
             ),
         ])
     }

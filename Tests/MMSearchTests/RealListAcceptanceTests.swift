@@ -32,7 +32,7 @@ import Testing
     /// sampled positions for large answers.
     func check(_ query: String, _ fixture: Fixture, random: inout SeededRandom) throws {
         let expected = fixture.reference.search(query)
-        let results = try fixture.index.search(query, match: .name, order: .name)
+        let results = try fixture.index.search(query, match: .name, order: .name, typos: .off)
         #expect(results.count == expected.count, "count for \(query.debugDescription)")
         guard results.count == expected.count else { return }
         var positions = Array(0 ..< min(expected.count, 200))
@@ -78,7 +78,7 @@ import Testing
         let fixture = try Self.fixture.get()
         for query in ["", "s", "san", "new"] {
             let expected = fixture.reference.search(query)
-            let results = try fixture.index.search(query, match: .name, order: .name)
+            let results = try fixture.index.search(query, match: .name, order: .name, typos: .off)
             #expect(results.count == expected.count)
             for offset in [expected.count - 1, expected.count - 20, expected.count / 2] where offset >= 0 {
                 let page = results.dropFirst(offset).prefix(20).map(\.id)
@@ -107,7 +107,7 @@ import Testing
             let combinations: [(MatchMode, ResultOrder)] = number % 4 == 0 ? MatchMode.allCases.flatMap { m in ResultOrder.allCases.map { (m, $0) } } : [(.words, .rank)]
             for (match, order) in combinations {
                 let expected = fixture.ranked.search(query, match: match, order: order)
-                let results = try fixture.index.search(query, match: match, order: order)
+                let results = try fixture.index.search(query, match: match, order: order, typos: .off)
                 let what = "\(query.debugDescription) \(match)/\(order)"
                 #expect(results.count == expected.count, "count for \(what)")
                 guard results.count == expected.count else { continue }

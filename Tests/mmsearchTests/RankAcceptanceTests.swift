@@ -8,35 +8,40 @@ enum RealData {
     static let cityList = SharedData.cityList
     static let dump = shared + "/data/cities500.txt.gz"
     static let typingQueries = SharedData.typingQueries
+    static let typingTypos = shared + "/data/typing-typos.txt"
+    static let admin1 = shared + "/data/admin1CodesASCII.txt"
+    static let countries = shared + "/data/countryInfo.txt"
     static let rankScript = shared + "/peers/rank.py"
 }
 
-/// The three inputs an index is built from: the list alone, the list joined with the GeoNames dump,
-/// and the dump alone.
+/// The inputs an index is built from: the list alone, the list joined with the GeoNames dump, and
+/// the dump alone (version 2's three); and with region and country names: the list with countries,
+/// the joined list with both, the dump with regions.
 enum RealInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case list, joined, dump
+    case listCountries, joinedRegions, dumpRegions
+
+    static let versionTwo: [RealInput] = [.list, .joined, .dump]
+    static let withRegions: [RealInput] = [.listCountries, .joinedRegions, .dumpRegions]
 
     var testDescription: String { rawValue }
 
-    /// `mmsearch build` arguments, before `-o OUTPUT`.
+    /// `mmsearch build` arguments, before `-o OUTPUT` (rank.py takes the same options).
     var buildArguments: [String] {
         switch self {
         case .list: [RealData.cityList]
         case .joined: [RealData.cityList, "--geonames", RealData.dump]
         case .dump: [RealData.dump]
+        case .listCountries: [RealData.cityList, "--countries", RealData.countries]
+        case .joinedRegions: [RealData.cityList, "--geonames", RealData.dump, "--admin1", RealData.admin1, "--countries", RealData.countries]
+        case .dumpRegions: [RealData.dump, "--admin1", RealData.admin1]
         }
     }
 
     /// rank.py's arguments for the same records.
-    var rankArguments: [String] {
-        switch self {
-        case .list: ["--list", RealData.cityList]
-        case .joined: ["--list", RealData.cityList, "--geonames", RealData.dump]
-        case .dump: ["--list", RealData.dump]
-        }
-    }
+    var rankArguments: [String] { ["--list"] + buildArguments }
 
-    var recordCount: Int { self == .dump ? 234_908 : 209_579 }
+    var recordCount: Int { self == .dump || self == .dumpRegions ? 234_908 : 209_579 }
 }
 
 /// The indexes of the real inputs, each built once per test process with the `mmsearch` binary into
@@ -279,12 +284,15 @@ struct AcceptanceQueries: Sendable {
         Mode(match: "name", order: "name", asksAll: true, deep: true),
     ]
 
-    /// One query's answer from either side.
+    /// One query's answer from either side: with how many typos were allowed, and each result's
+    /// region ("" where it has none).
     struct Answer: Equatable {
         let query: String
         let count: Int
         let offset: Int
         let ids: [UInt32]
+        var typos = 0
+        var regions: [String] = []
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -328,7 +336,7 @@ struct AcceptanceQueries: Sendable {
     /// mmsearch's answers for `queries` on one page.
     static func answers(_ index: String, _ mode: Mode, _ page: Page, _ queries: [String]) throws -> [Answer] {
         let run = try MMSearchProcess.run(
-            ["query", "--index", index, "--json", "--match", mode.match, "--order", mode.order, "--offset", String(page.offset), "--limit", String(page.limit), "-"],
+            ["query", "--index", index, "--json", "--match", mode.match, "--order", mode.order, "--typos", "off", "--offset", String(page.offset), "--limit", String(page.limit), "-"],
             input: queries.joined(separator: "\n") + "\n"
         )
         guard run.status == 0, run.error.isEmpty else { throw Failure(description: "mmsearch query \(mode) \(page) exited with \(run.status): \(run.error)") }
@@ -350,7 +358,9 @@ struct AcceptanceQueries: Sendable {
                 guard let number = id as? NSNumber else { throw Failure(description: "no id in \(item)") }
                 return number.uint32Value
             }
-            return Answer(query: query, count: count, offset: offset, ids: ids)
+            // rank.py lists the regions beside the ids; mmsearch gives each result its "region", where it has one.
+            let regions = idsKey == "ids" ? (object["regions"] as? [String] ?? ids.map { _ in "" }) : list.map { ($0 as? [String: Any])?["region"] as? String ?? "" }
+            return Answer(query: query, count: count, offset: offset, ids: ids, typos: object["typos"] as? Int ?? 0, regions: regions)
         }
     }
 
@@ -364,16 +374,17 @@ struct AcceptanceQueries: Sendable {
                 found.append("no answer from rank.py for \(query.debugDescription)")
                 continue
             }
-            let wanted = Answer(query: query, count: expected.count, offset: page.offset, ids: Array(expected.ids.dropFirst(page.offset).prefix(page.limit)))
+            let wanted = Answer(query: query, count: expected.count, offset: page.offset, ids: Array(expected.ids.dropFirst(page.offset).prefix(page.limit)),
+                                typos: expected.typos, regions: Array(expected.regions.dropFirst(page.offset).prefix(page.limit)))
             if answer != wanted {
-                found.append("\(query.debugDescription): mmsearch count \(answer.count), ids \(answer.ids); rank.py count \(wanted.count), ids \(wanted.ids)"
+                found.append("\(query.debugDescription): mmsearch count \(answer.count), typos \(answer.typos), ids \(answer.ids), regions \(answer.regions); rank.py count \(wanted.count), typos \(wanted.typos), ids \(wanted.ids), regions \(wanted.regions)"
                     + (answer.query == query ? "" : " (mmsearch answered \(answer.query.debugDescription))"))
             }
         }
         return found
     }
 
-    @Test(.timeLimit(.minutes(20)), arguments: RealInput.allCases)
+    @Test(.timeLimit(.minutes(20)), arguments: RealInput.versionTwo)
     func mmsearchAnswersAsRankPyDoes(_ input: RealInput) throws {
         let queries = try AcceptanceQueries.shared.get()
         #expect(queries.all.count > 6_000 && queries.ranked.count > 1_000)
@@ -448,7 +459,14 @@ struct AcceptanceQueries: Sendable {
         // Both sides' JSON lines.
         let rank = #"{"query": "München", "count": 17, "offset": 0, "ids": [2867714, 2659551]}"# + "\n"
         let mine = #"{"query": "München", "count": 17, "offset": 0, "results": [{"id": 2867714, "name": "Muenchen", "matched": "München"}, {"id": 2659551}]}"# + "\n"
-        #expect(try Self.answers(Data(rank.utf8), idsKey: "ids") == [Answer(query: "München", count: 17, offset: 0, ids: [2_867_714, 2_659_551])])
+        #expect(try Self.answers(Data(rank.utf8), idsKey: "ids") == [Answer(query: "München", count: 17, offset: 0, ids: [2_867_714, 2_659_551], regions: ["", ""])])
+        // Typos allowed and regions are compared too.
+        let rankTypos = #"{"query": "Mnchen", "count": 2, "offset": 0, "typos": 1, "ids": [2867714, 2659551], "regions": ["Bavaria", ""]}"# + "\n"
+        let mineTypos = #"{"query": "Mnchen", "count": 2, "offset": 0, "typos": 1, "results": [{"id": 2867714, "region": "Bavaria"}, {"id": 2659551}]}"# + "\n"
+        #expect(try Self.answers(Data(mineTypos.utf8), idsKey: "results") == Self.answers(Data(rankTypos.utf8), idsKey: "ids"))
+        for wrong in [mineTypos.replacingOccurrences(of: #""typos": 1"#, with: #""typos": 2"#), mineTypos.replacingOccurrences(of: "Bavaria", with: "Bayern")] {
+            #expect(try Self.answers(Data(wrong.utf8), idsKey: "results") != Self.answers(Data(rankTypos.utf8), idsKey: "ids"))
+        }
         #expect(try Self.answers(Data(mine.utf8), idsKey: "results") == Self.answers(Data(rank.utf8), idsKey: "ids"))
         #expect(throws: Failure.self) { try Self.answers(Data(rank.dropLast().utf8), idsKey: "ids") }
     }
@@ -495,6 +513,28 @@ struct AcceptanceQueries: Sendable {
             #expect(lines.contains("population      yes: results are ranked by it"))
             #expect(lines.contains { $0.hasPrefix("source          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump, XXH64 0x") }, "\(lines)")
             #expect(!lines.contains { $0.hasPrefix("joined") })
+        case .listCountries, .joinedRegions, .dumpRegions:
+            let size = try FileManager.default.attributesOfItem(atPath: built.path)[.size] as! Int
+            let admin1Size = try FileManager.default.attributesOfItem(atPath: RealData.admin1)[.size] as! Int
+            let countriesSize = try FileManager.default.attributesOfItem(atPath: RealData.countries)[.size] as! Int
+            let admin1Line = lines.contains { $0.hasPrefix("admin1          admin1CodesASCII.txt, \(admin1Size) bytes of GeoNames admin1 codes, XXH64 0x") }
+            let countriesLine = lines.contains { $0.hasPrefix("countries       countryInfo.txt, \(countriesSize) bytes of GeoNames country info, XXH64 0x") }
+            #expect(admin1Line == (input != .listCountries) && countriesLine == (input != .dumpRegions), "\(lines)")
+            switch input {
+            case .listCountries:
+                // The issue's budget: the list alone at most 12.1 MB.
+                #expect(size <= 12_100_000, "\(size) bytes")
+                #expect(messages.contains("mmsearch build: countries from \(RealData.countries): 209571 of 209579 records are in one of 246 countries"), "\(messages)")
+                #expect(lines.contains("regions         0 regions and 246 named countries; \"Name, Region\" and \"Name, Country\" queries match"), "\(lines)")
+            case .joinedRegions:
+                // The list joined with cities500, admin1 and countries at most 41 MB.
+                #expect(size <= 41_000_000, "\(size) bytes")
+                #expect(messages.contains("mmsearch build: regions from \(RealData.admin1): 127827 of 209579 records are in one of 3097 regions"), "\(messages)")
+                #expect(lines.contains("regions         3097 regions and 246 named countries; \"Name, Region\" and \"Name, Country\" queries match"), "\(lines)")
+            default:
+                #expect(messages.contains { $0.hasPrefix("mmsearch build: regions from \(RealData.admin1): ") }, "\(messages)")
+                #expect(lines.contains { $0.hasPrefix("regions         ") && $0.hasSuffix(" regions and 0 named countries; \"Name, Region\" and \"Name, Country\" queries match") }, "\(lines)")
+            }
         }
     }
 }

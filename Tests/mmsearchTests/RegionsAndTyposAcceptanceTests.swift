@@ -1,0 +1,148 @@
+import Foundation
+import MMSearchTestSupport
+import Testing
+
+/// The queries of issue 15's acceptance: "Name, Qualifier" in every form rank.py allows, for cities
+/// that share a name; the typo workload's keystrokes; and the issue's own examples. Made once per
+/// test process from `../shared` (the dump, the admin1 and country files, typing-typos.txt), read
+/// here naively, apart from the builder's parsers.
+struct RegionQueries: Sendable {
+    let all: [String]
+
+    static let examples = ["springfield", "portland", "portland, or", "portland oregon", "paris, tx", "paris texas", "paris, france", "paris usa",
+                           "london, ontario", "london on", "new york, ny, usa", "paris, ", "paris ", "norwood young america, minnesota, us",
+                           "cincinatti", "albuqerque", "new yrok", "sanfrancisco", "munchn", "springfield, il", "san jose, ca", "york, england"]
+
+    /// How many shared names and typo keystrokes: a sample in the quick run, thousands of queries in the full one.
+    static var sharedNameCount: Int { FullRun.enabled ? 400 : 40 }
+    static var typoSampleCount: Int { FullRun.enabled ? 2_500 : 250 }
+
+    static let shared: Result<RegionQueries, any Error> = Result { try make() }
+
+    static func make() throws -> RegionQueries {
+        func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omittingEmptySubsequences: false) }
+        var regionName: [String: String] = [:]
+        for line in lines(try String(contentsOfFile: RealData.admin1, encoding: .utf8)) where !line.isEmpty {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            regionName[String(columns[0])] = String(columns[1])
+        }
+        var country: [String: (iso3: String, name: String)] = [:]
+        for line in lines(try String(contentsOfFile: RealData.countries, encoding: .utf8)) where !line.isEmpty && !line.hasPrefix("#") {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            country[String(columns[0])] = (String(columns[1]), String(columns[4]))
+        }
+        // The dump's cities by name: (country, admin1 code, population) of each row.
+        let dump = try ExternalProcess.run("/bin/gzip", ["-dc", RealData.dump], input: Data())
+        var places: [String: [(country: String, code: String, population: Int)]] = [:]
+        for line in String(decoding: dump.output, as: UTF8.self).split(separator: "\n") {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard columns.count == 19 else { throw RankAcceptanceTests.Failure(description: "a dump row of \(columns.count) columns") }
+            places[String(columns[1]), default: []].append((String(columns[8]), String(columns[10]), Int(columns[14]) ?? 0))
+        }
+        // Names of cities in two regions or more, the most populous first.
+        let shared = places.filter { Set($0.value.map { $0.country + "." + $0.code }).count >= 2 }
+            .sorted { ($0.value.map(\.population).max()!, $1.key) > ($1.value.map(\.population).max()!, $0.key) }
+            .prefix(sharedNameCount)
+        var queries = examples
+        for (name, rows) in shared {
+            for row in rows.sorted(by: { $0.population > $1.population }).prefix(3) {
+                let region = regionName[row.country + "." + row.code] ?? ""
+                let (iso3, countryName) = country[row.country] ?? ("", "")
+                queries += ["\(name), \(row.code)", "\(name) \(region)", "\(name), \(region.prefix(3))", "\(name), \(countryName)",
+                            "\(name) \(iso3)", "\(name), \(region), \(row.country)", "\(name),\(row.code.lowercased())", "\(name.lowercased()) \(row.country.lowercased())"]
+            }
+            queries += ["\(name), ", "\(name) "]
+        }
+        // A fixed-seed sample of the typo workload, in file order.
+        let typos = lines(try String(contentsOfFile: RealData.typingTypos, encoding: .utf8)).filter { !$0.isEmpty }.map(String.init)
+        var random = SeededRandom(seed: 15)
+        var indices = Array(typos.indices)
+        for position in 0 ..< min(typoSampleCount, indices.count) {
+            indices.swapAt(position, Int.random(in: position ..< indices.count, using: &random))
+        }
+        queries += indices.prefix(typoSampleCount).sorted().map { typos[$0] }
+        var seen: Set<String> = []
+        return RegionQueries(all: queries.filter { !$0.contains("\n") && !$0.contains("\r") && seen.insert($0).inserted })
+    }
+}
+
+/// Whether the exhaustive acceptance runs (`MMSEARCH_FULL_TESTS=1`, as CI sets it); the quick run
+/// asks a sample of the same queries.
+enum FullRun {
+    static let enabled = ProcessInfo.processInfo.environment["MMSEARCH_FULL_TESTS"] == "1"
+}
+
+/// Issue 15 against `shared/peers/rank.py` on the real data built with region and country names:
+/// "Name, Qualifier" queries, typos (first pages and a page past the first), typos off, and name
+/// matching, on the joined list with admin1 and countries, the dump alone with admin1, and the list
+/// alone with countries. Counts, ids, typos allowed and each result's region must agree.
+@Suite struct RegionsAndTyposAcceptanceTests {
+    /// One mmsearch and rank.py run: the options both take, and the page.
+    struct Run: Sendable, CustomStringConvertible {
+        let options: [String]
+        let page: RankAcceptanceTests.Page
+        var description: String { "\(options.joined(separator: " ")) \(page)" }
+    }
+
+    static let runs = [
+        Run(options: ["--match", "words", "--order", "rank", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
+        Run(options: ["--match", "words", "--order", "rank", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 20, limit: 10)),
+        Run(options: ["--match", "words", "--order", "rank", "--typos", "off"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
+        Run(options: ["--match", "name", "--order", "name", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
+    ]
+
+    /// The joined index always; the dump with regions and the list with countries in the full run.
+    @Test(.timeLimit(.minutes(20)), arguments: RealInput.withRegions)
+    func regionsCountriesAndTyposAsRankPy(_ input: RealInput) throws {
+        guard FullRun.enabled || input == .joinedRegions else { return }
+        let queries = try RegionQueries.shared.get().all
+        #expect(queries.count > (FullRun.enabled ? 5_000 : 500), "\(queries.count) queries")
+        let references = RankAcceptanceTests.Collected<[String: RankAcceptanceTests.Answer]>()
+        let answers = RankAcceptanceTests.Collected<[RankAcceptanceTests.Answer]>()
+        let index = RankAcceptanceTests.Collected<String>()
+        let runs = Self.runs
+        ExternalProcess.inParallel([{ index.set(0, Result { try RealIndexes.shared.path(input) }) }] + runs.indices.map { number in {
+            references.set(number, Result {
+                let run = runs[number]
+                RankAcceptanceTests.rankSlots.wait()
+                defer { RankAcceptanceTests.rankSlots.signal() }
+                let outcome = try ExternalProcess.run(
+                    "/usr/bin/env", ["python3", RealData.rankScript] + input.rankArguments + run.options + ["--offset", "0", "--limit", String(run.page.offset + run.page.limit), "-"],
+                    input: Data((queries.joined(separator: "\n") + "\n").utf8), environment: ["PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1"])
+                guard outcome.status == 0 else { throw RankAcceptanceTests.Failure(description: "rank.py \(input) \(run) exited with \(outcome.status): \(outcome.error)") }
+                let parsed = try RankAcceptanceTests.answers(outcome.output, idsKey: "ids")
+                return Dictionary(parsed.map { ($0.query, $0) }, uniquingKeysWith: { first, _ in first })
+            })
+        } })
+        let indexPath = try index.get(0)
+        for (number, run) in runs.enumerated() {
+            answers.set(number, Result {
+                let outcome = try MMSearchProcess.run(["query", "--index", indexPath, "--json"] + run.options + ["--offset", String(run.page.offset), "--limit", String(run.page.limit), "-"],
+                                                      input: queries.joined(separator: "\n") + "\n")
+                guard outcome.status == 0, outcome.error.isEmpty else { throw RankAcceptanceTests.Failure(description: "mmsearch query \(run) exited with \(outcome.status): \(outcome.error)") }
+                return try RankAcceptanceTests.answers(Data(outcome.output.utf8), idsKey: "results")
+            })
+        }
+        var qualifierMatches = 0, typoMatches = 0
+        for (number, run) in runs.enumerated() {
+            let reference = try references.get(number)
+            let found = RankAcceptanceTests.mismatches(try answers.get(number), reference, queries, run.page)
+            for mismatch in found.prefix(10) { Issue.record("\(input) \(run): \(mismatch)") }
+            if found.count > 10 { Issue.record("\(input) \(run): \(found.count) mismatches in all, of \(queries.count) queries") }
+            if number == 0 {
+                typoMatches = reference.values.count { $0.typos > 0 && $0.count > 0 }
+                let exact = try references.get(2)
+                qualifierMatches = queries.count { query in reference[query].map { $0.typos == 0 && $0.count > 0 } ?? false && exact[query]?.count ?? 0 > 0 && query.contains { $0 == "," || $0 == " " } }
+            }
+        }
+        // The comparison is about what the issue asks: many answers found by typos, and by qualifiers.
+        #expect(typoMatches > queries.count / 10, "\(typoMatches) answers with typos")
+        #expect(qualifierMatches > queries.count / 4, "\(qualifierMatches) answers to queries with a separator")
+        if input == .joinedRegions {
+            let first = try references.get(0)
+            for (query, id) in [("portland, or", 5_746_545), ("paris, tx", 4_717_560), ("london on", 6_058_560), ("cincinatti", 4_508_722), ("munchn", 2_867_714)] as [(String, UInt32)] {
+                #expect(first[query]?.ids.first == id, "rank.py \(query): \(String(describing: first[query]))")
+            }
+        }
+    }
+}
