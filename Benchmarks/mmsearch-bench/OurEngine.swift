@@ -12,9 +12,9 @@ import MMSearchBuilder
 enum OurEngine {
     /// Builds the index from the JSON list (joined with a GeoNames dump when `geonames` is given), as
     /// `mmsearch build` does, and reports the wall time and the process's peak RSS (the build's).
-    static func build(input: String, geonames: String?, output: String) throws -> String {
+    static func build(input: String, geonames: String?, admin1: String?, countries: String?, output: String) throws -> String {
         let start = System.nanoseconds()
-        let summary = try IndexBuilder.build(input: input, geonames: geonames, output: output)
+        let summary = try IndexBuilder.build(input: input, geonames: geonames, admin1: admin1, countries: countries, output: output)
         let elapsed = System.nanoseconds() - start
         return "build_ns=\(elapsed) size_bytes=\(summary.fileSize) records=\(summary.recordCount) "
             + "keys=\(summary.entryCount) peak_rss_kib=\(System.resident().peak)"
@@ -111,13 +111,30 @@ enum OurEngine {
             searchLatencies.append(System.nanoseconds() - start)
         }
         let search = LatencySummary(latencies: searchLatencies, loopNanoseconds: 0)
+        // The keystrokes that matched only with typos: their share of the measured pass, and what each
+        // typo walk visits (counted in a pass of its own, after the timed ones).
+        var typoLatencies: [UInt64] = [], nodes: [UInt64] = [], subtrees: [UInt64] = [], entries: [UInt64] = []
+        for (position, query) in queries.enumerated() {
+            let results = try index.search(query, match: match, order: order)
+            guard results.typos > 0 else { continue }
+            typoLatencies.append(latencies[position])
+            let walk = try index.typoWalk(query, maximum: results.typos)
+            nodes.append(UInt64(walk.nodes)); subtrees.append(UInt64(walk.subtrees)); entries.append(UInt64(walk.entries))
+        }
+        let typo = LatencySummary(latencies: typoLatencies.isEmpty ? [0] : typoLatencies, loopNanoseconds: 0)
+        func percentiles(_ name: String, _ values: [UInt64]) -> String {
+            let summary = LatencySummary(latencies: values.isEmpty ? [0] : values, loopNanoseconds: 0)
+            return " typo_\(name)_p50=\(fixed(summary.p50, 0)) typo_\(name)_p99=\(fixed(summary.p99, 0)) typo_\(name)_max=\(fixed(summary.max, 0))"
+        }
+        let typoText = "typo_keystrokes=\(typoLatencies.count) typo_p50_ns=\(fixed(typo.p50, 0)) typo_p99_ns=\(fixed(typo.p99, 0))"
+            + percentiles("nodes", nodes) + percentiles("subtrees", subtrees) + percentiles("entries", entries)
         let line = EngineLine(
             engine: engine, keys: index.count, buildSeconds: 0, sizeBytes: index.fileSize,
             openFirstMicroseconds: Double(openFirst) / 1e3, latency: latency, matches: matches,
             peakRSSKiB: System.resident().peak
         )
         return line.text + " search_p50_ns=\(fixed(search.p50, 0)) search_p99_ns=\(fixed(search.p99, 0)) "
-            + "search_matches=\(searchMatches) sink=\(page.sink)"
+            + "search_matches=\(searchMatches) " + typoText + " sink=\(page.sink)"
     }
 
     /// The prefixes with the most matches (the empty one, which matches every city, and the three single

@@ -2,9 +2,14 @@
 struct Report {
     var list: BuiltIndex
     var joined: BuiltIndex
+    /// The joined index built with regions and countries (format version 3's --admin1, --countries).
+    var regions: BuiltIndex
     /// The keystroke workload: [0] the list alone by name in name order ("mmsearch", the engine the peers
-    /// are compared with), [1] the joined index with the defaults, [2] the list alone with the defaults.
+    /// are compared with), [1] the joined index with the defaults, [2] the list alone with the defaults,
+    /// [3] the joined index with regions and countries, with the defaults.
     var keystrokes: [KeystrokeRun]
+    /// The keystroke workload with typos on the joined index with regions and countries.
+    var typoKeystrokes: KeystrokeRun
     var largest: [PrefixFigures]
     var typing: TypingFigures
     var inProcess: InProcessStartup
@@ -30,10 +35,11 @@ struct Report {
     var ours: EngineLine { keystrokes[0].line }
     var joinedRun: KeystrokeRun { keystrokes[1] }
     var listWordsRun: KeystrokeRun { keystrokes[2] }
+    var regionsRun: KeystrokeRun { keystrokes[3] }
 
     /// One line per engine measured here, in the peers' exact form.
     var engineLines: String {
-        (keystrokes.map(\.line) + seeds + scale.map(\.ours)).map { $0.text + "\n" }.joined()
+        (keystrokes.map(\.line) + [typoKeystrokes.line] + seeds + scale.map(\.ours)).map { $0.text + "\n" }.joined()
     }
 
     /// Every engine on the real list: ours first, then the peers, then the seeds.
@@ -232,6 +238,19 @@ struct Report {
                                   goal: "not in proportion to the matches: within the 5 µs p99 target", value: worst.p99, limit: 5_000, text: ns, atMost: true))
         }
 
+        // Issue 15: regions, countries and typos.
+        let regionsLine = regionsRun.line, typoLine = typoKeystrokes.line
+        targets.append(target(15, "joined index with regions and countries, typing-queries: p50", goal: "at most 1 µs (today: \(ns(joinedLine.latency.p50)) in this run)",
+                              value: regionsLine.latency.p50, limit: 1_000, text: ns, atMost: true))
+        targets.append(target(15, "joined index with regions and countries, typing-queries: p99", goal: "at most 10 µs (today: \(ns(joinedLine.latency.p99)) in this run)",
+                              value: regionsLine.latency.p99, limit: 10_000, text: ns, atMost: true))
+        targets.append(target(15, "joined index with regions and countries, typing-typos (typos on): p50", goal: "at most 30 µs",
+                              value: typoLine.latency.p50, limit: 30_000, text: ns, atMost: true))
+        targets.append(target(15, "joined index with regions and countries, typing-typos (typos on): p99", goal: "at most 1 ms",
+                              value: typoLine.latency.p99, limit: 1_000_000, text: ns, atMost: true))
+        targets.append(target(15, "index size, list joined with cities500, admin1 and countries", goal: "at most 41 MB",
+                              value: Double(regions.sizeBytes), limit: 41_000_000, text: { size(bytes: Int($0)) }, atMost: true))
+
         // Issue 9: startup.
         if let mmsearch = wholeProcess.row("mmsearch") {
             if let look = wholeProcess.row("look") {
@@ -378,6 +397,29 @@ struct Report {
         if !typing.neverAfterExamples.isEmpty {
             md += "Never first after, for example: \(typing.neverAfterExamples.joined(separator: "; ")).\n\n"
         }
+
+        md += "## Regions, countries and typos (issue 15)\n\n"
+        md += "`mmsearch-regions` is the list joined with cities500 and built with `--admin1` and `--countries` (\(size(bytes: regions.sizeBytes)), "
+            + "against \(size(bytes: joined.sizeBytes)) without), searched with the defaults (typos on): on typing-queries beside `mmsearch-joined` "
+            + "(interleaved, in the same run), and on typing-typos (`mmsearch-regions-typos`: each keystroke folded, located, counted exactly, "
+            + "its first 20 read; a keystroke that matches nothing as typed is searched again with typos allowed).\n\n"
+        var regionsTable = Table(header: ["workload", "index", "p50", "p99", "max", "mean", "queries", "matches", "answered with typos", "those keystrokes: p50", "p99"])
+        for (workload, run) in [("typing-queries", joinedRun), ("typing-queries", regionsRun), ("typing-typos", typoKeystrokes)] {
+            regionsTable.rows.append([workload, run.line.engine, duration(nanoseconds: run.line.latency.p50), duration(nanoseconds: run.line.latency.p99),
+                                      duration(nanoseconds: run.line.latency.max), duration(nanoseconds: run.line.latency.mean), grouped(run.line.latency.count),
+                                      grouped(run.line.matches), grouped(run.typoKeystrokes),
+                                      run.typoKeystrokes == 0 ? "" : duration(nanoseconds: run.typoP50Nanoseconds),
+                                      run.typoKeystrokes == 0 ? "" : duration(nanoseconds: run.typoP99Nanoseconds)])
+        }
+        md += regionsTable.markdown + "\n"
+        let visits = typoKeystrokes
+        md += "What a typo search visits: it walks the mapped trie from the node of the query's first character, computing one row of "
+            + "the optimal-string-alignment table per character of each edge label (a band of 2t + 1 cells for t typos), and stops a "
+            + "branch as soon as no cell of its row is within t; a subtree whose prefix is within t matches whole (its entry range). "
+            + "It never reads the list of keys. Over the \(grouped(visits.typoKeystrokes)) keystrokes of typing-typos answered with typos, "
+            + "per keystroke (p50 / p99 / max): trie nodes entered \(visits.typoNodes.map { grouped(Int($0)) }.joined(separator: " / ")), "
+            + "subtrees matched \(visits.typoSubtrees.map { grouped(Int($0)) }.joined(separator: " / ")), entries read under them "
+            + "\(visits.typoEntries.map { grouped(Int($0)) }.joined(separator: " / ")) (of the index's \(grouped(regions.keys)) keys).\n\n"
 
         md += "## Startup (issue 9)\n\n"
         md += "Whole processes, spawn (posix_spawn) to exit (wait), output to /dev/null: \(wholeProcess.runs) rounds, each running every "

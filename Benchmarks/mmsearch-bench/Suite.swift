@@ -67,6 +67,14 @@ struct KeystrokeRun {
     /// Per keystroke, the search alone (fold, locate, count), without reading the page of records.
     var searchP50Nanoseconds: Double
     var searchP99Nanoseconds: Double
+    /// The keystrokes answered with typos allowed, their latency, and what their typo walks visited
+    /// (trie nodes entered, subtrees matched, entries under them): p50, p99, max.
+    var typoKeystrokes: Int
+    var typoP50Nanoseconds: Double
+    var typoP99Nanoseconds: Double
+    var typoNodes: [Double]
+    var typoSubtrees: [Double]
+    var typoEntries: [Double]
 }
 
 /// Everything measured on one list for the scaling table (and the real list's row in it).
@@ -138,13 +146,14 @@ struct Suite {
     let mmsearchExecutable: String
     let plan: Plan
 
-    /// Builds `data` (joined with `geonames` when given) into `path` `runs` times, each in a child process.
-    func build(label: String, data: String, geonames: String?, path: String, runs: Int) throws -> BuiltIndex {
+    /// Builds `data` (joined with `geonames`, with `admin1` and `countries`, when given) into `path`
+    /// `runs` times, each in a child process.
+    func build(label: String, data: String, geonames: String?, admin1: String? = nil, countries: String? = nil, path: String, runs: Int) throws -> BuiltIndex {
         var seconds: [Double] = []
         var peak = 0, records = 0, keys = 0, size = 0
         for run in 1 ... runs {
             progress("\(label): build \(run)/\(runs)")
-            let built = try child("build", [data, path] + (geonames.map { [$0] } ?? []))
+            let built = try child("build", [data, path, geonames ?? "-", admin1 ?? "-", countries ?? "-"])
             seconds.append(try built.required("build_ns", from: "build") / 1e9)
             peak = max(peak, Int(try built.required("peak_rss_kib", from: "build")))
             records = Int(try built.required("records", from: "build"))
@@ -173,7 +182,13 @@ struct Suite {
             line.buildSeconds = median(configuration.index.buildSeconds)
             return KeystrokeRun(line: line, match: configuration.match, order: configuration.order,
                                 searchP50Nanoseconds: try values.required("search_p50_ns", from: "keystrokes"),
-                                searchP99Nanoseconds: try values.required("search_p99_ns", from: "keystrokes"))
+                                searchP99Nanoseconds: try values.required("search_p99_ns", from: "keystrokes"),
+                                typoKeystrokes: Int(try values.required("typo_keystrokes", from: "keystrokes")),
+                                typoP50Nanoseconds: try values.required("typo_p50_ns", from: "keystrokes"),
+                                typoP99Nanoseconds: try values.required("typo_p99_ns", from: "keystrokes"),
+                                typoNodes: try ["p50", "p99", "max"].map { try values.required("typo_nodes_\($0)", from: "keystrokes") },
+                                typoSubtrees: try ["p50", "p99", "max"].map { try values.required("typo_subtrees_\($0)", from: "keystrokes") },
+                                typoEntries: try ["p50", "p99", "max"].map { try values.required("typo_entries_\($0)", from: "keystrokes") })
         }
     }
 

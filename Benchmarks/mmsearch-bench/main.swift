@@ -4,7 +4,8 @@ import MMSearch
 // (with --peers) marisa-trie, fst and SQLite from shared/peers/run.sh. See `usage`.
 
 let usage = """
-    usage: mmsearch-bench [--data PATH] [--geonames PATH] [--queries PATH] [--startup-peers DIR] [--smoke]
+    usage: mmsearch-bench [--data PATH] [--geonames PATH] [--queries PATH] [--admin1 PATH] [--countries PATH]
+                          [--typo-queries PATH] [--startup-peers DIR] [--smoke]
                           [--scale] [--scale-dir DIR] [--peers FILE] [--markdown PATH] [--compare-binary BUILD=PATH]
                           [--command TEXT] [--revision TEXT] [--toolchain TEXT]
 
@@ -15,7 +16,9 @@ let usage = """
       2. per keystroke: fold, locate, count, read the first 20 records; p50, p99, max, mean, matches
          (3 passes each, in fresh processes, interleaved; the pass with the median p99 is reported):
          the list alone by name in name order (what version 1 answered), the joined index with the
-         defaults (every name and word, ranked), the list alone with the defaults
+         defaults (every name and word, ranked), the list alone with the defaults; and the joined index
+         built with regions and countries (--admin1, --countries) on the same workload and on the
+         keystroke workload with typos, with what each typo search visits of the trie
       3. the largest results: the empty prefix and the three letters with the most matches, ranked,
          on the joined index (2,000 searches each), beside "lond"
       4. results, not time: for the 1,000 most populous cities, the characters of the name typed until
@@ -31,6 +34,9 @@ let usage = """
       --data PATH        the city list (default ../shared/data/city.list.json)
       --geonames PATH    the GeoNames dump to join (default ../shared/data/cities500.txt.gz)
       --queries PATH     the keystroke workload (default ../shared/data/typing-queries.txt)
+      --admin1 PATH      region names (default ../shared/data/admin1CodesASCII.txt)
+      --countries PATH   country names (default ../shared/data/countryInfo.txt)
+      --typo-queries PATH  the keystroke workload with typos (default ../shared/data/typing-typos.txt)
       --startup-peers DIR  what Benchmarks/startup-peers/prepare.sh DIR made: adds look, sqlite3,
                          marisa-predictive-search, marisa-trie and fst to the startup comparison
       --compare-binary BUILD=PATH   also time the whole process of another build of mmsearch (PATH), built
@@ -50,6 +56,9 @@ struct Options {
     var data = "../shared/data/city.list.json"
     var geonames = "../shared/data/cities500.txt.gz"
     var queries = "../shared/data/typing-queries.txt"
+    var admin1 = "../shared/data/admin1CodesASCII.txt"
+    var countries = "../shared/data/countryInfo.txt"
+    var typoQueries = "../shared/data/typing-typos.txt"
     var startupPeers: String?
     /// Other builds of mmsearch to time whole beside the shipped one: (how it was built, path).
     var compareBinaries: [(build: String, path: String)] = []
@@ -74,6 +83,9 @@ struct Options {
             case "--data": data = try value(argument)
             case "--geonames": geonames = try value(argument)
             case "--queries": queries = try value(argument)
+            case "--admin1": admin1 = try value(argument)
+            case "--countries": countries = try value(argument)
+            case "--typo-queries": typoQueries = try value(argument)
             case "--startup-peers": startupPeers = try value(argument)
             case "--compare-binary":
                 let text = try value(argument)
@@ -110,8 +122,9 @@ func runChild(_ arguments: [String]) throws -> String {
         return order
     }
     switch (arguments.first, arguments.count) {
-    case ("build", 3), ("build", 4):
-        return try OurEngine.build(input: arguments[1], geonames: arguments.count == 4 ? arguments[3] : nil, output: arguments[2])
+    case ("build", 6):
+        func given(_ text: String) -> String? { text == "-" ? nil : text }
+        return try OurEngine.build(input: arguments[1], geonames: given(arguments[3]), admin1: given(arguments[4]), countries: given(arguments[5]), output: arguments[2])
     case ("startup", 5):
         guard let warmth = OurEngine.Warmth(rawValue: arguments[3]) else { throw BenchError("bad warmth \(arguments[3])") }
         return try OurEngine.startup(index: arguments[1], query: arguments[2], warmth: warmth, otherFile: arguments[4])
@@ -137,10 +150,12 @@ func runChild(_ arguments: [String]) throws -> String {
 func runBenchmark(_ options: Options) throws {
     let started = System.nanoseconds()
     let plan = options.smoke ? Plan.smoke : Plan.full
-    for path in [options.data, options.geonames, options.queries] where System.fileSize(path) == nil {
-        throw BenchError("\(path) not found (--data, --geonames and --queries name the city list, the dump and the workload)")
+    for path in [options.data, options.geonames, options.queries, options.admin1, options.countries, options.typoQueries] where System.fileSize(path) == nil {
+        throw BenchError("\(path) not found (--data, --geonames, --queries, --admin1, --countries and --typo-queries name the city list, the dump, the workload, the region and country names and the workload with typos)")
     }
     let data = SystemCall.absolutePath(options.data), geonames = SystemCall.absolutePath(options.geonames), queries = SystemCall.absolutePath(options.queries)
+    let admin1 = SystemCall.absolutePath(options.admin1), countries = SystemCall.absolutePath(options.countries)
+    let typoQueries = SystemCall.absolutePath(options.typoQueries)
     let benchExecutable = try System.executablePath()
     let mmsearchExecutable = FilePaths.directory(of: benchExecutable) + "/mmsearch"
     guard System.isExecutable(mmsearchExecutable) else {
@@ -155,15 +170,20 @@ func runBenchmark(_ options: Options) throws {
     defer {
         System.remove("\(work)/list.mms")
         System.remove("\(work)/joined.mms")
+        System.remove("\(work)/regions.mms")
         System.removeDirectory(work)
     }
     let list = try suite.build(label: "list", data: data, geonames: nil, path: "\(work)/list.mms", runs: plan.buildRuns)
     let joined = try suite.build(label: "joined", data: data, geonames: geonames, path: "\(work)/joined.mms", runs: plan.buildRuns)
+    let regions = try suite.build(label: "regions", data: data, geonames: geonames, admin1: admin1, countries: countries,
+                                  path: "\(work)/regions.mms", runs: plan.buildRuns)
     let keystrokes = try suite.keystrokes([
         (list, .name, .name, "mmsearch"),
         (joined, .words, .rank, "mmsearch-joined"),
         (list, .words, .rank, "mmsearch-list-words"),
+        (regions, .words, .rank, "mmsearch-regions"),
     ], queries: queries)
+    let typoKeystrokes = try suite.keystrokes([(regions, .words, .rank, "mmsearch-regions-typos")], queries: typoQueries)[0]
     let largest = try suite.prefixes(index: joined.path, match: .words, order: .rank)
     let typing = try suite.typing(listIndex: list.path, joinedIndex: joined.path, data: data, geonames: geonames)
 
@@ -185,7 +205,7 @@ func runBenchmark(_ options: Options) throws {
     }
 
     let report = Report(
-        list: list, joined: joined, keystrokes: keystrokes, largest: largest, typing: typing,
+        list: list, joined: joined, regions: regions, keystrokes: keystrokes, typoKeystrokes: typoKeystrokes, largest: largest, typing: typing,
         inProcess: inProcess, wholeProcess: wholeProcess, cold: cold, cachedAfterEviction: (mostCached, totalPages),
         startupPeers: startupPeers, seeds: seeds, peers: peerRuns.map(\.line),
         peerRunCount: peerRuns.map(\.runs).min() ?? 0,

@@ -110,14 +110,26 @@ public struct CityIndex: Sendable {
             guard count == 0, typos == .on else { return (count, plan, 0) }
             // Nothing as typed: within one typo from 4 scalars, two from 8.
             let scalars = Array(String(decoding: foldedPrefix, as: UTF8.self).unicodeScalars.map(\.value))
+            var visited = 0
             for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
-                let located = try index.typoMatches(scalars, maximum: maximum)
+                let located = try index.typoMatches(scalars, maximum: maximum, visited: &visited)
                 let matches = try index.evaluate(located, queryLength: foldedPrefix.count, match: match, order: order)
                 if !matches.isEmpty { return (matches.count, .listed(matches), maximum) }
             }
             return (0, plan, 0)
         }
         return SearchResults(index: self, match: match, order: order, count: count, typos: allowed, plan: plan)
+    }
+
+    /// What the typo walk for `query` within `maximum` typos visits (for the benchmark's report): the
+    /// trie nodes it enters, the subtrees it matches, and the entries under them.
+    package func typoWalk(_ query: some StringProtocol, maximum: Int) throws(MMSearchError) -> (nodes: Int, subtrees: Int, entries: Int) {
+        let scalars = Array(String(decoding: Folding.fold(query), as: UTF8.self).unicodeScalars.map(\.value))
+        return try withBytes { (index) throws(MMSearchError) in
+            var visited = 0
+            let located = try index.typoMatches(scalars, maximum: maximum, visited: &visited)
+            return (visited, located.count, located.reduce(0) { $0 + $1.entries.count })
+        }
     }
 
     /// Runs `body` over the raw layer; the only way into the mapped bytes.

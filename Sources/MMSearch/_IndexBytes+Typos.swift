@@ -9,8 +9,8 @@ import CMMSearchFormat
 extension _IndexBytes {
     /// The subtrees whose every key has a prefix within `maximum` typos of `query` (Unicode scalars,
     /// folded), the first scalar equal: disjoint entry ranges, each with its node and key length.
-    /// At most `nodeCount` nodes are visited, whatever the file says.
-    func typoMatches(_ query: [UInt32], maximum: Int) throws(MMSearchError) -> [Located] {
+    /// At most `nodeCount` nodes are visited, whatever the file says; `visited` counts them.
+    func typoMatches(_ query: [UInt32], maximum: Int, visited: inout Int) throws(MMSearchError) -> [Located] {
         guard let firstScalar = query.first, maximum > 0 else { return [] }
         let width = 2 * maximum + 1
         let unreachable = UInt8(maximum + 1)
@@ -70,10 +70,10 @@ extension _IndexBytes {
         }
         let root = try children(ofNode: 0)
         var stack: [Frame] = root.reversed().map { Frame(node: $0, siblings: root, parentEntries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar()) }
-        var visits = 0
+        visited = 0
         while let frame = stack.popLast() {
-            visits += 1
-            guard visits <= layout.nodeCount else {
+            visited += 1
+            guard visited <= layout.nodeCount else {
                 throw corrupt(nodeOffset(0), "the trie's nodes do not form a tree")
             }
             pop(to: frame.scalarDepth)

@@ -78,8 +78,12 @@ enum ResultFormat: String, CaseIterable {
 
     /// "N matches", and ", with 1 typo" (or "2 typos") when the matches were found by allowing typos.
     static func countLine(_ count: Int, typos: Int) -> String {
-        let matches = count == 1 ? "1 match" : "\(count) matches"
-        return typos == 0 ? matches : matches + ", with \(typos) typo" + (typos == 1 ? "" : "s")
+        "\(count) matches" + typosNote(typos)
+    }
+
+    /// ", with 1 typo" or ", with 2 typos"; nothing when the query matched as typed.
+    static func typosNote(_ typos: Int) -> String {
+        typos == 0 ? "" : ", with \(typos) typo" + (typos == 1 ? "" : "s")
     }
 
     /// `Name, Region, CC (Matched)  lat, lon  id  population N`: the matched name only when the city was found

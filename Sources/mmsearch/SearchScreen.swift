@@ -113,7 +113,7 @@ struct SearchScreen {
         let status: String
         var body: [String] = []
         if let results {
-            let typos = results.typos == 0 ? "" : ", with \(results.typos) typo" + (results.typos == 1 ? "" : "s")
+            let typos = ResultFormat.typosNote(results.typos)
             switch results.count {
             case 0: status = "  no matches"
             case 1: status = "  1 match" + typos

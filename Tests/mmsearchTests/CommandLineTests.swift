@@ -126,7 +126,7 @@ struct MMSearchProcess {
         #expect(last.status == 0, "\(last.error)")
         #expect(last.output == "Alabama, US  32.75, -86.75  1\n4 matches\n")
         let flagTwice = try MMSearchProcess.run(["query", "--index", index, "--json", "--json", "--limit", "0", "a"])
-        #expect(flagTwice.output == "{\"query\": \"a\", \"count\": 4, \"offset\": 0, \"results\": []}\n")
+        #expect(flagTwice.output == "{\"query\": \"a\", \"count\": 4, \"offset\": 0, \"typos\": 0, \"results\": []}\n")
         let dashed = try MMSearchProcess.run(["query", "--index", index, "--", "-a"])
         #expect(dashed.status == 0 && dashed.output == "0 matches\n")
     }
@@ -160,13 +160,13 @@ struct MMSearchProcess {
         #expect(result.status == 0)
         // An index of the list alone has no populations: no "population" member; no "matched" either,
         // Sydney being found by its own name.
-        #expect(result.output == #"{"query": "s", "count": 2, "offset": 0, "results": [{"id": 5, "name": "Sydney", "country": "AU", "lat": -33.867851, "lon": 151.207321}]}"# + "\n")
+        #expect(result.output == #"{"query": "s", "count": 2, "offset": 0, "typos": 0, "results": [{"id": 5, "name": "Sydney", "country": "AU", "lat": -33.867851, "lon": 151.207321}]}"# + "\n")
         // Names only, alphabetically: exactly the answer of version 1.
         let old = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--match", "name", "--order", "name", "--limit", "1", "s"])
-        #expect(old.output == #"{"query": "s", "count": 1, "offset": 0, "results": [{"id": 5, "name": "Sydney", "country": "AU", "lat": -33.867851, "lon": 151.207321}]}"# + "\n")
+        #expect(old.output == #"{"query": "s", "count": 1, "offset": 0, "typos": 0, "results": [{"id": 5, "name": "Sydney", "country": "AU", "lat": -33.867851, "lon": 151.207321}]}"# + "\n")
         // Found by a word start of its own name: still no "matched" member.
         let word = try MMSearchProcess.run(["query", "--index", directory.file("cities.mms"), "--json", "--offset", "1", "s"])
-        #expect(word.output == #"{"query": "s", "count": 2, "offset": 1, "results": [{"id": 6, "name": " Spaced", "country": "", "lat": 0, "lon": 0}]}"# + "\n")
+        #expect(word.output == #"{"query": "s", "count": 2, "offset": 1, "typos": 0, "results": [{"id": 6, "name": " Spaced", "country": "", "lat": 0, "lon": 0}]}"# + "\n")
     }
 
     /// Queries are used exactly as written: a leading space is part of the prefix.

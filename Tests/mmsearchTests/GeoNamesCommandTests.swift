@@ -143,24 +143,24 @@ import Testing
         let muenchenstein = #"{"id": 2659551, "name": "Münchenstein", "country": "CH", "lat": 47.513779, "lon": 7.62434, "population": 11644}"#
         let json = try Self.query(index, ["--json", "München"])
         #expect(json.status == 0)
-        #expect(json.output == #"{"query": "München", "count": 2, "offset": 0, "results": ["# + muenchen + ", " + muenchenstein + "]}\n")
+        #expect(json.output == #"{"query": "München", "count": 2, "offset": 0, "typos": 0, "results": ["# + muenchen + ", " + muenchenstein + "]}\n")
         #expect(try Self.query(index, ["--format", "jsonl", "München"]).output == muenchen + "\n" + muenchenstein + "\n")
         // Population 0 is written (the index has populations; the dump had no row for Munchkin).
         let munchkin = try Self.query(index, ["--json", "munchk"])
-        #expect(munchkin.output == #"{"query": "munchk", "count": 1, "offset": 0, "results": [{"id": 9000001, "name": "Munchkin", "country": "US", "lat": 40, "lon": -100, "population": 0}]}"# + "\n")
+        #expect(munchkin.output == #"{"query": "munchk", "count": 1, "offset": 0, "typos": 0, "results": [{"id": 9000001, "name": "Munchkin", "country": "US", "lat": 40, "lon": -100, "population": 0}]}"# + "\n")
         let parsed = try Self.json(try Self.query(index, ["--json", "big app"]).output) as! [String: Any]
         let result = try #require((parsed["results"] as? [[String: Any]])?.first)
         #expect(result["matched"] as? String == "Big Apple" && result["population"] as? Int == 8_175_133)
         let geojson = try Self.query(index, ["--format", "geojson", "--limit", "1", "wien"])
         #expect(geojson.output == #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [16.37208, 48.208488]}, "properties": {"id": 2761369, "name": "Vienna", "country": "AT", "population": 1691468, "matched": "Wien"}}]}"# + "\n")
         let tsv = try Self.query(index, ["--format", "tsv", "München"])
-        #expect(tsv.output == "id\tname\tcountry\tlat\tlon\n2867714\tMuenchen\tDE\t48.137428\t11.57549\n2659551\tMünchenstein\tCH\t47.513779\t7.62434\n")
+        #expect(tsv.output == "id\tname\tcountry\tlat\tlon\tregion\n2867714\tMuenchen\tDE\t48.137428\t11.57549\t\n2659551\tMünchenstein\tCH\t47.513779\t7.62434\t\n")
         let got = try Self.json(try MMSearchProcess.run(["get", "--index", index, "--format", "json", "2867714"]).output) as! [[String: Any]]
         #expect(got.count == 1 && got[0]["population"] as? Int == 1_260_391 && got[0]["matched"] == nil)
         // An index of the list alone has neither member.
         let alone = directory.file("alone.mms")
         #expect(try MMSearchProcess.run(["build", directory.file("list.json"), "-o", alone]).status == 0)
-        #expect(try Self.query(alone, ["--json", "Muenchen"]).output == #"{"query": "Muenchen", "count": 1, "offset": 0, "results": [{"id": 2867714, "name": "Muenchen", "country": "DE", "lat": 48.137428, "lon": 11.57549}]}"# + "\n")
+        #expect(try Self.query(alone, ["--json", "Muenchen"]).output == #"{"query": "Muenchen", "count": 1, "offset": 0, "typos": 0, "results": [{"id": 2867714, "name": "Muenchen", "country": "DE", "lat": 48.137428, "lon": 11.57549}]}"# + "\n")
         // Without the dump, München finds Münchenstein only.
         #expect(try Self.query(alone, ["München"]).output == "Münchenstein, CH  47.513779, 7.62434  2659551\n1 matches\n")
         #expect(try Self.query(alone, ["Muenchen"]).output == "Muenchen, DE  48.137428, 11.57549  2867714\n1 matches\n")
