@@ -96,6 +96,26 @@ import Testing
         #expect(!screen.contains("Search:")) // the alternate screen is gone
     }
 
+    /// With regions, every row shows its region, so the Springfields differ; a typo is forgiven and
+    /// the status line says so.
+    @Test func regionsOnEveryRowAndTyposInTheStatus() throws {
+        let directory = try RegionsCommandTests.directory()
+        let window = try TmuxWindow(directory: directory, columns: 80, rows: 24)
+        defer { window.close(); directory.remove() }
+        try window.run("\(MMSearchProcess.executable) search --index \(directory.file("regions.mms")); echo status=$?")
+        try window.waitFor("the empty-query prompt") { $0.contains("Search:") && $0.contains("12 cities") }
+        try window.type("springf")
+        var screen = try window.waitFor("the Springfields") { $0.contains("1-4 of 4 matches") }
+        for state in ["Missouri", "Massachusetts", "Illinois", "Oregon"] { #expect(screen.contains("Springfield, \(state), US"), "\(screen)") }
+        #expect(!screen.contains("typo"))
+        try window.press("C-u")
+        try window.type("sprinfg")
+        screen = try window.waitFor("the Springfields, with a typo") { $0.contains("1-4 of 4 matches, with 1 typo") }
+        #expect(screen.contains("> Springfield, Missouri, US"))
+        try window.press("Escape")
+        try window.waitFor("the screen closed") { TmuxWindow.exitStatus(on: $0) != nil }
+    }
+
     @Test func utf8InputAndCtrlCLeaveTheTerminalSane() throws {
         let (directory, window) = try Self.start()
         defer { window.close(); directory.remove() }
