@@ -33,27 +33,44 @@ echo '[{"_id":1,"name":"","country":"","coord":{"lon":0,"lat":0}}]' >"$work/seed
 # A GeoNames dump joined to the classic list (other names, populations), and a dump alone with more
 # than 32 keys under "sa" and "mu", so that summaries and first pages are in the seeds too.
 {
-  printf '3	London	London	Londres,Londra,Lundun,London City	51.50853	-0.12574	P	PPLC	GB						8961989			Europe/London	
+  printf '3	London	London	Londres,Londra,Lundun,London City	51.50853	-0.12574	P	PPLC	GB		ENG				8961989			Europe/London	
 '
-  printf '5	São Paulo	Sao Paulo	San Pablo,São Paulo City,Sampa	-23.5475	-46.63611	P	PPLA	BR						12400232			America/Sao_Paulo	
+  printf '5	São Paulo	Sao Paulo	San Pablo,São Paulo City,Sampa	-23.5475	-46.63611	P	PPLA	BR		27				12400232			America/Sao_Paulo	
 '
-  printf '6	Łódź	Lodz	Lodsch,Lodzia	51.75	19.46667	P	PPLA	PL						768755			Europe/Warsaw	
+  printf '6	Łódź	Lodz	Lodsch,Lodzia	51.75	19.46667	P	PPLA	PL		74				768755			Europe/Warsaw	
 '
 } >"$work/seeds/joined.txt"
 : >"$work/seeds/dump.txt"
 for i in $(seq 1 40); do
-  printf '%s	San Place %s	San Place %s	Saint Place %s,Munich %s,Mu-nich %s	%s.5	%s.25	P	PPL	DE						%s				
+  printf '%s	San Place %s	San Place %s	Saint Place %s,Munich %s,Mu-nich %s	%s.5	%s.25	P	PPL	DE		0%s				%s				
 ' \
-    "$((100 + i))" "$i" "$i" "$i" "$i" "$i" "$((i % 80))" "$((i % 170))" "$((i * 1000))" >>"$work/seeds/dump.txt"
+    "$((100 + i))" "$i" "$i" "$i" "$i" "$i" "$((i % 80))" "$((i % 170))" "$((i % 3))" "$((i * 1000))" >>"$work/seeds/dump.txt"
 done
-build_seed() { # OUTPUT INPUT [--geonames DUMP]
+# Region and country names (admin1CodesASCII.txt's and countryInfo.txt's layouts) for the seeds with
+# regions: the qualifier sections and "Name, Qualifier" matching are fuzzed too.
+printf 'GB.ENG\tEngland\tEngland\t6269131\nBR.27\tSão Paulo\tSao Paulo\t3448433\nPL.74\tŁódź Voivodeship\tLodz Voivodeship\t3337493\nDE.00\tBayern\tBayern\t2951839\nDE.01\tBerlin\tBerlin\t2950157\n' >"$work/seeds/admin1.txt"
+{
+  printf '#ISO\tISO3\tISO-Numeric\tfips\tCountry\n'
+  while read -r code iso3 name; do
+    printf '%s\t%s\t1\tXX\t%s\tCapital\t1\t1\tEU\t.x\tEUR\tEuro\t1\t\t\ten\t1\t\t\n' "$code" "$iso3" "$name"
+  done <<'ROWS'
+GB GBR United Kingdom
+BR BRA Brazil
+PL POL Poland
+DE DEU Germany
+US USA United States
+ROWS
+} >"$work/seeds/countries.txt"
+build_seed() { # OUTPUT INPUT [--geonames DUMP] [--admin1 FILE] [--countries FILE]
   local output=$1; shift
-  .build-fuzz-tools/release/mmsearch build "$@" -o "$work/corpus/$output.mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\|joined\)' || true
+  .build-fuzz-tools/release/mmsearch build "$@" -o "$work/corpus/$output.mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\|joined\|regions\|countries\)' || true
   [ -s "$work/corpus/$output.mms" ] || { echo "could not build the seed $output from $*" >&2; exit 1; }
 }
 for list in "$work"/seeds/*.json; do build_seed "$(basename "$list" .json)" "$list"; done
 build_seed joined "$work/seeds/classic.json" --geonames "$work/seeds/joined.txt"
 build_seed dump "$work/seeds/dump.txt"
+build_seed regions "$work/seeds/classic.json" --geonames "$work/seeds/joined.txt" --admin1 "$work/seeds/admin1.txt" --countries "$work/seeds/countries.txt"
+build_seed dump-regions "$work/seeds/dump.txt" --admin1 "$work/seeds/admin1.txt" --countries "$work/seeds/countries.txt"
 
 status=0
 .build-fuzz/release/mmsearch-fuzz "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \

@@ -11,7 +11,9 @@ import MMSearch
 /// a crash, a hang or an out-of-bounds read is fine: a thrown error is the expected answer to most
 /// inputs.
 enum IndexFuzzer {
-    static let queries = ["", "a", "al", "lo", "lond", "london, gb", "s", "sao paulo", "mu", "münchen", "ü", "z", ", ", "\u{0}", "aaaaaaaaaaaaaaaa"]
+    /// Prefixes, "Name, Qualifier" forms, and typos (found only with them allowed).
+    static let queries = ["", "a", "al", "lo", "lond", "london, gb", "s", "sao paulo", "mu", "münchen", "ü", "z", ", ", "\u{0}", "aaaaaaaaaaaaaaaa",
+                          "london, eng", "london united", "sao paulo, br", "san place 1, bay", "san place ", "londn", "sao palo", "lodz voiv", "mnich 12"]
 
     static func exercise(_ bytes: Data) {
         guard let index = try? CityIndex(bytes: bytes, path: "fuzz.mms") else { return }
