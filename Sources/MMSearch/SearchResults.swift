@@ -180,7 +180,14 @@ public struct SearchResults: RandomAccessCollection, Sendable {
             case .recordRange(let records):
                 for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
             case let .summarized(located, queryLength, top, qualified):
-                if let top, positions.upperBound <= firstPageLength {
+                if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {
+                    // The stored page as it is: read in place.
+                    for position in positions {
+                        let entry = try bytes.topEntry(top.lowerBound + position)
+                        let owner = try bytes.owner(ofEntry: entry, at: bytes.layout.top + (top.lowerBound + position) * 4)
+                        cities.append(try bytes.city(owner.record, matchedBy: entry))
+                    }
+                } else if let top, positions.upperBound <= firstPageLength {
                     let page = try bytes.firstPage(top: top, length: firstPageLength, queryLength: queryLength, qualified: qualified)
                     for position in positions {
                         cities.append(try bytes.city(Int(page[position].record), matchedBy: page[position].entry))
@@ -302,11 +309,10 @@ extension _IndexBytes {
             let entry = try topEntry(position)
             let owner = try owner(ofEntry: entry, at: layout.top + position * 4)
             let kind = entry >> MMS_ENTRY_KIND_SHIFT
-            // Only a qualified page needs the stored entries' classes (to rank them among the new).
-            let foldedLength = !qualified.isEmpty && kind == MMS_KIND_ALTERNATE.rawValue ? try foldedLength(ofAlternate: owner.alternate ?? 0) : 0
+            // The stored entries' classes, to rank them among the qualifier matches.
+            let foldedLength = kind == MMS_KIND_ALTERNATE.rawValue ? try foldedLength(ofAlternate: owner.alternate ?? 0) : 0
             stored.append(_Ranked(record: UInt32(owner.record), matchClass: Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: foldedLength), entry: entry))
         }
-        guard !qualified.isEmpty else { return stored.map { _Match(record: $0.record, entry: $0.entry) } }
         stored.sort { $0.record < $1.record }
         return Array(Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))
     }
@@ -316,8 +322,16 @@ extension _IndexBytes {
     /// How to read the results of the folded `query` as typed, and their count: one walk down the
     /// trie, then the node's summary or its entries, and the "Name, Qualifier" matches added.
     func plan(_ query: [UInt8], match: MatchMode, order: ResultOrder) throws(MMSearchError) -> (count: Int, plan: SearchResults.Plan) {
-        let qualified = match == .words ? try qualifiedMatches(query) : []
-        guard let located = try query.withRawBytes({ (bytes) throws(MMSearchError) in try locate(bytes) }) else {
+        // One walk down the trie; where "Name, Qualifier" may match, it keeps the place after each byte.
+        let qualifying = match == .words && layout.isQualified && query.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }
+        var trail: [WalkPoint]?
+        if qualifying {
+            trail = [rootPoint]
+            trail!.reserveCapacity(query.count + 1)
+        }
+        let reached = try query.withRawBytes { (bytes) throws(MMSearchError) in try walk(bytes, from: rootPoint, trail: &trail) }
+        let qualified = qualifying ? try qualifiedMatches(query, trail: trail ?? []) : []
+        guard let located = try reached.map(located) else {
             let matches = Self.ordered(qualified, order: order, population: population)
             return (matches.count, .listed(matches))
         }

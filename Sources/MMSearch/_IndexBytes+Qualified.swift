@@ -7,36 +7,43 @@ import CMMSearchFormat
 /// one's qualifiers.
 extension _IndexBytes {
     /// The "Name, Qualifier" matches of the folded `query`, one per record (its best), sorted by record.
-    /// A match through an entry whose key itself starts with the query is left out: that entry is a
-    /// key match of the same class (a PRIMARY key weighs 100 either way, and an ALTERNATE key longer
-    /// than half the query weighs 20 either way), so it changes no answer.
-    func qualifiedMatches(_ query: [UInt8]) throws(MMSearchError) -> [_Ranked] {
+    /// `trail` is the walk of the query from the root: `trail[p]` the place after its first p bytes
+    /// (as far as any key goes), where the names `query[..<p]` are found. A match through an entry
+    /// whose key itself starts with the query is left out: that entry is a key match of the same
+    /// class (a PRIMARY key weighs 100 either way, and an ALTERNATE key longer than half the query
+    /// weighs 20 either way), so it changes no answer.
+    func qualifiedMatches(_ query: [UInt8], trail: [WalkPoint]) throws(MMSearchError) -> [_Ranked] {
         guard layout.isQualified else { return [] }
         var matches: [_Ranked] = []
         var qualifierCache: [(record: Int, qualifiers: Qualifiers)] = []
         for split in 1 ..< max(1, query.count) where query[split] == UInt8(ascii: ",") || query[split] == UInt8(ascii: " ") {
+            // No key starts with the name: none starts with a longer one either.
+            guard split < trail.count else { break }
             var named: [(position: Int, record: Int, kind: UInt32)]?
             for separator in Qualifiers.separators where query[split...].starts(with: separator) {
                 let rest = query[(split + separator.count)...]
                 if rest.first == UInt8(ascii: " ") { continue }
-                if named == nil { named = try entries(namedExactly: query[..<split]) }
+                if named == nil { named = try entries(namedExactly: split, at: trail[split]) }
                 for (position, record, kind) in named! {
-                    var key = Array(query[..<split])
-                    appendTail(ofRecord: try self.record(record), to: &key)
-                    if key.starts(with: query) { continue }
-                    let qualifiers: Qualifiers
-                    if let cached = qualifierCache.first(where: { $0.record == record }) {
-                        qualifiers = cached.qualifiers
-                    } else {
-                        qualifiers = try self.qualifiers(ofRecord: record)
-                        qualifierCache.append((record, qualifiers))
+                    // The entry's key is the name and the record's tail: it starts with the query when
+                    // the tail starts with the separator and the rest.
+                    if tailStarts(ofRecord: try self.record(record), with: query[split...]) { continue }
+                    if !rest.isEmpty {
+                        let qualifiers: Qualifiers
+                        if let cached = qualifierCache.first(where: { $0.record == record }) {
+                            qualifiers = cached.qualifiers
+                        } else {
+                            qualifiers = try self.qualifiers(ofRecord: record)
+                            qualifierCache.append((record, qualifiers))
+                        }
+                        guard qualifiers.fit(rest) else { continue }
                     }
-                    guard qualifiers.fit(rest) else { continue }
                     // Weight 100 by the PRIMARY name, else 20: classes 0 and 1.
                     matches.append(_Ranked(record: UInt32(record), matchClass: kind == MMS_KIND_PRIMARY.rawValue ? 0 : 1, entry: try entry(position)))
                 }
             }
         }
+        guard matches.count > 1 else { return matches }
         // One per record: the least class, then the first found (the shortest name before the query's rest).
         let order = matches.indices.sorted { (matches[$0].record, matches[$0].matchClass, $0) < (matches[$1].record, matches[$1].matchClass, $1) }
         var best: [_Ranked] = []
@@ -44,15 +51,14 @@ extension _IndexBytes {
         return best
     }
 
-    /// The PRIMARY and ALTERNATE entries made from a name whose fold is exactly `name`: their keys
-    /// are `name` + ", " + country (4 bytes longer) for a record with a country, `name` alone for one
-    /// without. Each with its position, record and kind.
-    func entries(namedExactly name: ArraySlice<UInt8>) throws(MMSearchError) -> [(position: Int, record: Int, kind: UInt32)] {
+    /// The PRIMARY and ALTERNATE entries made from a name whose fold is exactly the `length` bytes a
+    /// walk took to reach `point`: their keys are the name + ", " + country (4 bytes longer) for a
+    /// record with a country, under the place ", " further on; the name alone for one without, the
+    /// node's own entries when the place is a node. Each with its position, record and kind.
+    func entries(namedExactly length: Int, at point: WalkPoint) throws(MMSearchError) -> [(position: Int, record: Int, kind: UInt32)] {
         var found: [(position: Int, record: Int, kind: UInt32)] = []
-        for (prefix, hasCountry) in [(Array(name) + Array(", ".utf8), true), (Array(name), false)] {
-            let keyLength = name.count + (hasCountry ? 4 : 0)
-            guard let located = try prefix.withRawBytes({ (bytes) throws(MMSearchError) in try locate(bytes) }) else { continue }
-            for position in try entries(withKeyLength: keyLength, under: located) {
+        func add(_ positions: some Sequence<Int>, hasCountry: Bool) throws(MMSearchError) {
+            for position in positions {
                 let value = try entry(position)
                 let kind = value >> MMS_ENTRY_KIND_SHIFT
                 guard kind != MMS_KIND_WORD.rawValue else { continue }
@@ -60,6 +66,16 @@ extension _IndexBytes {
                 guard (try self.record(record).country != (0, 0)) == hasCountry else { continue }
                 found.append((position, record, kind))
             }
+        }
+        var noTrail: [WalkPoint]? = nil
+        let separator: StaticString = ", "
+        if let withSeparator = try walk(UnsafeRawBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount), from: point, trail: &noTrail) {
+            try add(entries(withKeyLength: length + 4, under: located(withSeparator)), hasCountry: true)
+        }
+        if point.labelByte == nil {
+            let children = try children(ofNode: point.node)
+            let ownEnd = children.isEmpty ? point.entries.upperBound : try entries(ofChild: children.lowerBound, siblings: children, parent: point.entries).lowerBound
+            try add(point.entries.lowerBound ..< ownEnd, hasCountry: false)
         }
         return found
     }
@@ -88,11 +104,23 @@ extension _IndexBytes {
         return found
     }
 
+    /// Whether a record's key tail (", " + its folded country code, or nothing) starts with `bytes`.
+    @inline(__always)
+    func tailStarts(ofRecord record: mms_record, with bytes: ArraySlice<UInt8>) -> Bool {
+        guard record.country != (0, 0) else { return bytes.isEmpty }
+        let tail = [UInt8(ascii: ","), UInt8(ascii: " "), Self.asciiLowercased(record.country.0), Self.asciiLowercased(record.country.1)]
+        return bytes.count <= 4 && tail.starts(with: bytes)
+    }
+
+    @inline(__always)
+    static func asciiLowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+
     /// The key tail of a record: ", " + its folded country code, or nothing.
     func appendTail(ofRecord record: mms_record, to key: inout [UInt8]) {
         guard record.country != (0, 0) else { return }
         key.append(contentsOf: ", ".utf8)
-        for byte in [record.country.0, record.country.1] { key.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) }
+        key.append(Self.asciiLowercased(record.country.0))
+        key.append(Self.asciiLowercased(record.country.1))
     }
 
     /// The class of record `index`'s best key match for the folded `query` (see `Ranking`), or nil

@@ -35,10 +35,13 @@ extension _IndexBytes {
                 try span(offset: region.code_offset, length: region.code_length, at: at, what: "region \(number)'s code"))
     }
 
-    /// The region name of record `index`, nil when it has none.
+    /// The region name of record `index`, nil when it has none: only the name is read (every result
+    /// shows it).
     func regionName(ofRecord index: Int) throws(MMSearchError) -> String? {
         guard let number = try regionNumber(ofRecord: index) else { return nil }
-        return String(decoding: try regionTexts(number).name, as: UTF8.self)
+        let region = try region(number)
+        let name = try span(offset: region.name_offset, length: region.name_length, at: layout.regions + number * _IndexLayout.regionSize, what: "region \(number)")
+        return String(decoding: name, as: UTF8.self)
     }
 
     /// Country `number` and where it lies.
@@ -100,63 +103,86 @@ extension _IndexBytes {
 
     /// Record `index`'s qualifiers, folded: its country code, ISO3 code, country name, region name, and
     /// region code when that is at least two letters A-Z. Empty ones are left out; repeats may stay
-    /// (they change no answer).
+    /// (they change no answer). Views of the mapped file: valid inside `withBytes` only.
     func qualifiers(ofRecord index: Int) throws(MMSearchError) -> Qualifiers {
         var qualifiers = Qualifiers()
-        let code = try record(index).country
-        if code != (0, 0) {
-            qualifiers.add(asciiLowercased: [code.0, code.1])
-            if let number = countryNumber(code: code) {
+        let record = try record(index)
+        if record.country != (0, 0) {
+            let recordOffset = layout.records + index * _IndexLayout.recordSize + MemoryLayout<mms_record>.offset(of: \.country)!
+            qualifiers.add(UnsafeRawBufferPointer(rebasing: raw[recordOffset ..< recordOffset + 2]), isCode: true)
+            if let number = countryNumber(code: record.country) {
                 let (country, at) = country(number)
-                if country.iso3 != (0, 0, 0) { qualifiers.add(asciiLowercased: [country.iso3.0, country.iso3.1, country.iso3.2]) }
-                qualifiers.add(try span(offset: country.folded_offset, length: country.folded_length, at: at, what: "country \(number)'s folded name"))
+                let iso3 = at + MemoryLayout<mms_country>.offset(of: \.iso3)!
+                if country.iso3 != (0, 0, 0) { qualifiers.add(UnsafeRawBufferPointer(rebasing: raw[iso3 ..< iso3 + 3]), isCode: true) }
+                qualifiers.add(try span(offset: country.folded_offset, length: country.folded_length, at: at, what: "country \(number)'s folded name"), isCode: false)
             }
         }
         if let number = try regionNumber(ofRecord: index) {
             let texts = try regionTexts(number)
-            qualifiers.add(texts.folded)
-            if texts.code.count >= 2, texts.code.allSatisfy({ $0 &- UInt8(ascii: "A") < 26 }) {
-                qualifiers.add(asciiLowercased: Array(texts.code))
-            }
+            qualifiers.add(texts.folded, isCode: false)
+            if texts.code.count >= 2, texts.code.allSatisfy({ $0 &- UInt8(ascii: "A") < 26 }) { qualifiers.add(texts.code, isCode: true) }
         }
         return qualifiers
     }
 }
 
-/// A record's qualifiers, folded, back to back in one buffer.
+/// A record's qualifiers: at most five views of the mapped file, each folded text, or an ASCII code
+/// (country, ISO3, region) that folds to its lowercase, compared as such. Nothing is allocated.
 struct Qualifiers {
-    private(set) var bytes: [UInt8] = []
-    private(set) var ranges: [Range<Int>] = []
+    private var texts: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer) =
+        (UnsafeRawBufferPointer(start: nil, count: 0), UnsafeRawBufferPointer(start: nil, count: 0), UnsafeRawBufferPointer(start: nil, count: 0),
+         UnsafeRawBufferPointer(start: nil, count: 0), UnsafeRawBufferPointer(start: nil, count: 0))
+    private var codes: UInt8 = 0 // bit i: text i is a code
+    private var count = 0
 
-    mutating func add(_ folded: UnsafeRawBufferPointer) {
-        guard !folded.isEmpty else { return }
-        ranges.append(bytes.count ..< bytes.count + folded.count)
-        bytes.append(contentsOf: folded)
+    mutating func add(_ text: UnsafeRawBufferPointer, isCode: Bool) {
+        guard !text.isEmpty, count < 5 else { return }
+        withUnsafeMutableBytes(of: &texts) { $0.storeBytes(of: text, toByteOffset: count * MemoryLayout<UnsafeRawBufferPointer>.stride, as: UnsafeRawBufferPointer.self) }
+        if isCode { codes |= 1 << count }
+        count += 1
     }
 
-    /// ASCII codes fold to their lowercase (the folding table's ASCII rows).
-    mutating func add(asciiLowercased code: [UInt8]) {
-        ranges.append(bytes.count ..< bytes.count + code.count)
-        for byte in code { bytes.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) }
+    private func text(_ number: Int) -> UnsafeRawBufferPointer {
+        withUnsafeBytes(of: texts) { $0.load(fromByteOffset: number * MemoryLayout<UnsafeRawBufferPointer>.stride, as: UnsafeRawBufferPointer.self) }
+    }
+
+    /// Whether qualifier `number` starts with `bytes` (or, `whole`, is all of bytes' start): how
+    /// many of its bytes match from the start, compared as folded.
+    private func matched(_ number: Int, _ bytes: ArraySlice<UInt8>) -> Int {
+        let text = text(number), isCode = codes & 1 << number != 0
+        var matched = 0
+        var position = bytes.startIndex
+        while matched < text.count, position < bytes.endIndex {
+            let byte = isCode ? _IndexBytes.asciiLowercased(text[matched]) : text[matched]
+            guard byte == bytes[position] else { break }
+            matched += 1
+            position += 1
+        }
+        return matched
     }
 
     /// Whether `rest` fits the qualifiers: it is empty, or the start of one, or one whole followed by
     /// a separator (", ", "," or " ") and a rest that does not start with a space and fits in turn.
     /// One pass over the places in `rest` where a further qualifier may start.
     func fit(_ rest: ArraySlice<UInt8>) -> Bool {
-        var reachable = [Bool](repeating: false, count: rest.count + 1)
-        reachable[0] = true
-        for start in 0 ... rest.count where reachable[start] {
+        // Places reachable so far, as bits (queries are short); a longer rest uses an array.
+        var reachableBits: UInt64 = 1
+        var reachable: [Bool] = rest.count < 64 ? [] : [Bool](repeating: false, count: rest.count + 1)
+        if !reachable.isEmpty { reachable[0] = true }
+        func isReachable(_ place: Int) -> Bool { reachable.isEmpty ? reachableBits & 1 << place != 0 : reachable[place] }
+        for start in 0 ... rest.count where isReachable(start) {
             let tail = rest.dropFirst(start)
             if tail.isEmpty { return true }
-            for range in ranges {
-                let qualifier = bytes[range]
-                if qualifier.starts(with: tail) { return true }
-                guard tail.starts(with: qualifier) else { continue }
-                let after = tail.dropFirst(qualifier.count)
+            for number in 0 ..< count {
+                let length = text(number).count, matched = matched(number, tail)
+                if matched == tail.count { return true } // the start of this qualifier
+                guard matched == length else { continue }
+                let after = tail.dropFirst(length)
                 for separator in Self.separators where after.starts(with: separator) {
                     let next = after.dropFirst(separator.count)
-                    if next.first != UInt8(ascii: " ") { reachable[start + qualifier.count + separator.count] = true }
+                    guard next.first != UInt8(ascii: " ") else { continue }
+                    let place = start + length + separator.count
+                    if reachable.isEmpty { reachableBits |= 1 << place } else { reachable[place] = true }
                 }
             }
         }

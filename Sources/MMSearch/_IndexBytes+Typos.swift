@@ -68,16 +68,22 @@ extension _IndexBytes {
             var scalarDepth: Int
             var pending: PendingScalar
         }
-        let root = try children(ofNode: 0)
-        var stack: [Frame] = root.reversed().map { Frame(node: $0, siblings: root, parentEntries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar()) }
+        // The first byte of each query scalar: once a branch has spent its typos, only a child whose
+        // label starts with the next scalar to match (or one to swap with it) can go on.
+        let firstBytes = query.map { scalar in
+            Unicode.Scalar(scalar).map { UTF8.encode($0)!.first! } ?? 0
+        }
         visited = 0
+        // The first scalar is never a typo: only the root's child for its first byte.
+        let root = try children(ofNode: 0)
+        guard let first = try child(startingWith: firstBytes[0], among: root) else { return [] }
+        var stack = [Frame(node: first, siblings: root, parentEntries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar())]
         while let frame = stack.popLast() {
             visited += 1
             guard visited <= layout.nodeCount else {
                 throw corrupt(nodeOffset(0), "the trie's nodes do not form a tree")
             }
             pop(to: frame.scalarDepth)
-            let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
             let label = try label(ofNode: frame.node)
             var pending = frame.pending
             var goesOn = true, matched = false
@@ -87,15 +93,31 @@ extension _IndexBytes {
                 if goesOn, let scalar = completed.scalar { (goesOn, matched) = push(scalar) }
                 if !goesOn { break }
             }
+            guard matched || goesOn else { continue }
+            let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
             if matched {
                 found.append(Located(node: frame.node, depth: frame.byteDepth + label.count, entries: entries))
                 continue
             }
-            guard goesOn else { continue }
             let children = try children(ofNode: frame.node)
-            for child in children.reversed() {
+            func enter(_ child: Int) {
                 stack.append(Frame(node: child, siblings: children, parentEntries: entries, byteDepth: frame.byteDepth + label.count,
                                    scalarDepth: scalars.count, pending: pending))
+            }
+            if pending.isEmpty, !rows[(scalars.count * width)...].contains(where: { Int($0) < maximum }) {
+                // No typo left: the next scalar must match one of the query's near this depth (the
+                // band's, and those a swap still owed reaches back to), so only the children that
+                // start with one of those can go on.
+                var wanted: [UInt8] = []
+                let depth = scalars.count
+                for j in max(0, depth - 2 * maximum - 1) ..< min(last, depth + maximum + 1) where !wanted.contains(firstBytes[j]) {
+                    wanted.append(firstBytes[j])
+                }
+                for byte in wanted.sorted(by: >) {
+                    if let child = try child(startingWith: byte, among: children) { enter(child) }
+                }
+            } else {
+                for child in children.reversed() { enter(child) }
             }
         }
         return found
@@ -108,6 +130,9 @@ extension _IndexBytes {
 struct PendingScalar {
     private var value: UInt32 = 0
     private var remaining = 0
+
+    /// Whether no scalar is under way (the next byte starts one).
+    var isEmpty: Bool { remaining == 0 }
 
     /// The scalars `byte` completes, in order: an unfinished one it cuts short (damaged files only),
     /// then the one it ends, if any.

@@ -96,42 +96,77 @@ struct _IndexBytes {
     /// The entries whose key starts with `query` (already folded): one walk from the root, at most
     /// `query.count` steps whatever the file says, since every step consumes at least one byte.
     func locate(_ query: UnsafeRawBufferPointer) throws(MMSearchError) -> Located? {
-        var nodeIndex = 0
-        var entries = 0 ..< layout.entryCount
-        var consumed = 0
-        var depth = 0
+        var trail: [WalkPoint]? = nil
+        guard let point = try walk(query, from: rootPoint, trail: &trail) else { return nil }
+        return try located(point)
+    }
+
+    /// A place on the trie's paths: inside the label into `node`, whose entries are `entries`, with
+    /// `labelByte` the file offset of the label's next byte; or the node itself (`labelByte` nil).
+    /// `consumed` bytes of the walk's query lead here.
+    struct WalkPoint: Sendable {
+        var node: Int
+        var entries: Range<Int>
+        var labelByte: Int?
+        var consumed: Int
+    }
+
+    /// The root: the empty prefix.
+    var rootPoint: WalkPoint { WalkPoint(node: 0, entries: 0 ..< layout.entryCount, labelByte: nil, consumed: 0) }
+
+    /// Walks on from `start` by the bytes of `query`; nil when no key goes on with them. A `trail`
+    /// gets the place after each byte, so that a caller can come back to any of them. At most
+    /// `query.count` steps whatever the file says, since every step consumes one byte.
+    func walk(_ query: UnsafeRawBufferPointer, from start: WalkPoint, trail: inout [WalkPoint]?) throws(MMSearchError) -> WalkPoint? {
+        var point = start
         let end = UInt8(MMS_STRING_END)
-        while consumed < query.count {
-            let wanted = query[consumed]
-            let children = try children(ofNode: nodeIndex)
-            // Binary search for the child whose label starts with `wanted`.
-            var low = children.lowerBound, high = children.upperBound
-            while low < high {
-                let middle = low + (high - low) / 2
-                if raw[try labelStart(ofNode: middle)] < wanted { low = middle + 1 } else { high = middle }
+        for offset in 0 ..< query.count {
+            let wanted = query[offset]
+            var labelByte: Int
+            if let next = point.labelByte {
+                guard raw[next] == wanted else { return nil }
+                labelByte = next
+            } else {
+                let children = try children(ofNode: point.node)
+                guard let child = try child(startingWith: wanted, among: children) else { return nil }
+                labelByte = try labelStart(ofNode: child)
+                point.entries = try entries(ofChild: child, siblings: children, parent: point.entries)
+                point.node = child
             }
-            guard low < children.upperBound else { return nil }
-            let child = low
-            var labelByte = try labelStart(ofNode: child)
-            guard raw[labelByte] == wanted else { return nil }
-            // Compare the label with the rest of the query; `wanted` matched, and is never the end byte.
-            repeat {
-                labelByte += 1
-                consumed += 1
-                guard labelByte < layout.labels.upperBound else { throw unendedLabel(child) }
-            } while consumed < query.count && raw[labelByte] != end && raw[labelByte] == query[consumed]
-            if consumed < query.count && raw[labelByte] != end { return nil }
-            entries = try self.entries(ofChild: child, siblings: children, parent: entries)
-            nodeIndex = child
-            depth = consumed
-            // A query that ends inside the label reaches the node all the same; its prefix is longer.
-            while raw[labelByte] != end {
-                labelByte += 1
-                depth += 1
-                guard labelByte < layout.labels.upperBound else { throw unendedLabel(child) }
-            }
+            // `wanted` matched, and is never the end byte: the label goes on inside the pool.
+            labelByte += 1
+            guard labelByte < layout.labels.upperBound else { throw unendedLabel(point.node) }
+            point.labelByte = raw[labelByte] == end ? nil : labelByte
+            point.consumed += 1
+            trail?.append(point)
         }
-        return Located(node: nodeIndex, depth: depth, entries: entries)
+        return point
+    }
+
+    /// The child among `children` (a node's, sorted by their labels' first bytes) whose label starts
+    /// with `byte`: a binary search.
+    @inline(__always)
+    func child(startingWith byte: UInt8, among children: Range<Int>) throws(MMSearchError) -> Int? {
+        var low = children.lowerBound, high = children.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            if raw[try labelStart(ofNode: middle)] < byte { low = middle + 1 } else { high = middle }
+        }
+        guard low < children.upperBound, raw[try labelStart(ofNode: low)] == byte else { return nil }
+        return low
+    }
+
+    /// The node a walk reached: a query that ends inside a label reaches the node all the same, its
+    /// prefix longer.
+    func located(_ point: WalkPoint) throws(MMSearchError) -> Located {
+        guard var labelByte = point.labelByte else { return Located(node: point.node, depth: point.consumed, entries: point.entries) }
+        var depth = point.consumed
+        while raw[labelByte] != UInt8(MMS_STRING_END) {
+            labelByte += 1
+            depth += 1
+            guard labelByte < layout.labels.upperBound else { throw unendedLabel(point.node) }
+        }
+        return Located(node: point.node, depth: depth, entries: point.entries)
     }
 
     /// The length of every entry's key under `located` (the entry at `located.entries.lowerBound + i`

@@ -223,6 +223,9 @@ public enum IndexBuilder {
         let summaries = SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, recordCount: ordered.count)
 
         var names = BytePool(expectedCount: ordered.count + keys.alternates.count)
+        // Region and country texts first: a few tens of KB that every page of results reads, together
+        // at the start of the name pool rather than one cache line each across it.
+        let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, names: &names, file: file)
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)
         for record in ordered {
@@ -240,7 +243,6 @@ public enum IndexBuilder {
         for alternate in keys.alternates {
             alternates.append(mms_alternate(record: alternate.record, name_offset: try names.intern(alternate.name, file: file)))
         }
-        let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, names: &names, file: file)
         // Positions in name order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
         let idOrder = (0 ..< UInt32(recordEntries.count)).sorted {
             (recordEntries[Int($0)].id, $0) < (recordEntries[Int($1)].id, $1)
