@@ -482,18 +482,18 @@ struct AcceptanceQueries: Sendable {
             #expect(wrote.contains("209579 records, 299457 search keys"), "\(wrote)") // a key a name, one a word start
             #expect(lines.contains("names           0 besides the records' own"))
             #expect(lines.contains("population      none (ranked by how the name matched, then alphabetically)"))
-            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON, XXH64 0x") })
+            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON as read (decompressed if gzip), XXH64 0x") })
             #expect(!lines.contains { $0.hasPrefix("joined") })
         case .joined:
             let dumpSize = try AcceptanceQueries.shared.get().dumpSize
             #expect(messages.contains("mmsearch build: joined \(RealData.dump): 128851 of 209579 records have its names and population"), "\(messages)")
             #expect(lines.contains("population      yes: results are ranked by it"))
-            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON, XXH64 0x") })
-            #expect(lines.contains { $0.hasPrefix("joined          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump, XXH64 0x") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON as read (decompressed if gzip), XXH64 0x") })
+            #expect(lines.contains { $0.hasPrefix("joined          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump as read (decompressed if gzip), XXH64 0x") }, "\(lines)")
         case .dump:
             let dumpSize = try AcceptanceQueries.shared.get().dumpSize
             #expect(lines.contains("population      yes: results are ranked by it"))
-            #expect(lines.contains { $0.hasPrefix("source          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump, XXH64 0x") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("source          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump as read (decompressed if gzip), XXH64 0x") }, "\(lines)")
             #expect(!lines.contains { $0.hasPrefix("joined") })
         }
     }
