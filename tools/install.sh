@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Puts the shipped `mmsearch` binary on the PATH: builds it with tools/release-build.sh (the static,
-# ordered build the README and CI use; about 2 minutes on a fresh clone, seconds when it is current)
+# ordered build the README and CI use; under a minute on a fresh clone, seconds when it is current)
 # and copies it to PREFIX/bin.
 #
 # usage: tools/install.sh [--prefix DIR] [--binary PATH]      install (PREFIX: $PREFIX, else ~/.local)
