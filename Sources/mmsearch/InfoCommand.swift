@@ -7,7 +7,8 @@ enum InfoCommand: Command {
         Describes INDEX from its header and source section, without reading the rest: format version,
         record count, trie size, the offset and size of each section, the stored checksum, and when
         and from what it was built (the list's file name, size and XXH64 checksum; for a gzip list,
-        of the decompressed JSON). `mmsearch verify` checks the whole file.
+        of the decompressed JSON: the index does not record the compressed file's size). `mmsearch
+        verify` checks the whole file.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -29,27 +30,32 @@ enum InfoCommand: Command {
             "sections",
         ]
         let lengthWidth = info.sections.map { String($0.length).count }.max() ?? 0
+        let nameWidth = (info.sections.map(\.name.count).max() ?? 0) + 1
         for section in info.sections {
-            let name = section.name + String(repeating: " ", count: max(0, 11 - section.name.count))
+            let name = section.name + String(repeating: " ", count: max(0, nameWidth - section.name.count))
             lines.append("  \(name)\(String(section.length).paddedLeft(to: lengthWidth)) bytes at offset \(section.offset)")
         }
         lines.append("built           \(utcText(info.source.builtAt))")
         let kind = info.source.kind == .cityList ? "JSON" : "GeoNames dump"
-        lines.append("source          \(info.source.name), \(info.source.size) bytes of \(kind), XXH64 \(hex(info.source.checksum))")
+        // SOURCE holds the size and checksum of the text as parsed: a gzip file's decompressed text.
+        lines.append("source          \(info.source.name), \(info.source.size) bytes of \(kind) \(asRead), XXH64 \(hex(info.source.checksum))")
         if let joined = info.source.joined {
-            lines.append("joined          \(joined.name), \(joined.size) bytes of GeoNames dump, XXH64 \(hex(joined.checksum))")
+            lines.append("joined          \(joined.name), \(joined.size) bytes of GeoNames dump \(asRead), XXH64 \(hex(joined.checksum))")
         }
         if let admin1 = info.source.admin1 {
-            lines.append("admin1          \(admin1.name), \(admin1.size) bytes of GeoNames admin1 codes, XXH64 \(hex(admin1.checksum))")
+            lines.append("admin1          \(admin1.name), \(admin1.size) bytes of GeoNames admin1 codes \(asRead), XXH64 \(hex(admin1.checksum))")
         }
         if let countries = info.source.countries {
-            lines.append("countries       \(countries.name), \(countries.size) bytes of GeoNames country info, XXH64 \(hex(countries.checksum))")
+            lines.append("countries       \(countries.name), \(countries.size) bytes of GeoNames country info \(asRead), XXH64 \(hex(countries.checksum))")
         }
         var output = Output(.output)
         output.write(lines.joined(separator: "\n") + "\n")
         output.flush()
         return 0
     }
+
+    /// What a source size is of: the text as parsed, so a compressed and a plain copy agree.
+    static let asRead = "as read (decompressed if gzip)"
 
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)

@@ -43,7 +43,7 @@ import Testing
         let mismatches = Counter()
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var local = 0
-            for round in 0 ..< 3 {
+            for round in 0 ..< FullTests.count(quick: 1, full: 3) {
                 for offset in 0 ..< queries.count {
                     let position = (offset * (thread + 1) + round) % queries.count // each thread its own order
                     let (match, order) = combinations[position % combinations.count]

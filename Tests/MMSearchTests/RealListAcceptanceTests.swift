@@ -7,7 +7,8 @@ import Testing
 /// The acceptance test: the index built from the real list (../shared/data) against the naive
 /// references (Foundation's JSONDecoder and linear scans over folded keys), for thousands of prefixes:
 /// `.name`/`.name` against fold.py's prefix search (what version 1 answered), and the default
-/// `.words`/`.rank` (and the other two combinations) against rank.py's rules.
+/// `.words`/`.rank` (and the other two combinations) against rank.py's rules. The quick run asks a
+/// fixed-seed sample of the same kinds of prefixes (hundreds); `MMSEARCH_FULL_TESTS=1` asks them all.
 @Suite(.serialized) struct RealListAcceptanceTests {
     /// Built once for the suite: the real list, its reference, and its index in a temporary file.
     struct Fixture: Sendable {
@@ -48,6 +49,10 @@ import Testing
         }
     }
 
+    /// Random cities whose "Name, CC" prefixes are asked, and random non-ASCII names (fewer in the quick run).
+    static let randomCityCount = FullTests.count(quick: 12, full: 120)
+    static let nonASCIICityCount = FullTests.count(quick: 8, full: 80)
+
     @Test func randomPrefixesAgreeWithTheNaiveReference() throws {
         let fixture = try Self.fixture.get()
         var random = SeededRandom(seed: 42)
@@ -55,7 +60,7 @@ import Testing
         var queries: Set<String> = ["", " ", "a", "A", "zzzzzz", "q", "New York Mills", "sao paulo", "lodz", "'s-her", "’s-Her",
                                     "istanbul", "İstanbul", ",", ", us", "ü", "\u{301}", "london, gb", "LONDON, GB ", "x\u{0}y"]
         // Every prefix (by character) of random "Name, CC" texts, as typed.
-        for _ in 0 ..< 120 {
+        for _ in 0 ..< Self.randomCityCount {
             let city = cities[Int.random(in: 0 ..< cities.count, using: &random)]
             let text = city.country.isEmpty ? city.name : city.name + ", " + city.country
             for length in 1 ... min(text.count, 24) { queries.insert(String(text.prefix(length))) }
@@ -63,14 +68,14 @@ import Testing
         // Non-ASCII names: prefixes of their original text, and of upper-cased and folded forms.
         let nonASCII = cities.filter { !$0.name.utf8.allSatisfy { $0 < 0x80 } }
         #expect(nonASCII.count > 1000)
-        for _ in 0 ..< 80 {
+        for _ in 0 ..< Self.nonASCIICityCount {
             let city = nonASCII[Int.random(in: 0 ..< nonASCII.count, using: &random)]
             for length in [1, 2, 3, 5, 8, city.name.count] {
                 queries.insert(String(city.name.prefix(length)))
                 queries.insert(String(city.name.uppercased().prefix(length)))
             }
         }
-        #expect(queries.count > 2000)
+        #expect(queries.count > FullTests.count(quick: 200, full: 2000))
         for query in queries.sorted() { try check(query, fixture, random: &random) }
     }
 
@@ -94,14 +99,16 @@ import Testing
     /// The workload's prefixes as typed, and short ones, searched the default way (every key, ranked)
     /// and compared with rank.py's rules: the count, the first page (stored in the index for big
     /// results) and deeper pages (read from the entries). Every fourth query also in the other three
-    /// combinations of match and order.
+    /// combinations of match and order. The workload is sampled every `workloadStride` lines.
+    static let workloadStride = FullTests.count(quick: 35, full: 7)
+
     @Test func rankedSearchAgreesWithRankPy() throws {
         let fixture = try Self.fixture.get()
         let workload = try String(contentsOfFile: SharedData.typingQueries, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var queries = ["", "s", "sa", "de", "new", "york", "am m", "New York", "san ", "st", "la", "-", "'", "(", "mills", "zzzz", " ", "x\u{0}y"]
         var seen = Set(queries)
-        for line in stride(from: 0, to: workload.count, by: 7).map({ workload[$0] }) where seen.insert(line).inserted { queries.append(line) }
-        #expect(queries.count > 3000)
+        for line in stride(from: 0, to: workload.count, by: Self.workloadStride).map({ workload[$0] }) where seen.insert(line).inserted { queries.append(line) }
+        #expect(queries.count > FullTests.count(quick: 600, full: 3000))
         var compared = 0, deep = 0
         for (number, query) in queries.enumerated() {
             let combinations: [(MatchMode, ResultOrder)] = number % 4 == 0 ? MatchMode.allCases.flatMap { m in ResultOrder.allCases.map { (m, $0) } } : [(.words, .rank)]
@@ -122,7 +129,7 @@ import Testing
                 compared += 1
             }
         }
-        #expect(compared > 3500 && deep > 300)
+        #expect(compared > FullTests.count(quick: 700, full: 3500) && deep > FullTests.count(quick: 60, full: 300))
         // Words inside names count: "york" finds New York by its second word, after the names that start with it.
         let york = try fixture.index.search("york")
         let firstWordMatch = try #require(try york.cities(in: 0 ..< york.count).firstIndex { !Folding.fold($0.name).starts(with: Folding.fold("york")) })

@@ -181,8 +181,8 @@ import Testing
         try IndexCommandsTests.expectSections(lines, fileSize: fileSize)
         let listSize = Data(Self.list.utf8).count, dumpSize = Data(Self.dump.utf8).count
         let source = try #require(lines.firstIndex { $0.hasPrefix("source ") })
-        #expect(lines[source].hasPrefix("source          list.json, \(listSize) bytes of JSON, XXH64 0x"), "\(lines[source])")
-        #expect(source + 1 < lines.count && lines[source + 1].hasPrefix("joined          dump.txt, \(dumpSize) bytes of GeoNames dump, XXH64 0x"), "\(lines)")
+        #expect(lines[source].hasPrefix("source          list.json, \(listSize) bytes of JSON as read (decompressed if gzip), XXH64 0x"), "\(lines[source])")
+        #expect(source + 1 < lines.count && lines[source + 1].hasPrefix("joined          dump.txt, \(dumpSize) bytes of GeoNames dump as read (decompressed if gzip), XXH64 0x"), "\(lines)")
         #expect(lines.last?.hasPrefix("joined ") == true)
         let info = try CityIndex(path: directory.file("joined.mms")).info()
         #expect(info.source.kind == .cityList && info.source.joined?.name == "dump.txt" && info.hasPopulation)
@@ -194,7 +194,7 @@ import Testing
         let gzipInfo = try CityIndex(path: fromGzip).info().source.joined
         #expect(gzipInfo?.name == "dump.txt.gz" && gzipInfo?.size == info.source.joined?.size && gzipInfo?.checksum == info.source.joined?.checksum)
         let gzipLines = try MMSearchProcess.run(["info", fromGzip]).output
-        #expect(gzipLines.contains("\njoined          dump.txt.gz, \(dumpSize) bytes of GeoNames dump, XXH64 0x"))
+        #expect(gzipLines.contains("\njoined          dump.txt.gz, \(dumpSize) bytes of GeoNames dump as read (decompressed if gzip), XXH64 0x"))
         #expect(try MMSearchProcess.run(["verify", fromGzip]).status == 0)
         #expect(try MMSearchProcess.run(["verify", directory.file("joined.mms")]).output == "\(directory.file("joined.mms")): ok, 7 records, \(fileSize) bytes\n")
     }
@@ -223,7 +223,7 @@ import Testing
         let info = try MMSearchProcess.run(["info", index]).output.split(separator: "\n").map(String.init)
         #expect(info.contains("records         7") && info.contains("names           11 besides the records' own"))
         #expect(info.contains("population      yes: results are ranked by it"))
-        #expect(info.contains { $0.hasPrefix("source          cities.json, \(Data(Self.dump.utf8).count) bytes of GeoNames dump, XXH64 0x") })
+        #expect(info.contains { $0.hasPrefix("source          cities.json, \(Data(Self.dump.utf8).count) bytes of GeoNames dump as read (decompressed if gzip), XXH64 0x") })
         #expect(!info.contains { $0.hasPrefix("joined") })
         // gzip: the same index but for the source's name and time.
         let compressed = try IndexCommandsTests.gzip(directory.file("dump.txt"))

@@ -64,7 +64,7 @@ import Testing
         #expect(lines.contains("population      none (ranked by how the name matched, then alphabetically)"))
         #expect(lines.contains { $0.hasPrefix("checksum        0x") && $0.hasSuffix(" (XXH64, as stored; `mmsearch verify` checks it)") })
         try Self.expectSections(lines, fileSize: fileSize)
-        #expect(lines.contains { $0.hasPrefix("source          list.json, \(list.count) bytes of JSON, XXH64 0x") })
+        #expect(lines.contains { $0.hasPrefix("source          list.json, \(list.count) bytes of JSON as read (decompressed if gzip), XXH64 0x") })
         #expect(!lines.contains { $0.hasPrefix("joined") })
         let built = try #require(lines.first { $0.hasPrefix("built ") })
         #expect(built.hasSuffix(" UTC") && built.contains("20"))

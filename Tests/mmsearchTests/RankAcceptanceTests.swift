@@ -42,6 +42,13 @@ enum RealInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var rankArguments: [String] { ["--list"] + buildArguments }
 
     var recordCount: Int { self == .dump || self == .dumpRegions ? 234_908 : 209_579 }
+
+    /// The inputs the acceptance tests build and ask: all three of version 2's in the full run; the list
+    /// alone and the list joined with the dump (what the README builds) in the quick run, where the dump
+    /// alone (a third build, and four more rank.py loads of ~10 s) would take a third of the run's time.
+    static let asked: [RealInput] = FullTests.enabled ? versionTwo : [.list, .joined]
+    /// The same with region and country names: all three in the full run, the joined list in the quick one.
+    static let askedWithRegions: [RealInput] = FullTests.enabled ? withRegions : [.joinedRegions]
 }
 
 /// The indexes of the real inputs, each built once per test process with the `mmsearch` binary into
@@ -151,6 +158,7 @@ enum ExternalProcess {
 struct AcceptanceQueries: Sendable {
     /// Every query: the fixed ones, a sample of the typing workload, and every prefix of the names of
     /// the 1,000 most populous cities of the dump that the list has. Each once, none with a line break.
+    /// (The quick run: the fixed ones and a fixed-seed sample of the others.)
     let all: [String]
     /// What the runs in rank order and the deep pages ask: the fixed ones and a fixed-seed sample of the
     /// others. (rank.py spends 8-22 ms a query in rank order, building a list of every record's
@@ -170,7 +178,10 @@ struct AcceptanceQueries: Sendable {
     static let topCityCount = 1_000
     /// How many queries besides the fixed ones the rank-order runs ask: what keeps the suite within
     /// its time (see `ranked`).
-    static let rankedSampleCount = 1_000
+    static let rankedSampleCount = FullTests.count(quick: 100, full: 1_000)
+    /// How many queries besides the fixed ones the other runs ask: all of them in the full run, a
+    /// fixed-seed sample of them (the rank-order ones among it) in the quick run.
+    static let allSampleCount = FullTests.count(quick: 300, full: Int.max)
 
     static let shared: Result<AcceptanceQueries, any Error> = Result { try make() }
 
@@ -201,11 +212,12 @@ struct AcceptanceQueries: Sendable {
         let all = (fixed + typingSample + prefixes).filter { !$0.contains("\n") && !$0.contains("\r") && seen.insert($0).inserted }
         let others = Array(all.dropFirst(fixed.count))
         var sample = Array(others.indices)
-        for position in 0 ..< min(rankedSampleCount, sample.count) {
+        for position in 0 ..< min(max(rankedSampleCount, allSampleCount), sample.count) {
             sample.swapAt(position, Int.random(in: position ..< sample.count, using: &random))
         }
         let ranked = fixed + sample.prefix(rankedSampleCount).sorted().map { others[$0] }
-        return AcceptanceQueries(all: all, ranked: ranked, dumpSize: dump.output.count)
+        let asked = fixed + sample.prefix(allSampleCount).sorted().map { others[$0] }
+        return AcceptanceQueries(all: asked, ranked: ranked, dumpSize: dump.output.count)
     }
 
     struct DataError: Error, CustomStringConvertible {
@@ -384,10 +396,11 @@ struct AcceptanceQueries: Sendable {
         return found
     }
 
-    @Test(.timeLimit(.minutes(20)), arguments: RealInput.versionTwo)
+    @Test(.timeLimit(.minutes(20)), arguments: RealInput.asked)
     func mmsearchAnswersAsRankPyDoes(_ input: RealInput) throws {
         let queries = try AcceptanceQueries.shared.get()
-        #expect(queries.all.count > 6_000 && queries.ranked.count > 1_000)
+        #expect(queries.all.count > FullTests.count(quick: 300, full: 6_000) && queries.ranked.count > FullTests.count(quick: 100, full: 1_000))
+        #expect(queries.ranked.allSatisfy(Set(queries.all).contains))
         for fixed in AcceptanceQueries.fixed { #expect(queries.ranked.contains(fixed) && queries.all.contains(fixed), "\(fixed.debugDescription)") }
 
         // The index builds while rank.py runs, two rank.py at a time in all.
@@ -472,7 +485,9 @@ struct AcceptanceQueries: Sendable {
     }
 
     /// `mmsearch verify` accepts each real index: checksum, structure, every key and every summary.
-    @Test(arguments: RealInput.allCases)
+    /// In the full run only: the debug binary takes about 30 s for the joined index (the quick run
+    /// verifies the list's index in-process, `RealListAcceptanceTests.realIndexVerifies`).
+    @Test(.fullRunOnly, arguments: RealInput.allCases)
     func verifyAcceptsTheRealIndex(_ input: RealInput) throws {
         let built = try RealIndexes.shared.built(input)
         let size = try FileManager.default.attributesOfItem(atPath: built.path)[.size] as! Int
@@ -483,7 +498,7 @@ struct AcceptanceQueries: Sendable {
     }
 
     /// What build says and info shows for each real input.
-    @Test(arguments: RealInput.allCases)
+    @Test(arguments: RealInput.asked + RealInput.askedWithRegions)
     func buildAndInfoDescribeTheRealInput(_ input: RealInput) throws {
         let built = try RealIndexes.shared.built(input)
         let messages = built.messages.split(separator: "\n").map(String.init)
@@ -500,25 +515,25 @@ struct AcceptanceQueries: Sendable {
             #expect(wrote.contains("209579 records, 299457 search keys"), "\(wrote)") // a key a name, one a word start
             #expect(lines.contains("names           0 besides the records' own"))
             #expect(lines.contains("population      none (ranked by how the name matched, then alphabetically)"))
-            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON, XXH64 0x") })
+            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON as read (decompressed if gzip), XXH64 0x") })
             #expect(!lines.contains { $0.hasPrefix("joined") })
         case .joined:
             let dumpSize = try AcceptanceQueries.shared.get().dumpSize
             #expect(messages.contains("mmsearch build: joined \(RealData.dump): 128851 of 209579 records have its names and population"), "\(messages)")
             #expect(lines.contains("population      yes: results are ranked by it"))
-            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON, XXH64 0x") })
-            #expect(lines.contains { $0.hasPrefix("joined          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump, XXH64 0x") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("source          city.list.json, \(listSize) bytes of JSON as read (decompressed if gzip), XXH64 0x") })
+            #expect(lines.contains { $0.hasPrefix("joined          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump as read (decompressed if gzip), XXH64 0x") }, "\(lines)")
         case .dump:
             let dumpSize = try AcceptanceQueries.shared.get().dumpSize
             #expect(lines.contains("population      yes: results are ranked by it"))
-            #expect(lines.contains { $0.hasPrefix("source          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump, XXH64 0x") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("source          cities500.txt.gz, \(dumpSize) bytes of GeoNames dump as read (decompressed if gzip), XXH64 0x") }, "\(lines)")
             #expect(!lines.contains { $0.hasPrefix("joined") })
         case .listCountries, .joinedRegions, .dumpRegions:
             let size = try FileManager.default.attributesOfItem(atPath: built.path)[.size] as! Int
             let admin1Size = try FileManager.default.attributesOfItem(atPath: RealData.admin1)[.size] as! Int
             let countriesSize = try FileManager.default.attributesOfItem(atPath: RealData.countries)[.size] as! Int
-            let admin1Line = lines.contains { $0.hasPrefix("admin1          admin1CodesASCII.txt, \(admin1Size) bytes of GeoNames admin1 codes, XXH64 0x") }
-            let countriesLine = lines.contains { $0.hasPrefix("countries       countryInfo.txt, \(countriesSize) bytes of GeoNames country info, XXH64 0x") }
+            let admin1Line = lines.contains { $0.hasPrefix("admin1          admin1CodesASCII.txt, \(admin1Size) bytes of GeoNames admin1 codes as read (decompressed if gzip), XXH64 0x") }
+            let countriesLine = lines.contains { $0.hasPrefix("countries       countryInfo.txt, \(countriesSize) bytes of GeoNames country info as read (decompressed if gzip), XXH64 0x") }
             #expect(admin1Line == (input != .listCountries) && countriesLine == (input != .dumpRegions), "\(lines)")
             switch input {
             case .listCountries:

@@ -14,8 +14,8 @@ struct RegionQueries: Sendable {
                            "cincinatti", "albuqerque", "new yrok", "sanfrancisco", "munchn", "springfield, il", "san jose, ca", "york, england"]
 
     /// How many shared names and typo keystrokes: a sample in the quick run, thousands of queries in the full one.
-    static var sharedNameCount: Int { FullRun.enabled ? 400 : 40 }
-    static var typoSampleCount: Int { FullRun.enabled ? 2_500 : 250 }
+    static var sharedNameCount: Int { FullTests.count(quick: 40, full: 400) }
+    static var typoSampleCount: Int { FullTests.count(quick: 250, full: 2_500) }
 
     static let shared: Result<RegionQueries, any Error> = Result { try make() }
 
@@ -66,12 +66,6 @@ struct RegionQueries: Sendable {
     }
 }
 
-/// Whether the exhaustive acceptance runs (`MMSEARCH_FULL_TESTS=1`, as CI sets it); the quick run
-/// asks a sample of the same queries.
-enum FullRun {
-    static let enabled = ProcessInfo.processInfo.environment["MMSEARCH_FULL_TESTS"] == "1"
-}
-
 /// Issue 15 against `shared/peers/rank.py` on the real data built with region and country names:
 /// "Name, Qualifier" queries, typos (first pages and a page past the first), typos off, and name
 /// matching, on the joined list with admin1 and countries, the dump alone with admin1, and the list
@@ -91,12 +85,12 @@ enum FullRun {
         Run(options: ["--match", "name", "--order", "name", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
     ]
 
-    /// The joined index always; the dump with regions and the list with countries in the full run.
-    @Test(.timeLimit(.minutes(20)), arguments: RealInput.withRegions)
+    /// The joined index always; the dump with regions and the list with countries in the full run
+    /// (`MMSEARCH_FULL_TESTS=1`), which asks thousands of queries where the quick run asks a sample.
+    @Test(.timeLimit(.minutes(20)), arguments: RealInput.askedWithRegions)
     func regionsCountriesAndTyposAsRankPy(_ input: RealInput) throws {
-        guard FullRun.enabled || input == .joinedRegions else { return }
         let queries = try RegionQueries.shared.get().all
-        #expect(queries.count > (FullRun.enabled ? 5_000 : 500), "\(queries.count) queries")
+        #expect(queries.count > FullTests.count(quick: 500, full: 5_000), "\(queries.count) queries")
         let references = RankAcceptanceTests.Collected<[String: RankAcceptanceTests.Answer]>()
         let answers = RankAcceptanceTests.Collected<[RankAcceptanceTests.Answer]>()
         let index = RankAcceptanceTests.Collected<String>()
