@@ -108,6 +108,28 @@ import Testing
                 "\(example.file):\(example.line): `\(example.command)` printed (status \(run.status)):\n\(run.output + run.error)")
     }
 
+    /// docs/format.md's sizes on the real data: each row's keys, nodes and file size (in MB, two
+    /// decimals) are what `mmsearch info` says of that index (the dump alone in the full run only).
+    @Test(arguments: RealInput.asked)
+    func formatSizesAreTheRealIndexes(_ input: RealInput) throws {
+        let label = switch input {
+        case .list: "the list alone"
+        case .joined: "the list + cities500"
+        case .dump: "cities500 alone"
+        }
+        let format = try Self.text(of: "docs/format.md")
+        let row = try #require(format.split(separator: "\n").first { $0.hasPrefix("| \(label) |") }, "docs/format.md has no row \(label)")
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        let info = try MMSearchProcess.run(["info", RealIndexes.shared.path(input)]).output
+        func value(_ prefix: String) -> String { info.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) } ?? "" }
+        let keys = value("search keys     ").prefix { $0 != " " }
+        let nodes = value("search keys     ").split(separator: " ").dropLast().last ?? ""
+        let bytes = Double(value("file size       ").prefix { $0 != " " }) ?? 0
+        func grouped(_ digits: Substring) -> String { Int(digits).map { $0.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) } ?? "?" }
+        #expect(cells.count >= 4 && cells[1] == grouped(keys) && cells[2] == grouped(nodes), "\(row) vs \(info)")
+        #expect(cells.count >= 4 && cells[3].hasPrefix(String(format: "%.2f MB", bytes / 1e6)), "\(row): the file is \(Int(bytes)) bytes")
+    }
+
     /// The README's picture: a capture of the search screen, between `<!-- capture: tmux COLSxROWS,
     /// the list joined with cities500, "TYPED" then Down -->` and the end of the block that follows.
     @Test func searchScreenPictureIsWhatTheScreenShows() throws {
