@@ -1,0 +1,2 @@
+import MMSearchHTTP
+import Testing
