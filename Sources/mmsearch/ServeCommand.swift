@@ -5,6 +5,7 @@ enum ServeCommand: Command {
     static let usage = """
         usage: mmsearch serve [--index PATH] [--listen HOST:PORT] [--cors ORIGIN] [--access-log]
                               [--header-timeout SECONDS] [--idle-timeout SECONDS] [--threads N]
+                              [--watch-interval SECONDS]
 
         Serves the index over HTTP/1.1 (keep-alive, pipelining; HTTP/1.0 too), GET and HEAD:
           /search?q=PREFIX&limit=&offset=&match=&order=&typos=
@@ -28,16 +29,14 @@ enum ServeCommand: Command {
           --header-timeout SECONDS  a request head must arrive within this (default 10)
           --idle-timeout SECONDS    an idle connection is closed after this (default 30)
           --threads N               event loops (default: one per processor)
+          --watch-interval SECONDS  how often PATH is looked at for a new index (default 0.25)
 
         exit status: 0 after SIGTERM or SIGINT, 1 on a bad index or an address that cannot be bound,
         2 on bad usage.
         """
 
-    /// How often the index's path is looked at for a new file.
-    static let watchMilliseconds = 250
-
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["--index", "--listen", "--cors", "--header-timeout", "--idle-timeout", "--threads"],
+        let parsed = try Arguments(arguments, valued: ["--index", "--listen", "--cors", "--header-timeout", "--idle-timeout", "--threads", "--watch-interval"],
                                    flagNames: ["--access-log"])
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument \"\(parsed.positionals[0])\"") }
         let listenText = parsed.value("--listen") ?? "127.0.0.1:8080"
@@ -46,6 +45,7 @@ enum ServeCommand: Command {
         }
         let headerTimeout = try seconds(parsed, "--header-timeout", default: 10)
         let idleTimeout = try seconds(parsed, "--idle-timeout", default: 30)
+        let watchInterval = try seconds(parsed, "--watch-interval", default: 0.25)
         let threads = try parsed.integer("--threads", default: ServerSystemCall.processorCount, minimum: 1)
         let corsOrigin = parsed.value("--cors") ?? "*"
 
@@ -65,7 +65,7 @@ enum ServeCommand: Command {
         let server = try HTTPServer(configuration: configuration, handler: routes.respond)
 
         _ = try ServerSystemCall.startThread {
-            served.watch(every: watchMilliseconds) { server.isStopping }
+            served.watch(every: Int(watchInterval * 1000)) { server.isStopping }
         }
         _ = try ServerSystemCall.startThread {
             while true {
