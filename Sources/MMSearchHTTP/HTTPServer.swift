@@ -30,7 +30,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port listened on (the one the system chose when the address asked for port 0).
     public let port: UInt16
     let handler: Handler
-    let listener: Int32
+    /// The listening sockets: on Linux one a loop, all bound to the port with SO_REUSEPORT, so that the
+    /// kernel spreads connections evenly over the loops (one socket watched by every loop hands a
+    /// burst of connections to whichever wakes first); elsewhere one, shared by every loop.
+    let listeners: [Int32]
     private let lock = ServerLock()
     private var stopping = false
 
@@ -38,7 +41,21 @@ public final class HTTPServer: @unchecked Sendable {
     public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) throws(ServerError) {
         self.configuration = configuration
         self.handler = handler
-        (listener, port) = try ServerSystemCall.listen(on: configuration.address)
+        let loopCount = max(1, configuration.loopCount)
+        let first = try ServerSystemCall.listen(on: configuration.address, reusePort: ServerSystemCall.spreadsConnections && loopCount > 1)
+        port = first.port
+        var listeners = [first.fd]
+        if ServerSystemCall.spreadsConnections {
+            do {
+                for _ in 1 ..< loopCount {
+                    listeners.append(try ServerSystemCall.listen(on: ListenAddress(host: configuration.address.host, port: first.port), reusePort: true).fd)
+                }
+            } catch {
+                for fd in listeners { ServerSystemCall.closeDescriptor(fd) }
+                throw error
+            }
+        }
+        self.listeners = listeners
         _ = ServerSystemCall.raiseOpenFileLimit()
     }
 
@@ -46,12 +63,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// still sending their answer get up to `drainSeconds`), and returns.
     public func run(drainSeconds: Double = 0.8) throws(ServerError) {
         var threads: [ServerThread] = []
-        for _ in 0 ..< max(1, configuration.loopCount) {
-            let loop = try EventLoop(server: self, drainSeconds: drainSeconds)
+        for number in 0 ..< max(1, configuration.loopCount) {
+            let loop = try EventLoop(server: self, listener: listeners[number % listeners.count], drainSeconds: drainSeconds)
             threads.append(try ServerSystemCall.startThread { loop.run() })
         }
         for thread in threads { ServerSystemCall.join(thread) }
-        ServerSystemCall.closeDescriptor(listener)
+        for fd in listeners { ServerSystemCall.closeDescriptor(fd) }
     }
 
     /// Stops accepting connections and ends `run()` soon (within about a tenth of a second plus the
@@ -93,6 +110,7 @@ private final class EventLoop: @unchecked Sendable {
     static let readSize = 64 * 1024
 
     let server: HTTPServer
+    let listener: Int32
     let poller: Poller
     let drainNanoseconds: UInt64
     var connections: [Connection?] = Array(repeating: nil, count: 1024)
@@ -100,11 +118,12 @@ private final class EventLoop: @unchecked Sendable {
     var now = ServerSystemCall.monotonicNanoseconds()
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
 
-    init(server: HTTPServer, drainSeconds: Double) throws(ServerError) {
+    init(server: HTTPServer, listener: Int32, drainSeconds: Double) throws(ServerError) {
         self.server = server
+        self.listener = listener
         poller = try Poller()
         drainNanoseconds = UInt64(drainSeconds * 1e9)
-        try poller.add(server.listener, shared: true)
+        try poller.add(listener, shared: server.listeners.count == 1)
     }
 
     deinit { readBuffer.deallocate() }
@@ -115,7 +134,7 @@ private final class EventLoop: @unchecked Sendable {
         while true {
             now = ServerSystemCall.monotonicNanoseconds()
             if drainDeadline == nil, server.isStopping {
-                poller.remove(server.listener)
+                poller.remove(listener)
                 drainDeadline = now + drainNanoseconds
                 // Nothing is running between two events: close every connection with nothing left to send.
                 for case let connection? in connections where !connection.hasPendingOutput { close(connection) }
@@ -123,7 +142,7 @@ private final class EventLoop: @unchecked Sendable {
             if let deadline = drainDeadline, openCount == 0 || now >= deadline { break }
             for event in poller.wait(milliseconds: 100) {
                 now = ServerSystemCall.monotonicNanoseconds()
-                if event.fd == server.listener {
+                if event.fd == listener {
                     if drainDeadline == nil { acceptWaiting() }
                     continue
                 }
@@ -146,7 +165,7 @@ private final class EventLoop: @unchecked Sendable {
     private func acceptWaiting() {
         // A bounded batch, so that one loop cannot take every connection of a burst.
         for _ in 0 ..< 64 {
-            guard case .connection(let fd, let peer) = ServerSystemCall.accept(server.listener, wantsPeer: server.configuration.accessLog) else { return }
+            guard case .connection(let fd, let peer) = ServerSystemCall.accept(listener, wantsPeer: server.configuration.accessLog) else { return }
             do {
                 try poller.add(fd)
             } catch {

@@ -60,13 +60,22 @@ public enum ServerSystemCall {
     private static let streamSocket = SOCK_STREAM
     #endif
 
+    /// Whether several sockets listening on one port with SO_REUSEPORT share its connections out
+    /// evenly: Linux's do; on Apple systems the last one bound takes them all.
+    #if os(Linux)
+    static let spreadsConnections = true
+    #else
+    static let spreadsConnections = false
+    #endif
+
     /// A non-blocking TCP socket bound to `address` and listening; the port actually bound (port 0
-    /// asks the system for a free one).
-    static func listen(on address: ListenAddress) throws(ServerError) -> (fd: Int32, port: UInt16) {
+    /// asks the system for a free one). `reusePort`: others may bind the same port (SO_REUSEPORT).
+    static func listen(on address: ListenAddress, reusePort: Bool = false) throws(ServerError) -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw ServerError("socket") }
         var yes: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if reusePort { _ = setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         var socketAddress = sockaddr_in()
         #if canImport(Darwin)
         socketAddress.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
