@@ -35,9 +35,11 @@ let package = Package(
         .executableTarget(name: "mmsearch", dependencies: ["MMSearch", "MMSearchBuilder", "MMSearchHTTP"]),
         // libFuzzer target for the reader (tools/fuzz.sh); without -DLIBFUZZER it replays files.
         .target(name: "CFuzzerDriver", path: "Sources/CFuzzerDriver"),
-        .executableTarget(name: "mmsearch-fuzz", dependencies: ["MMSearch", "CFuzzerDriver"]),
+        // The main every fuzz target shares: libFuzzer's driver, or a replay of files.
+        .target(name: "FuzzerMain", dependencies: ["MMSearch", "CFuzzerDriver"]),
+        .executableTarget(name: "mmsearch-fuzz", dependencies: ["MMSearch", "FuzzerMain"]),
         // libFuzzer target for the HTTP request parser (tools/fuzz-http.sh).
-        .executableTarget(name: "mmsearch-http-fuzz", dependencies: ["MMSearch", "MMSearchHTTP", "CFuzzerDriver"]),
+        .executableTarget(name: "mmsearch-http-fuzz", dependencies: ["MMSearchHTTP", "FuzzerMain"]),
         .executableTarget(
             name: "mmsearch-bench",
             dependencies: ["MMSearch", "MMSearchBuilder"],

@@ -42,6 +42,12 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         let loopCount = max(1, configuration.loopCount)
+        if configuration.address.port != 0, ServerSystemCall.spreadsConnections, loopCount > 1 {
+            // Sockets with SO_REUSEPORT would share the port with another server of the same user
+            // already on it: bind once without, so that a taken port is an error as usual.
+            let probe = try ServerSystemCall.listen(on: configuration.address)
+            ServerSystemCall.closeDescriptor(probe.fd)
+        }
         let first = try ServerSystemCall.listen(on: configuration.address, reusePort: ServerSystemCall.spreadsConnections && loopCount > 1)
         port = first.port
         var listeners = [first.fd]

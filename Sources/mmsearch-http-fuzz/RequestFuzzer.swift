@@ -1,10 +1,4 @@
-import CFuzzerDriver
-#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
-import FoundationEssentials // Linux: Foundation without ICU
-#else
-import Foundation // Apple platforms have no FoundationEssentials
-#endif
-import MMSearch
+import FuzzerMain
 import MMSearchHTTP
 
 /// Treats arbitrary bytes as what a client sent: parses requests from them as a connection does (one
@@ -24,25 +18,7 @@ enum RequestFuzzer {
     }
 }
 
-/// Built with `-sanitize=fuzzer -DLIBFUZZER` (tools/fuzz-http.sh), main hands over to libFuzzer;
-/// without, it replays the files named on the command line (a corpus, or a crash to debug).
 @main
 enum FuzzMain {
-    static func main() throws {
-        #if LIBFUZZER
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            RequestFuzzer.exercise(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-            return 0
-        }
-        SystemCall.exit(status)
-        #else
-        let paths = CommandLine.arguments.dropFirst()
-        for path in paths {
-            RequestFuzzer.exercise(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-        }
-        print("replayed \(paths.count) inputs")
-        #endif
-    }
+    static func main() throws { try FuzzerMain.run { RequestFuzzer.exercise(Array($0)) } }
 }

@@ -427,6 +427,24 @@ import Testing
         #expect(open.isClosedByServer())
     }
 
+    /// Startup problems: exit 1 with the reason (a taken port, no index), 2 for bad usage.
+    @Test func startupErrorsExitWithTheReason() throws {
+        let directory = try Self.fixture()
+        defer { directory.remove() }
+        let server = try Self.serve(directory)
+        defer { server.stop() }
+        let taken = try MMSearchProcess.run(["serve", "--index", directory.file("cities.mms"), "--listen", "127.0.0.1:\(server.port)"])
+        #expect(taken.status == 1 && taken.error.contains("bind 127.0.0.1:\(server.port)"), "\(taken.error)")
+        let missing = try MMSearchProcess.run(["serve", "--index", directory.file("none.mms"), "--listen", "127.0.0.1:0"])
+        #expect(missing.status == 1 && missing.error.contains("none.mms"), "\(missing.error)")
+        for arguments in [["--listen", "8080"], ["--listen", "example.org:80"], ["--listen", "127.0.0.1:70000"], ["--idle-timeout", "0"],
+                          ["--threads", "0"], ["--header-timeout", "x"], ["extra"]] {
+            let bad = try MMSearchProcess.run(["serve", "--index", directory.file("cities.mms")] + arguments)
+            #expect(bad.status == 2 && bad.error.contains("usage: mmsearch serve"), "\(arguments): \(bad.error)")
+        }
+        #expect(try server.request("/health").status == 200)
+    }
+
     /// The index rebuilt and renamed over the served path 20 times while clients ask without pause:
     /// no error, and every answer is the old index's or the new one's.
     @Test(.enabled(if: fullTests)) func indexSwapUnderLoad() throws {
