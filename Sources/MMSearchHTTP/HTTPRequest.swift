@@ -47,7 +47,7 @@ public struct HTTPRequestError: Error, Sendable, Equatable {
 /// be fuzzed and tested alone.
 ///
 /// Strict where that keeps requests unambiguous (RFC 9112): a request line of three parts separated by
-/// single spaces, an origin-form target of visible ASCII, a token method, `HTTP/1.0` or `HTTP/1.1`,
+/// single spaces, a target of visible ASCII (origin form, or absolute form made its path), a token method, `HTTP/1.0` or `HTTP/1.1`,
 /// header names that are tokens, no NUL or bare CR, no obsolete line folding, no Transfer-Encoding,
 /// one Content-Length at most (its body is skipped), Host required in HTTP/1.1. A line may end with a
 /// bare LF (RFC 9112 §2.2 allows a server to accept one).
@@ -167,15 +167,36 @@ public enum HTTPRequestParser {
         guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return .failure(HTTPRequestError(400, "the request target holds a byte that is not visible ASCII (percent-encode it)"))
         }
-        guard parts[1].first == UInt8(ascii: "/") else {
-            return .failure(HTTPRequestError(400, "the request target must be a path starting with /"))
+        var target = parts[1]
+        if target.first != UInt8(ascii: "/") {
+            // The absolute form ("http://host/path?query"), which a server must accept too (RFC 9112
+            // §3.2.2): its path and query are the target.
+            guard let path = absoluteFormPath(target) else {
+                return .failure(HTTPRequestError(400, "the request target must be a path starting with / or an http URL"))
+            }
+            target = path
         }
         let version = Array(parts[2])
         guard version.count == 8, version.starts(with: Array("HTTP/1.".utf8)), version[7] == 0x30 || version[7] == 0x31 else {
             let isHTTP = version.starts(with: Array("HTTP/".utf8))
             return .failure(HTTPRequestError(isHTTP ? 505 : 400, isHTTP ? "only HTTP/1.0 and HTTP/1.1 are supported" : "the request line does not end with an HTTP version"))
         }
-        return .success((String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), Int(version[7] - 0x30)))
+        let path = target.first == UInt8(ascii: "/") ? String(decoding: target, as: UTF8.self) : "/" + String(decoding: target, as: UTF8.self)
+        return .success((String(decoding: parts[0], as: UTF8.self), path, Int(version[7] - 0x30)))
+    }
+
+    /// The path and query of an absolute-form target (`http://host:port/path?query`, `https://…`),
+    /// empty when it has none; nil when the target is not one.
+    private static func absoluteFormPath(_ target: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>>? {
+        let lowered = target.prefix(8).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        let schemeLength: Int
+        if lowered.starts(with: Array("http://".utf8)) { schemeLength = 7 }
+        else if lowered.starts(with: Array("https://".utf8)) { schemeLength = 8 }
+        else { return nil }
+        let authorityStart = target.index(target.startIndex, offsetBy: schemeLength)
+        guard authorityStart < target.endIndex, target[authorityStart] != UInt8(ascii: "/") else { return nil }
+        let pathStart = target[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? target.endIndex
+        return target[pathStart...]
     }
 
     private static func parseHeader(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<(name: String, value: String), HTTPRequestError> {

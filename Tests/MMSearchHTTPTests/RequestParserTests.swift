@@ -32,6 +32,18 @@ import Testing
         #expect(Self.parse("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nab") == .incomplete)
     }
 
+    /// The absolute form, which a server must accept (RFC 9112 §3.2.2), stands for its path and query.
+    @Test func absoluteFormTargetsGiveTheirPath() {
+        for (target, path) in [("http://127.0.0.1:8080/search?q=a", "/search?q=a"), ("HTTPS://x", "/"), ("http://x?q=b", "/?q=b"),
+                               ("http://user@x:1/cities/1", "/cities/1")] {
+            if case .request(let request, _) = Self.parse("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n") {
+                #expect(request.target == path, "\(target)")
+            } else {
+                Issue.record("\(target) was refused")
+            }
+        }
+    }
+
     @Test func everyPrefixOfARequestIsIncomplete() {
         let text = Array("GET /search?q=m%C3%BCnchen HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n".utf8)
         for end in 0 ..< text.count {
@@ -59,7 +71,10 @@ import Testing
             ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
             ("GET / FTP/1.1\r\nHost: x\r\n\r\n", 400),
             ("G(T / HTTP/1.1\r\nHost: x\r\n\r\n", 400),               // the method is not a token
-            ("GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),       // not origin form
+            ("GET x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),              // neither origin nor absolute form
+            ("GET http:/x HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            ("GET ftp://x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            ("GET http:/// HTTP/1.1\r\nHost: x\r\n\r\n", 400),
             ("GET /a\u{7F} HTTP/1.1\r\nHost: x\r\n\r\n", 400),
             ("GET /ü HTTP/1.1\r\nHost: x\r\n\r\n", 400),              // raw UTF-8 in the target
             ("GET / HTTP/1.1\r\n\r\n", 400),                          // no Host

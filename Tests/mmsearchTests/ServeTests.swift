@@ -201,6 +201,9 @@ import Testing
         // A request sent a byte at a time on the same connection.
         for byte in Array("GET /search?q=p HTTP/1.1\r\nHost: x\r\n\r\n".utf8) { connection.send([byte]) }
         #expect(try connection.readResponse().text == expected[1])
+        // The absolute form is the same request.
+        connection.send("GET http://127.0.0.1:\(server.port)/search?q=l HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try connection.readResponse().text == expected[0])
         // Connection: close is answered, then the server closes.
         connection.send("GET /search?q=z HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let last = try connection.readResponse()
@@ -238,7 +241,7 @@ import Testing
         let good = try server.request("/search?q=l").text
         let hostile: [(String, [UInt8], Int?)] = [
             ("a malformed request line", Array("GET/ HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
-            ("an absolute URL", Array("GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+            ("a target of neither form", Array("GET search?q=a HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
             ("HTTP/2 preface", Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8), 400),
             ("HTTP/3.0", Array("GET / HTTP/3.0\r\nHost: x\r\n\r\n".utf8), 505),
             ("a long request line", Array(("GET /search?q=" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: x\r\n\r\n").utf8), 414),
