@@ -64,10 +64,10 @@ enum ServeCommand: Command {
         configuration.accessLog = parsed.has("--access-log")
         let server = try HTTPServer(configuration: configuration, handler: routes.respond)
 
-        _ = try ServerSystemCall.startThread {
+        let watcher = try ServerSystemCall.startThread {
             served.watch(every: Int(watchInterval * 1000)) { server.isStopping }
         }
-        _ = try ServerSystemCall.startThread {
+        let signalWaiter = try ServerSystemCall.startThread {
             while true {
                 switch ServerSystemCall.waitForSignal() {
                 case .hangUp:
@@ -82,6 +82,10 @@ enum ServeCommand: Command {
         output.write("listening on http://\(address.host):\(server.port) (\(FilePaths.fileName(of: indexPath)): \(served.current.count) cities)\n")
         output.flush()
         try server.run()
+        // Both end once the server has stopped: the watcher at its next look, the waiter after the
+        // signal that stopped it.
+        ServerSystemCall.join(watcher)
+        ServerSystemCall.join(signalWaiter)
         return 0
     }
 
