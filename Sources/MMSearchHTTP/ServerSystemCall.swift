@@ -224,11 +224,18 @@ public enum ServerSystemCall {
         #else
         var thread = pthread_t()
         #endif
+        // The thread's argument is optional in Glibc's declaration, not in Darwin's.
+        #if canImport(Darwin)
         let result = pthread_create(&thread, nil, { context in
-            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-            box.body()
+            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
             return nil
         }, context)
+        #else
+        let result = pthread_create(&thread, nil, { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context)
+        #endif
         guard result == 0 else {
             Unmanaged<Box>.fromOpaque(context).release()
             throw ServerError("pthread_create", code: result)
@@ -291,7 +298,7 @@ public enum ServerSystemCall {
         #else
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: modified)
+        return FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino), size: Int64(info.st_size), modified: modified)
     }
 }
 

@@ -121,12 +121,20 @@ final class RawConnection {
 
     deinit { close(fd) }
 
+    // A send to a connection the server has closed is an error, not SIGPIPE (Apple systems lack
+    // MSG_NOSIGNAL; SIGPIPE is ignored in the test process there, as MMSearchProcess does).
+    #if os(Linux)
+    static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+    static let noSignal: Int32 = { _ = MMSearchProcess.ignoreBrokenPipes; return 0 }()
+    #endif
+
     /// Sends all of `bytes`; false when the server has closed the connection.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress! + done, bytes.count - done, Self.noSignal) }
             guard n > 0 else { return false }
             done += n
         }
