@@ -79,6 +79,27 @@ import Testing
         #expect(first["name"] as? String == #"<b>x</b> "quoted""#)
     }
 
+    /// Names that need escaping in JSON (quotes, backslashes, control characters, U+2028) come back
+    /// whole from every JSON answer, escaped as `query --json` escapes them; plain ones unchanged.
+    @Test func namesAreEscapedInEveryJSONAnswer() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let name = "a\"b\\c\u{1}d\u{2028}e\u{7F}f"
+        let escaped = #"a\"b\\c\u0001d\u2028e\u007ff"#
+        try Self.build([Self.city(1, #"a\"b\\c\u0001d\u2028e\u007ff"#, "US", "1", "2"), Self.city(2, "abc ü", "US", "1", "2")],
+                       to: directory.file("cities.mms"), in: directory)
+        let server = try Self.serve(directory)
+        defer { server.stop() }
+        for target in ["/search?q=a", "/api?q=a", "/cities/1,2"] {
+            let response = try server.request(target)
+            #expect(response.text.contains("\"" + escaped + "\"") && response.text.contains("\"abc ü\""), "\(target): \(response.text)")
+            let parsed = try JSONSerialization.jsonObject(with: Data(response.body))
+            #expect("\(parsed)".contains("abc"), "\(target)")
+        }
+        let results = try #require(try server.request("/search?q=a").json?["results"] as? [[String: Any]])
+        #expect(Set(results.compactMap { $0["name"] as? String }) == [name, "abc ü"])
+    }
+
     @Test func citiesHealthPhotonAndThePage() throws {
         let directory = try Self.fixture()
         defer { directory.remove() }
