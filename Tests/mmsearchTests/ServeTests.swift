@@ -451,6 +451,31 @@ import Testing
         #expect(open.isClosedByServer())
     }
 
+    /// `--access-log`: a line a request on standard error, refused requests included; none without it.
+    @Test func accessLogHasALineARequest() throws {
+        let directory = try Self.fixture()
+        defer { directory.remove() }
+        let logged = try Self.serve(directory, ["--access-log"])
+        defer { logged.stop() }
+        _ = try logged.request("/search?q=M%C3%BCnchen")
+        _ = try logged.request("/nothing", method: "HEAD")
+        let bad = try RawConnection(port: logged.port)
+        bad.send("BROKEN\r\n\r\n")
+        _ = bad.readToEnd()
+        let deadline = Date().addingTimeInterval(2)
+        while logged.log.split(separator: "\n").count < 3, Date() < deadline { usleep(10_000) }
+        let lines = logged.log.split(separator: "\n")
+        #expect(lines.count == 3, "\(logged.log)")
+        #expect(lines.first { $0.hasPrefix("127.0.0.1 \"GET /search?q=M%C3%BCnchen HTTP/1.1\" 200 ") && $0.hasSuffix("us") } != nil, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("127.0.0.1 \"HEAD /nothing HTTP/1.1\" 404 ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("127.0.0.1 \"-\" 400 ") }, "\(lines)")
+
+        let quiet = try Self.serve(directory)
+        defer { quiet.stop() }
+        _ = try quiet.request("/search?q=l")
+        #expect(quiet.log.isEmpty, "\(quiet.log)")
+    }
+
     /// Startup problems: exit 1 with the reason (a taken port, no index), 2 for bad usage.
     @Test func startupErrorsExitWithTheReason() throws {
         let directory = try Self.fixture()
