@@ -29,10 +29,17 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "MMSearch", dependencies: ["CMMSearchFormat", "CMMSearchFold"]),
         .target(name: "MMSearchBuilder", dependencies: ["MMSearch", "CMMSearchFormat", "CZlib"]),
-        .executableTarget(name: "mmsearch", dependencies: ["MMSearch", "MMSearchBuilder"]),
+        // The HTTP/1.1 server under `mmsearch serve`: request parser and event loops, knowing nothing of cities.
+        .target(name: "CMMSearchHTTPSystem", path: "Sources/CMMSearchHTTPSystem"),
+        .target(name: "MMSearchHTTP", dependencies: ["CMMSearchHTTPSystem"]),
+        .executableTarget(name: "mmsearch", dependencies: ["MMSearch", "MMSearchBuilder", "MMSearchHTTP"]),
         // libFuzzer target for the reader (tools/fuzz.sh); without -DLIBFUZZER it replays files.
         .target(name: "CFuzzerDriver", path: "Sources/CFuzzerDriver"),
-        .executableTarget(name: "mmsearch-fuzz", dependencies: ["MMSearch", "CFuzzerDriver"]),
+        // The main every fuzz target shares: libFuzzer's driver, or a replay of files.
+        .target(name: "FuzzerMain", dependencies: ["MMSearch", "CFuzzerDriver"]),
+        .executableTarget(name: "mmsearch-fuzz", dependencies: ["MMSearch", "FuzzerMain"]),
+        // libFuzzer target for the HTTP request parser (tools/fuzz-http.sh).
+        .executableTarget(name: "mmsearch-http-fuzz", dependencies: ["MMSearchHTTP", "FuzzerMain"]),
         .executableTarget(
             name: "mmsearch-bench",
             dependencies: ["MMSearch", "MMSearchBuilder"],
@@ -43,5 +50,6 @@ let package = Package(
         .testTarget(name: "MMSearchTests", dependencies: ["MMSearch", "MMSearchBuilder", "CMMSearchFormat", "MMSearchTestSupport"]),
         .testTarget(name: "MMSearchBuilderTests", dependencies: ["MMSearchBuilder", "MMSearch", "MMSearchTestSupport"]),
         .testTarget(name: "mmsearchTests", dependencies: ["mmsearch", "CMMSearchFormat", "MMSearchTestSupport"]),
+        .testTarget(name: "MMSearchHTTPTests", dependencies: ["MMSearchHTTP"]),
     ]
 )

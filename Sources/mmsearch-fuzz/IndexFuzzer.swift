@@ -1,4 +1,4 @@
-import CFuzzerDriver
+import FuzzerMain
 #if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
 import FoundationEssentials // Linux: Foundation without ICU
 #else
@@ -32,24 +32,7 @@ enum IndexFuzzer {
     }
 }
 
-/// Built with `-sanitize=fuzzer -DLIBFUZZER` (tools/fuzz.sh), main hands over to libFuzzer; without,
-/// it replays the files named on the command line (a corpus, or a crash to debug).
 @main
 enum FuzzMain {
-    static func main() throws {
-        #if LIBFUZZER
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        SystemCall.exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            IndexFuzzer.exercise(data.map { Data(bytes: $0, count: size) } ?? Data())
-            return 0
-        })
-        #else
-        let paths = CommandLine.arguments.dropFirst()
-        for path in paths {
-            IndexFuzzer.exercise(try Data(contentsOf: URL(fileURLWithPath: path)))
-        }
-        print("replayed \(paths.count) inputs")
-        #endif
-    }
+    static func main() throws { try FuzzerMain.run(IndexFuzzer.exercise) }
 }

@@ -54,15 +54,25 @@ struct UsageError: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Buffered writing to standard output or error (the library's `SystemCall` does the writing).
+/// Buffered writing to standard output or error (the library's `SystemCall` does the writing), or
+/// into memory (`collecting()`: what `serve` answers with, written by the same code as the commands').
 struct Output {
     private var buffer: [UInt8] = []
-    let stream: StandardStream
+    /// nil: everything written stays in `collected`.
+    let stream: StandardStream?
 
     init(_ stream: StandardStream) {
         self.stream = stream
         buffer.reserveCapacity(1 << 16)
     }
+
+    private init() { stream = nil }
+
+    /// An output that keeps what is written, for `collected`.
+    static func collecting() -> Output { Output() }
+
+    /// Everything written to a collecting output.
+    var collected: [UInt8] { buffer }
 
     mutating func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
@@ -70,6 +80,7 @@ struct Output {
     }
 
     mutating func flush() {
+        guard let stream else { return }
         buffer.withUnsafeBytes { SystemCall.write($0, to: stream) }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -155,6 +155,11 @@ enum ResultFormat: String, CaseIterable {
 /// JSON string literals: quotes, backslashes and control characters escaped, the rest kept as UTF-8.
 enum JSONText {
     static func quoted(_ text: String) -> String {
+        // Most names need no escape: copied whole after one scan of their bytes (0xE2 leads U+2028 and
+        // U+2029), rather than a scalar at a time (a quarter of `serve`'s time per answer).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -17,6 +17,7 @@ static let usage = """
       mmsearch get [OPTIONS] ID...           the cities with these ids
       mmsearch info INDEX                    what an index holds, and what it was built from
       mmsearch verify INDEX                  check an index completely (checksum and structure)
+      mmsearch serve [OPTIONS]               serve the index over HTTP: a JSON API and a search page
 
     Run `mmsearch COMMAND --help` for a command's options.
     """
@@ -31,6 +32,7 @@ static func command(named name: String) -> Command.Type? {
     case "get": GetCommand.self
     case "info": InfoCommand.self
     case "verify": VerifyCommand.self
+    case "serve": ServeCommand.self
     default: nil
     }
 }

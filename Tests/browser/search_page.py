@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The search page of `mmsearch serve` in a real browser: Debian's chromium, driven by Playwright for
+Python with the system chromium (no browser download). Types "münch", expects Munich first, presses
+Down and Enter and expects the OpenStreetMap link; a city named "<b>x</b>" must show as text. Saves
+a screenshot. No network: the OpenStreetMap page is answered by the test itself.
+
+usage: Tests/browser/search_page.py MMSEARCH_BINARY SCREENSHOT.png
+exit status: 0 passed, 1 failed, 77 skipped (no chromium or no playwright: said on standard error).
+"""
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+try:
+    from playwright.sync_api import sync_playwright, expect
+except ImportError:
+    print("search_page.py: skipped: Playwright for Python is not installed (pip install playwright)", file=sys.stderr)
+    sys.exit(77)
+if not os.path.exists(CHROMIUM):
+    print("search_page.py: skipped: no chromium (apt-get install chromium)", file=sys.stderr)
+    sys.exit(77)
+
+
+def dump_row(geonameid, name, alternates, lat, lon, country, population):
+    """One GeoNames row: 19 tab-separated columns."""
+    return "\t".join([str(geonameid), name, name, alternates, lat, lon, "P", "PPL", country, "", "01", "", "", "",
+                      str(population), "", "", "Europe/Berlin", "2024-01-01"])
+
+
+FIXTURE = [
+    dump_row(2867714, "Munich", "München,Muenchen", "48.13743", "11.57549", "DE", 1260391),
+    dump_row(2659551, "Münchenstein", "", "47.51", "7.62", "CH", 11644),
+    dump_row(2867613, "Münchberg", "", "50.19", "11.79", "DE", 10328),
+    dump_row(2867543, "Münchenbernsdorf", "", "50.82", "11.93", "DE", 2970),
+    dump_row(9000001, "<b>x</b>", "<img src=x onerror=alert(1)>", "1", "2", "XX", 5),
+]
+
+
+def start_server(mmsearch, index):
+    server = subprocess.Popen([mmsearch, "serve", "--index", index, "--listen", "127.0.0.1:0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready, _, _ = select.select([server.stdout], [], [], 10)
+    if not ready:
+        server.kill()
+        raise SystemExit("search_page.py: the server did not say it was listening within 10 s")
+    line = server.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+    if not match:
+        server.kill()
+        raise SystemExit(f"search_page.py: no address in {line!r}")
+    return server, f"http://127.0.0.1:{match.group(1)}/"
+
+
+def main():
+    mmsearch, screenshot = sys.argv[1], sys.argv[2]
+    os.makedirs(os.path.dirname(os.path.abspath(screenshot)), exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="mmsearch-browser-") as directory:
+        dump = os.path.join(directory, "dump.txt")
+        with open(dump, "w", encoding="utf-8") as file:
+            file.write("\n".join(FIXTURE) + "\n")
+        index = os.path.join(directory, "cities.mms")
+        subprocess.run([mmsearch, "build", dump, "-o", index], check=True, capture_output=True, timeout=60)
+        server, url = start_server(mmsearch, index)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                page = browser.new_page(viewport={"width": 390, "height": 700})  # a phone's width
+                page.set_default_timeout(5000)
+                # Nothing leaves the machine: the OpenStreetMap page is a stand-in.
+                page.route(re.compile(r"^https://www\.openstreetmap\.org/.*"),
+                           lambda route: route.fulfill(status=200, content_type="text/html", body="<title>OSM</title>"))
+                page.goto(url)
+                box = page.locator("#q")
+                expect(box).to_be_focused()
+                box.press_sequentially("münch", delay=40)
+                rows = page.locator("#results li")
+                expect(page.locator("#count")).to_have_text("4 matches")
+                expect(rows.first.locator(".name")).to_have_text("Munich")
+                expect(rows.first).to_contain_text("DE")
+                expect(rows.first).to_contain_text("population 1,260,391")
+                page.screenshot(path=screenshot, full_page=True)
+
+                # Markup in names is text: "<b>x</b>" shown as typed, no element made from it.
+                box.fill("<b")
+                expect(rows.first.locator(".name")).to_have_text("<b>x</b>")
+                assert page.locator("#results b").count() == 0, "a name was put in the page as markup"
+                assert page.locator("#results img").count() == 0, "a name was put in the page as markup"
+                box.fill("")
+                expect(rows).to_have_count(0)
+
+                # A stale answer never replaces a newer one: the answer to "m" is held back until the
+                # answer to "münch" is shown, then let through.
+                held = []
+                page.route(re.compile(r".*/search\?limit=20&q=m$"), lambda route: held.append(route))
+                box.press_sequentially("m", delay=40)
+                page.wait_for_timeout(200)
+                box.press_sequentially("ünch", delay=40)
+                expect(page.locator("#count")).to_have_text("4 matches")
+                assert len(held) == 1, f"{len(held)} requests for \"m\" held"
+                held[0].fulfill(status=200, content_type="application/json",
+                                body='{"query": "m", "count": 999, "offset": 0, "results": []}')
+                page.wait_for_timeout(300)
+                expect(page.locator("#count")).to_have_text("4 matches")
+                expect(rows.first.locator(".name")).to_have_text("Munich")
+
+                # Down selects Munich, Enter goes to its OpenStreetMap page.
+                box.press("ArrowDown")
+                expect(rows.first).to_have_attribute("aria-selected", "true")
+                with page.expect_navigation():
+                    box.press("Enter")
+                assert page.url.startswith("https://www.openstreetmap.org/?mlat=48.13743&mlon=11.57549"), page.url
+                browser.close()
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                status = server.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                raise SystemExit("search_page.py: the server did not stop within 5 s of SIGTERM")
+            if status != 0:
+                raise SystemExit(f"search_page.py: the server exited {status}: {server.stderr.read()}")
+    print(f"search_page.py: passed; screenshot in {screenshot}")
+
+
+if __name__ == "__main__":
+    started = time.monotonic()
+    main()
