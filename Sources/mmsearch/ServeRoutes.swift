@@ -150,11 +150,6 @@ struct ServeRoutes: Sendable {
         return value
     }
 
-    /// `typos=on|off`.
-    enum TyposChoice: String, CaseIterable {
-        case on, off
-    }
-
     // MARK: Endpoints
 
     /// `/search?q=&limit=&offset=&match=&order=&typos=`: `mmsearch query --json`'s object, written by
@@ -165,13 +160,12 @@ struct ServeRoutes: Sendable {
         let offset = try integer(target, "offset", default: 0, maximum: Int(Int32.max))
         let match: MatchMode = try choice(target, "match", default: .words)
         let order: ResultOrder = try choice(target, "order", default: .rank)
-        // TODO(issue 15): pass `typos` to `QueryCommand.answer` once `CityIndex.search` takes a typos
-        // choice; until then it is checked and ignored.
-        let _: TyposChoice = try choice(target, "typos", default: .on)
+        let typos: Typos = try choice(target, "typos", default: .on)
         let index = served.current
         var output = Output.collecting()
         do {
-            try QueryCommand.answer(query, in: index, mode: (match, order), limit: limit, offset: offset, format: .json, to: &output)
+            try QueryCommand.answer(query, in: index, mode: QueryCommand.SearchMode(match: match, order: order, typos: typos),
+                                    limit: limit, offset: offset, format: .json, to: &output)
         } catch {
             throw internalError(error)
         }
@@ -183,29 +177,29 @@ struct ServeRoutes: Sendable {
     private func photon(_ target: HTTPTarget) throws(Refusal) -> HTTPResponse {
         let query = try query(target)
         let limit = try integer(target, "limit", default: 15, maximum: Self.maximumLimit)
-        let cities: [City]
+        let index = served.current
+        var features = ""
         do {
-            let results = try served.current.search(query)
-            cities = try results.cities(in: 0 ..< min(limit, results.count))
+            let results = try index.search(query)
+            for city in try results.cities(in: 0 ..< min(limit, results.count)) {
+                if !features.isEmpty { features += ", " }
+                features += Self.photonFeature(city, countryName: try index.countryName(code: city.country))
+            }
         } catch {
             throw internalError(error)
-        }
-        var features = ""
-        for city in cities {
-            if !features.isEmpty { features += ", " }
-            features += Self.photonFeature(city)
         }
         return json(Array("{\"type\": \"FeatureCollection\", \"features\": [\(features)]}\n".utf8))
     }
 
     /// A Photon feature: Photon's members in Photon's order (GeocodeJsonFormatter), those the index has
-    /// no data for left out as Photon leaves out what a place lacks, then mmsearch's `id` and
-    /// `population`.
-    // TODO(issue 15): fill "country" (the country's name) and "state" (the region) from the index once
-    // `City` has them.
-    static func photonFeature(_ city: City) -> String {
+    /// no data for left out as Photon leaves out what a place lacks (`country`, the country's name, and
+    /// `state`, the region, come from an index built with `--countries` and `--admin1`), then
+    /// mmsearch's `id` and `population`.
+    static func photonFeature(_ city: City, countryName: String?) -> String {
         var properties = "\"osm_key\": \"place\", \"osm_value\": \"city\", \"type\": \"city\""
+        if let countryName { properties += ", \"country\": \(JSONText.quoted(countryName))" }
         if !city.country.isEmpty { properties += ", \"countrycode\": \(JSONText.quoted(city.country))" }
+        if let region = city.region { properties += ", \"state\": \(JSONText.quoted(region))" }
         properties += ", \"name\": \(JSONText.quoted(city.name)), \"id\": \(city.id)"
         if let population = city.population { properties += ", \"population\": \(population)" }
         return "{\"type\": \"Feature\", \"properties\": {\(properties)}, \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(city.coordinate.longitudeText), \(city.coordinate.latitudeText)]}}"
@@ -250,6 +244,8 @@ struct ServeRoutes: Sendable {
         }
         var sources = [sourceObject(name: info.source.name, size: info.source.size, kind: info.source.kind == .cityList ? "city list" : "GeoNames dump")]
         if let joined = info.source.joined { sources.append(sourceObject(name: joined.name, size: joined.size, kind: "GeoNames dump")) }
+        if let admin1 = info.source.admin1 { sources.append(sourceObject(name: admin1.name, size: admin1.size, kind: "GeoNames admin1 codes")) }
+        if let countries = info.source.countries { sources.append(sourceObject(name: countries.name, size: countries.size, kind: "GeoNames country info")) }
         let body = "{\"status\": \"ok\", \"index\": \(JSONText.quoted(FilePaths.fileName(of: index.path))), \"format_version\": \(info.formatVersion), \"cities\": \(info.recordCount), \"population\": \(info.hasPopulation), \"built\": \"\(InfoCommand.utcText(info.source.builtAt))\", \"sources\": [\(sources.joined(separator: ", "))]}\n"
         return json(Array(body.utf8), cacheable: false)
     }

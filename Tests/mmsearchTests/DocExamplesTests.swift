@@ -3,7 +3,8 @@ import MMSearchTestSupport
 import Testing
 
 /// The docs show what the code prints: every command example in README.md and docs/*.md is run on
-/// the index the quick start builds (the real list joined with cities500) and must print what the
+/// the index the quick start builds (the real list joined with cities500, with region and country
+/// names) and must print what the
 /// doc shows, and the README's picture of the search screen is what the screen shows.
 ///
 /// An example is a fenced block whose first line starts with `$ mmsearch `: each `$ ` line is a
@@ -79,10 +80,11 @@ import Testing
         }.joined(separator: "\n")
     }
 
-    /// A directory in which `cities.mms` is the joined real index.
+    /// A directory in which `cities.mms` is the quick start's index: the real list joined with
+    /// cities500, built with region and country names.
     static func directoryWithTheIndex() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
-        try FileManager.default.createSymbolicLink(atPath: directory.file("cities.mms"), withDestinationPath: RealIndexes.shared.path(.joined))
+        try FileManager.default.createSymbolicLink(atPath: directory.file("cities.mms"), withDestinationPath: RealIndexes.shared.path(.joinedRegions))
         return directory
     }
 
@@ -110,12 +112,15 @@ import Testing
 
     /// docs/format.md's sizes on the real data: each row's keys, nodes and file size (in MB, two
     /// decimals) are what `mmsearch info` says of that index (the dump alone in the full run only).
-    @Test(arguments: RealInput.asked)
+    @Test(arguments: RealInput.asked + RealInput.askedWithRegions)
     func formatSizesAreTheRealIndexes(_ input: RealInput) throws {
         let label = switch input {
         case .list: "the list alone"
         case .joined: "the list + cities500"
         case .dump: "cities500 alone"
+        case .listCountries: "the list + countries"
+        case .joinedRegions: "the list + cities500 + admin1 + countries"
+        case .dumpRegions: "cities500 + admin1 alone"
         }
         let format = try Self.text(of: "docs/format.md")
         let row = try #require(format.split(separator: "\n").first { $0.hasPrefix("| \(label) |") }, "docs/format.md has no row \(label)")
