@@ -82,9 +82,9 @@ struct Report {
         table.rows.append(["version 1 (\(Self.previous.revision)): names, name order", "list alone", duration(nanoseconds: Self.previous.p50),
                            duration(nanoseconds: Self.previous.p99), "", "", "", ""])
         let labels = ["names, name order (`--match name --order name`)", "every name and word, ranked (the defaults)",
-                      "every name and word, ranked (the defaults)"]
+                      "every name and word, ranked (the defaults)", "every name and word, ranked, qualifiers, typos (the defaults)"]
         let indexes = ["list alone (\(size(bytes: list.sizeBytes)))", "joined with cities500 (\(size(bytes: joined.sizeBytes)))",
-                       "list alone (\(size(bytes: list.sizeBytes)))"]
+                       "list alone (\(size(bytes: list.sizeBytes)))", "joined, with regions and countries (\(size(bytes: regions.sizeBytes)))"]
         for (number, run) in keystrokes.enumerated() {
             let line = run.line
             table.rows.append([labels[number], indexes[number], duration(nanoseconds: line.latency.p50), duration(nanoseconds: line.latency.p99),
