@@ -81,25 +81,11 @@ extension _IndexBytes {
     }
 
     /// The entries under `located` whose key is exactly `keyLength` bytes: the own entries of the
-    /// nodes at that depth. At most `nodeCount` nodes are visited, whatever the file says.
+    /// nodes at that depth.
     func entries(withKeyLength keyLength: Int, under located: Located) throws(MMSearchError) -> [Int] {
         var found: [Int] = []
-        var stack = [(node: located.node, depth: located.depth, entries: located.entries)]
-        var visits = 0
-        while let (node, depth, entries) = stack.popLast() {
-            visits += 1
-            guard visits <= layout.nodeCount else {
-                throw corrupt(nodeOffset(located.node), "the nodes under node \(located.node) do not form a tree")
-            }
-            let children = try children(ofNode: node)
-            var ownEnd = entries.upperBound
-            for child in children {
-                let childEntries = try self.entries(ofChild: child, siblings: children, parent: entries)
-                if child == children.lowerBound { ownEnd = childEntries.lowerBound }
-                let childDepth = depth + (try label(ofNode: child)).count
-                if childDepth <= keyLength { stack.append((child, childDepth, childEntries)) }
-            }
-            if depth == keyLength { found.append(contentsOf: entries.lowerBound ..< ownEnd) }
+        try forEachNode(under: located, deepest: keyLength) { (depth, ownEntries) in
+            if depth == keyLength { found.append(contentsOf: ownEntries) }
         }
         return found
     }

@@ -171,10 +171,19 @@ struct _IndexBytes {
 
     /// The length of every entry's key under `located` (the entry at `located.entries.lowerBound + i`
     /// has the key length `i`th in the result): each entry's key is its node's prefix, so one walk of
-    /// the node's subtree gives them all, without reading any name. At most `nodeCount` nodes are
-    /// visited, whatever the file says.
+    /// the node's subtree gives them all, without reading any name.
     func keyLengths(under located: Located) throws(MMSearchError) -> [Int32] {
         var lengths = [Int32](repeating: 0, count: located.entries.count)
+        try forEachNode(under: located) { (depth, ownEntries) in
+            for position in ownEntries { lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth) }
+        }
+        return lengths
+    }
+
+    /// Walks the subtree under `located` depth first, giving each node's prefix length and its own
+    /// entries (those whose key is exactly its prefix); nodes deeper than `deepest` are not entered.
+    /// At most `nodeCount` nodes are visited, whatever the file says.
+    func forEachNode(under located: Located, deepest: Int = .max, _ body: (_ depth: Int, _ ownEntries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
         var stack = [(node: located.node, depth: located.depth, entries: located.entries)]
         var visits = 0
         while let (node, depth, entries) = stack.popLast() {
@@ -187,13 +196,11 @@ struct _IndexBytes {
             for child in children {
                 let childEntries = try self.entries(ofChild: child, siblings: children, parent: entries)
                 if child == children.lowerBound { ownEnd = childEntries.lowerBound }
-                stack.append((child, depth + (try label(ofNode: child)).count, childEntries))
+                let childDepth = depth + (try label(ofNode: child)).count
+                if childDepth <= deepest { stack.append((child, childDepth, childEntries)) }
             }
-            for position in entries.lowerBound ..< ownEnd {
-                lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth)
-            }
+            try body(depth, entries.lowerBound ..< ownEnd)
         }
-        return lengths
     }
 
     /// Entry `index`: its kind and name number, unchecked (`owner(ofEntry:at:)` checks them).

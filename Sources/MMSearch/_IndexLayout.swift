@@ -152,21 +152,24 @@ struct _IndexLayout: Sendable {
         summaries = try section(MMS_SECTION_SUMMARIES, elementSize: Self.summarySize, count: summaryCount).lowerBound
         top = try section(MMS_SECTION_TOP, elementSize: 4, count: topCount).lowerBound
         records = try section(MMS_SECTION_RECORDS, elementSize: Self.recordSize, count: recordCount).lowerBound
-        let populationSection = try section(MMS_SECTION_POPULATION)
-        guard populationSection.isEmpty || populationSection.count == 4 * recordCount else {
-            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_POPULATION.rawValue) * MemoryLayout<mms_section>.stride,
-                          "the population section is \(populationSection.count) bytes, expected 0 or \(recordCount) entries of 4 bytes")
+        /// A section that is either empty or one element a record.
+        let perRecordCount = Int(header.record_count) // a copy: the function below must not capture self
+        func perRecordSection(_ kind: mms_section_kind, elementSize: Int) throws(MMSearchError) -> Range<Int> {
+            let range = try section(kind)
+            guard range.isEmpty || range.count == elementSize * perRecordCount else {
+                let name = Self.sectionNames.first { $0.kind == kind }!.name
+                throw corrupt(Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride,
+                              "the \(name) section is \(range.count) bytes, expected 0 or \(perRecordCount) entries of \(elementSize) bytes")
+            }
+            return range
         }
+        let populationSection = try perRecordSection(MMS_SECTION_POPULATION, elementSize: 4)
         population = populationSection.lowerBound
         hasPopulation = !populationSection.isEmpty
         alternates = try section(MMS_SECTION_ALTERNATES, elementSize: Self.alternateSize, count: alternateCount).lowerBound
         names = try section(MMS_SECTION_NAMES)
         idOrder = try section(MMS_SECTION_ID_ORDER, elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
-        let recordRegionsSection = try section(MMS_SECTION_RECORD_REGIONS)
-        guard recordRegionsSection.isEmpty || recordRegionsSection.count == 2 * recordCount else {
-            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_RECORD_REGIONS.rawValue) * MemoryLayout<mms_section>.stride,
-                          "the record regions section is \(recordRegionsSection.count) bytes, expected 0 or \(recordCount) entries of 2 bytes")
-        }
+        let recordRegionsSection = try perRecordSection(MMS_SECTION_RECORD_REGIONS, elementSize: 2)
         recordRegions = recordRegionsSection.lowerBound
         hasRegions = !recordRegionsSection.isEmpty
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound

@@ -14,8 +14,8 @@ struct RegionQueries: Sendable {
                            "cincinatti", "albuqerque", "new yrok", "sanfrancisco", "munchn", "springfield, il", "san jose, ca", "york, england"]
 
     /// How many shared names and typo keystrokes: a sample in the quick run, thousands of queries in the full one.
-    static var sharedNameCount: Int { FullTests.count(quick: 40, full: 400) }
-    static var typoSampleCount: Int { FullTests.count(quick: 250, full: 2_500) }
+    static var sharedNameCount: Int { FullTests.count(quick: 15, full: 400) }
+    static var typoSampleCount: Int { FullTests.count(quick: 80, full: 2_500) }
 
     static let shared: Result<RegionQueries, any Error> = Result { try make() }
 
@@ -78,19 +78,22 @@ struct RegionQueries: Sendable {
         var description: String { "\(options.joined(separator: " ")) \(page)" }
     }
 
+    /// The defaults, first page and a page past it, in every run; typos off and name matching in the
+    /// full run (each rank.py run loads the data anew, ~15 s, and rank.py's typo search is slow).
     static let runs = [
         Run(options: ["--match", "words", "--order", "rank", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
         Run(options: ["--match", "words", "--order", "rank", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 20, limit: 10)),
+    ] + (FullTests.enabled ? [
         Run(options: ["--match", "words", "--order", "rank", "--typos", "off"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
         Run(options: ["--match", "name", "--order", "name", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
-    ]
+    ] : [])
 
     /// The joined index always; the dump with regions and the list with countries in the full run
     /// (`MMSEARCH_FULL_TESTS=1`), which asks thousands of queries where the quick run asks a sample.
     @Test(.timeLimit(.minutes(20)), arguments: RealInput.askedWithRegions)
     func regionsCountriesAndTyposAsRankPy(_ input: RealInput) throws {
         let queries = try RegionQueries.shared.get().all
-        #expect(queries.count > FullTests.count(quick: 500, full: 5_000), "\(queries.count) queries")
+        #expect(queries.count > FullTests.count(quick: 300, full: 5_000), "\(queries.count) queries")
         let references = RankAcceptanceTests.Collected<[String: RankAcceptanceTests.Answer]>()
         let answers = RankAcceptanceTests.Collected<[RankAcceptanceTests.Answer]>()
         let index = RankAcceptanceTests.Collected<String>()
@@ -125,12 +128,11 @@ struct RegionQueries: Sendable {
             if found.count > 10 { Issue.record("\(input) \(run): \(found.count) mismatches in all, of \(queries.count) queries") }
             if number == 0 {
                 typoMatches = reference.values.count { $0.typos > 0 && $0.count > 0 }
-                let exact = try references.get(2)
-                qualifierMatches = queries.count { query in reference[query].map { $0.typos == 0 && $0.count > 0 } ?? false && exact[query]?.count ?? 0 > 0 && query.contains { $0 == "," || $0 == " " } }
+                qualifierMatches = queries.count { query in reference[query].map { $0.typos == 0 && $0.count > 0 } ?? false && query.contains { $0 == "," || $0 == " " } }
             }
         }
         // The comparison is about what the issue asks: many answers found by typos, and by qualifiers.
-        #expect(typoMatches > queries.count / 10, "\(typoMatches) answers with typos")
+        #expect(typoMatches > RegionQueries.typoSampleCount / 5, "\(typoMatches) answers with typos")
         #expect(qualifierMatches > queries.count / 4, "\(qualifierMatches) answers to queries with a separator")
         if input == .joinedRegions {
             let first = try references.get(0)
