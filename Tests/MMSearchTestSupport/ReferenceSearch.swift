@@ -298,7 +298,7 @@ public struct RankedReference: Sendable {
     }
 
     /// Whether some prefix of `key` (itself included) is within `maximum` of `query`, the first scalar
-    /// equal: the whole table, row by row, as rank.py's `_osa_row`.
+    /// equal: the whole table, row by row, as rank.py's `_osa_row`, stopping where rank.py does.
     static func hasPrefixWithin(_ maximum: Int, of query: [Unicode.Scalar], in key: [Unicode.Scalar]) -> Bool {
         guard let first = key.first, first == query.first else { return false }
         var rows = [Array(0 ... query.count)]
@@ -313,6 +313,7 @@ public struct RankedReference: Sendable {
                 row.append(value)
             }
             if row[query.count] <= maximum { return true }
+            if row.min()! > maximum { return false } // rank.py's `dead`: no prefix further on comes back
             rows.append(row)
         }
         return false
