@@ -109,7 +109,7 @@ public struct CityIndex: Sendable {
             let (count, plan) = try index.plan(foldedPrefix, match: match, order: order)
             guard count == 0, typos == .on else { return (count, plan, 0) }
             // Nothing as typed: within one typo from 4 scalars, two from 8.
-            let scalars = Array(String(decoding: foldedPrefix, as: UTF8.self).unicodeScalars.map(\.value))
+            let scalars = _IndexBytes.scalars(of: foldedPrefix)
             var visited = 0
             for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
                 let located = try index.typoMatches(scalars, maximum: maximum, visited: &visited)
@@ -124,7 +124,7 @@ public struct CityIndex: Sendable {
     /// What the typo walk for `query` within `maximum` typos visits (for the benchmark's report): the
     /// trie nodes it enters, the subtrees it matches, and the entries under them.
     package func typoWalk(_ query: some StringProtocol, maximum: Int) throws(MMSearchError) -> (nodes: Int, subtrees: Int, entries: Int) {
-        let scalars = Array(String(decoding: Folding.fold(query), as: UTF8.self).unicodeScalars.map(\.value))
+        let scalars = _IndexBytes.scalars(of: Folding.fold(query))
         return try withBytes { (index) throws(MMSearchError) in
             var visited = 0
             let located = try index.typoMatches(scalars, maximum: maximum, visited: &visited)

@@ -7,6 +7,12 @@ import CMMSearchFormat
 /// last cell is (that prefix is within them, so every key below has it). Only the band of cells
 /// within `maximum` of the diagonal can be within `maximum`, so a row is 2 * maximum + 1 cells.
 extension _IndexBytes {
+    /// The Unicode scalars of a folded query, what typos are counted in (bytes that are not UTF-8, from
+    /// `search(foldedPrefix:)`, read as U+FFFD).
+    static func scalars(of folded: [UInt8]) -> [UInt32] {
+        String(decoding: folded, as: UTF8.self).unicodeScalars.map(\.value)
+    }
+
     /// The subtrees whose every key has a prefix within `maximum` typos of `query` (Unicode scalars,
     /// folded), the first scalar equal: disjoint entry ranges, each with its node and key length.
     /// At most `nodeCount` nodes are visited, whatever the file says; `visited` counts them.
