@@ -27,7 +27,7 @@ extension _IndexBytes {
                 for (position, record, kind) in named! {
                     // The entry's key is the name and the record's tail: it starts with the query when
                     // the tail starts with the separator and the rest.
-                    if tailStarts(ofRecord: try self.record(record), with: query[split...]) { continue }
+                    if Self.tail(of: try self.record(record)).starts(with: query[split...]) { continue }
                     if !rest.isEmpty {
                         let qualifiers: Qualifiers
                         if let cached = qualifierCache.first(where: { $0.record == record }) {
@@ -90,24 +90,14 @@ extension _IndexBytes {
         return found
     }
 
-    /// Whether a record's key tail (", " + its folded country code, or nothing) starts with `bytes`.
+    /// A record's key tail: ", " and its folded country code, or nothing when it has no country.
     @inline(__always)
-    func tailStarts(ofRecord record: mms_record, with bytes: ArraySlice<UInt8>) -> Bool {
-        guard record.country != (0, 0) else { return bytes.isEmpty }
-        let tail = [UInt8(ascii: ","), UInt8(ascii: " "), Self.asciiLowercased(record.country.0), Self.asciiLowercased(record.country.1)]
-        return bytes.count <= 4 && tail.starts(with: bytes)
+    static func tail(of record: mms_record) -> [UInt8] {
+        record.country == (0, 0) ? [] : [UInt8(ascii: ","), UInt8(ascii: " "), asciiLowercased(record.country.0), asciiLowercased(record.country.1)]
     }
 
     @inline(__always)
     static func asciiLowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
-
-    /// The key tail of a record: ", " + its folded country code, or nothing.
-    func appendTail(ofRecord record: mms_record, to key: inout [UInt8]) {
-        guard record.country != (0, 0) else { return }
-        key.append(contentsOf: ", ".utf8)
-        key.append(Self.asciiLowercased(record.country.0))
-        key.append(Self.asciiLowercased(record.country.1))
-    }
 
     /// The class of record `index`'s best key match for the folded `query` (see `Ranking`), or nil
     /// when none of its keys starts with it: its names folded one by one. What a summarized node's
@@ -120,7 +110,7 @@ extension _IndexBytes {
             key.removeAll(keepingCapacity: true)
             Folding.append(foldingUTF8: text.assumingMemoryBound(to: UInt8.self), to: &key)
             let foldedLength = key.count
-            appendTail(ofRecord: record, to: &key)
+            key.append(contentsOf: Self.tail(of: record))
             if key.starts(with: query) {
                 best = min(best ?? 3, Ranking.matchClass(kind: kind, queryLength: query.count, foldedLength: foldedLength))
             }
