@@ -33,6 +33,9 @@ public enum SharedData {
         return try JSONDecoder().decode([ListedCity].self, from: Data(contentsOf: URL(fileURLWithPath: cityList)))
     }
 
+    /// The naive reference over the real list, made once per test process.
+    public static let reference: Result<ReferenceSearch, Error> = Result { ReferenceSearch(cities: try cities.get()) }
+
     public struct MissingData: Error, CustomStringConvertible {
         public let path: String
         public var description: String { "the shared city list is missing at \(path); clone the repository with shared/ beside it" }

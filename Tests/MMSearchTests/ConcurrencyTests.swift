@@ -21,7 +21,7 @@ import Testing
         }
         let built = try IndexBuilder.makeIndex(records: records, source: SourceDescription(name: "t", size: 0, checksum: 0, builtAt: 0))
         let index = try CityIndex(bytes: Data(built.bytes), path: "shared.mms")
-        let queries = [""] + records.prefix(300).flatMap { record in
+        let queries = [""] + records.prefix(FullTests.count(quick: 120, full: 300)).flatMap { record in
             let name = String(decoding: record.name, as: UTF8.self)
             return (1 ... min(6, name.count)).map { String(name.prefix($0)) }
         }

@@ -10,21 +10,19 @@ import Testing
 /// `.words`/`.rank` (and the other two combinations) against rank.py's rules. The quick run asks a
 /// fixed-seed sample of the same kinds of prefixes (hundreds); `MMSEARCH_FULL_TESTS=1` asks them all.
 @Suite(.serialized) struct RealListAcceptanceTests {
-    /// Built once for the suite: the real list, its reference, and its index in a temporary file.
+    /// Made once for the suite, off the test pool: the real list, its reference, and its index (the
+    /// one every test process builds once, `RealIndexes`).
+    static func fixture() async throws -> Fixture { try await offThePool { try made.get() } }
+
     struct Fixture: Sendable {
         let reference: ReferenceSearch
         let ranked: RankedReference
         let index: CityIndex
     }
 
-    static let fixture: Result<Fixture, Error> = Result {
-        let cities = try SharedData.cities.get()
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cities.mms")
-        try IndexBuilder.build(input: SharedData.cityList, output: path)
-        let index = try CityIndex(path: path)
-        directory.remove() // the mapping stays valid after the name is gone
-        let reference = ReferenceSearch(cities: cities)
+    private static let made: Result<Fixture, Error> = Result {
+        let index = try CityIndex(path: RealIndexes.shared.blockingBuilt(.list).path)
+        let reference = try SharedData.reference.get()
         return Fixture(reference: reference, ranked: reference.ranked(), index: index)
     }
 
@@ -50,11 +48,11 @@ import Testing
     }
 
     /// Random cities whose "Name, CC" prefixes are asked, and random non-ASCII names (fewer in the quick run).
-    static let randomCityCount = FullTests.count(quick: 12, full: 120)
-    static let nonASCIICityCount = FullTests.count(quick: 8, full: 80)
+    static let randomCityCount = FullTests.count(quick: 6, full: 120)
+    static let nonASCIICityCount = FullTests.count(quick: 5, full: 80)
 
-    @Test func randomPrefixesAgreeWithTheNaiveReference() throws {
-        let fixture = try Self.fixture.get()
+    @Test func randomPrefixesAgreeWithTheNaiveReference() async throws {
+        let fixture = try await Self.fixture()
         var random = SeededRandom(seed: 42)
         let cities = fixture.reference.cities
         var queries: Set<String> = ["", " ", "a", "A", "zzzzzz", "q", "New York Mills", "sao paulo", "lodz", "'s-her", "’s-Her",
@@ -75,12 +73,12 @@ import Testing
                 queries.insert(String(city.name.uppercased().prefix(length)))
             }
         }
-        #expect(queries.count > FullTests.count(quick: 200, full: 2000))
+        #expect(queries.count > FullTests.count(quick: 100, full: 2000))
         for query in queries.sorted() { try check(query, fixture, random: &random) }
     }
 
-    @Test func pagesNearTheEndAgree() throws {
-        let fixture = try Self.fixture.get()
+    @Test func pagesNearTheEndAgree() async throws {
+        let fixture = try await Self.fixture()
         for query in ["", "s", "san", "new"] {
             let expected = fixture.reference.search(query)
             let results = try fixture.index.search(query, match: .name, order: .name, typos: .off)
@@ -100,15 +98,15 @@ import Testing
     /// and compared with rank.py's rules: the count, the first page (stored in the index for big
     /// results) and deeper pages (read from the entries). Every fourth query also in the other three
     /// combinations of match and order. The workload is sampled every `workloadStride` lines.
-    static let workloadStride = FullTests.count(quick: 35, full: 7)
+    static let workloadStride = FullTests.count(quick: 150, full: 7)
 
-    @Test func rankedSearchAgreesWithRankPy() throws {
-        let fixture = try Self.fixture.get()
+    @Test func rankedSearchAgreesWithRankPy() async throws {
+        let fixture = try await Self.fixture()
         let workload = try String(contentsOfFile: SharedData.typingQueries, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var queries = ["", "s", "sa", "de", "new", "york", "am m", "New York", "san ", "st", "la", "-", "'", "(", "mills", "zzzz", " ", "x\u{0}y"]
         var seen = Set(queries)
         for line in stride(from: 0, to: workload.count, by: Self.workloadStride).map({ workload[$0] }) where seen.insert(line).inserted { queries.append(line) }
-        #expect(queries.count > FullTests.count(quick: 600, full: 3000))
+        #expect(queries.count > FullTests.count(quick: 150, full: 3000))
         var compared = 0, deep = 0
         for (number, query) in queries.enumerated() {
             let combinations: [(MatchMode, ResultOrder)] = number % 4 == 0 ? MatchMode.allCases.flatMap { m in ResultOrder.allCases.map { (m, $0) } } : [(.words, .rank)]
@@ -129,7 +127,7 @@ import Testing
                 compared += 1
             }
         }
-        #expect(compared > FullTests.count(quick: 700, full: 3500) && deep > FullTests.count(quick: 60, full: 300))
+        #expect(compared > FullTests.count(quick: 250, full: 3500) && deep > FullTests.count(quick: 15, full: 300))
         // Words inside names count: "york" finds New York by its second word, after the names that start with it.
         let york = try fixture.index.search("york")
         let firstWordMatch = try #require(try york.cities(in: 0 ..< york.count).firstIndex { !Folding.fold($0.name).starts(with: Folding.fold("york")) })
@@ -139,8 +137,8 @@ import Testing
 
     /// Every record comes back with its id, name, country and coordinates exactly (coordinates held
     /// as 1e-7 degree integers convert to the same Double the JSON text gives).
-    @Test func everyRecordRoundTrips() throws {
-        let fixture = try Self.fixture.get()
+    @Test func everyRecordRoundTrips() async throws {
+        let fixture = try await Self.fixture()
         // Position by position through name order (a range of records: each read is O(1)).
         let all = try fixture.index.search("", match: .name, order: .name)
         #expect(all.count == fixture.reference.cities.count)
@@ -164,7 +162,7 @@ import Testing
         }
     }
 
-    @Test func realIndexVerifies() throws {
-        try Self.fixture.get().index.verify()
+    @Test func realIndexVerifies() async throws {
+        try await Self.fixture().index.verify()
     }
 }

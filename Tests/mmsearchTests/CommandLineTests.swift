@@ -3,69 +3,6 @@ import MMSearch
 import MMSearchTestSupport
 import Testing
 
-/// Runs the built `mmsearch` binary (it sits beside the test bundle in the build folder).
-struct MMSearchProcess {
-    static let executable: String = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            let candidate = url.appendingPathComponent("mmsearch").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return "mmsearch"
-    }()
-
-    struct Outcome {
-        let status: Int32
-        let output: String
-        let error: String
-    }
-
-    /// A child that exits before reading all its input (a fast static binary refusing its arguments)
-    /// makes writing to its standard input fail: with SIGPIPE ignored that is an error the writer
-    /// drops, not the death of the whole test process.
-    static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
-
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], in directory: String? = nil) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["MMSEARCH_INDEX"] = nil
-        env["MMSEARCH_DATA"] = nil
-        env.merge(environment) { $1 }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        // Read both pipes while the process runs, so a large answer cannot fill a pipe and block it.
-        let errorData = LockedData()
-        let errorReader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        errorReader.start()
-        _ = ignoreBrokenPipes
-        let inputWriter = Thread {
-            if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
-            try? stdin.fileHandleForWriting.close()
-        }
-        inputWriter.start()
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errorData.isSet { usleep(1000) }
-        return Outcome(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self), error: String(decoding: errorData.value, as: UTF8.self))
-    }
-
-    final class LockedData: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data: Data?
-        func set(_ value: Data) { lock.withLock { data = value } }
-        var isSet: Bool { lock.withLock { data != nil } }
-        var value: Data { lock.withLock { data ?? Data() } }
-    }
-}
-
 @Suite struct CommandLineTests {
     static let classicList = """
         [{"_id":1,"name":"Alabama","country":"US","coord":{"lon":-86.75,"lat":32.75}},
@@ -279,11 +216,11 @@ struct MMSearchProcess {
     /// The CLI end to end on the real list, many queries through one process, against the naive
     /// reference of version 1: over an index of the list alone, `--match name --order name` gives
     /// exactly version 1's answers (counts, and pages in fold.py's order).
-    @Test func jsonAnswersAgreeWithTheNaiveReferenceOnTheRealList() throws {
-        let reference = ReferenceSearch(cities: try SharedData.cities.get())
-        let index = try RealIndexes.shared.path(.list)
+    @Test func jsonAnswersAgreeWithTheNaiveReferenceOnTheRealList() async throws {
+        let reference = try SharedData.reference.get()
+        let index = try await RealIndexes.shared.path(.list)
         let workload = try String(contentsOfFile: SharedData.typingQueries, encoding: .utf8).split(separator: "\n").map(String.init)
-        let queries = stride(from: 0, to: workload.count, by: 40).map { workload[$0] } + ["", "Łódź", "sao paulo", "zzzz"]
+        let queries = stride(from: 0, to: workload.count, by: FullTests.count(quick: 120, full: 40)).map { workload[$0] } + ["", "Łódź", "sao paulo", "zzzz"]
         let result = try MMSearchProcess.run(["query", "--index", index, "--json", "--match", "name", "--order", "name", "--limit", "25", "-"], input: queries.joined(separator: "\n") + "\n")
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n")

@@ -82,9 +82,9 @@ import Testing
 
     /// A directory in which `cities.mms` is the quick start's index: the real list joined with
     /// cities500, built with region and country names.
-    static func directoryWithTheIndex() throws -> TemporaryDirectory {
+    static func directoryWithTheIndex() async throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
-        try FileManager.default.createSymbolicLink(atPath: directory.file("cities.mms"), withDestinationPath: RealIndexes.shared.path(.joinedRegions))
+        try FileManager.default.createSymbolicLink(atPath: directory.file("cities.mms"), withDestinationPath: await RealIndexes.shared.path(.joinedRegions))
         return directory
     }
 
@@ -102,8 +102,8 @@ import Testing
     }
 
     @Test(arguments: allExamples)
-    func examplePrintsWhatTheDocShows(_ example: Example) throws {
-        let directory = try Self.directoryWithTheIndex()
+    func examplePrintsWhatTheDocShows(_ example: Example) async throws {
+        let directory = try await Self.directoryWithTheIndex()
         defer { directory.remove() }
         let run = try MMSearchProcess.run(example.arguments, in: directory.path)
         #expect(Self.masked(run.output + run.error) == Self.masked(example.expected),
@@ -113,7 +113,7 @@ import Testing
     /// docs/format.md's sizes on the real data: each row's keys, nodes and file size (in MB, two
     /// decimals) are what `mmsearch info` says of that index (the dump alone in the full run only).
     @Test(arguments: RealInput.asked + RealInput.askedWithRegions)
-    func formatSizesAreTheRealIndexes(_ input: RealInput) throws {
+    func formatSizesAreTheRealIndexes(_ input: RealInput) async throws {
         let label = switch input {
         case .list: "the list alone"
         case .joined: "the list + cities500"
@@ -125,7 +125,7 @@ import Testing
         let format = try Self.text(of: "docs/format.md")
         let row = try #require(format.split(separator: "\n").first { $0.hasPrefix("| \(label) |") }, "docs/format.md has no row \(label)")
         let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-        let info = try MMSearchProcess.run(["info", RealIndexes.shared.path(input)]).output
+        let info = try MMSearchProcess.run(["info", await RealIndexes.shared.path(input)]).output
         func value(_ prefix: String) -> String { info.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) } ?? "" }
         let keys = value("search keys     ").prefix { $0 != " " }
         let nodes = value("search keys     ").split(separator: " ").dropLast().last ?? ""
@@ -137,7 +137,7 @@ import Testing
 
     /// The README's picture: a capture of the search screen, between `<!-- capture: tmux COLSxROWS,
     /// the list joined with cities500, "TYPED" then Down -->` and the end of the block that follows.
-    @Test func searchScreenPictureIsWhatTheScreenShows() throws {
+    @Test func searchScreenPictureIsWhatTheScreenShows() async throws {
         let readme = try Self.text(of: "README.md")
         let marker = try #require(readme.range(of: "<!-- capture: tmux "), "README.md has no capture of the search screen")
         let comment = readme[marker.upperBound...].prefix { $0 != "\n" }
@@ -148,7 +148,7 @@ import Testing
         let picture = String(block[..<(try #require(block.range(of: "```"))).lowerBound])
         guard size.count == 2 else { return }
 
-        let directory = try Self.directoryWithTheIndex()
+        let directory = try await Self.directoryWithTheIndex()
         let window = try TmuxWindow(directory: directory, columns: size[0], rows: size[1])
         defer { window.close(); directory.remove() }
         // The window's shell starts in the test process's directory: `cities.mms` is in `directory`.

@@ -2,158 +2,6 @@ import Foundation
 import MMSearchTestSupport
 import Testing
 
-/// The real data, read from `../shared` (never copied into the package), and the normative reference.
-enum RealData {
-    static let shared = SharedData.packageRoot + "/../shared"
-    static let cityList = SharedData.cityList
-    static let dump = shared + "/data/cities500.txt.gz"
-    static let typingQueries = SharedData.typingQueries
-    static let typingTypos = shared + "/data/typing-typos.txt"
-    static let admin1 = shared + "/data/admin1CodesASCII.txt"
-    static let countries = shared + "/data/countryInfo.txt"
-    static let rankScript = shared + "/peers/rank.py"
-}
-
-/// The inputs an index is built from: the list alone, the list joined with the GeoNames dump, and
-/// the dump alone (version 2's three); and with region and country names: the list with countries,
-/// the joined list with both, the dump with regions.
-enum RealInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case list, joined, dump
-    case listCountries, joinedRegions, dumpRegions
-
-    static let versionTwo: [RealInput] = [.list, .joined, .dump]
-    static let withRegions: [RealInput] = [.listCountries, .joinedRegions, .dumpRegions]
-
-    var testDescription: String { rawValue }
-
-    /// `mmsearch build` arguments, before `-o OUTPUT` (rank.py takes the same options).
-    var buildArguments: [String] {
-        switch self {
-        case .list: [RealData.cityList]
-        case .joined: [RealData.cityList, "--geonames", RealData.dump]
-        case .dump: [RealData.dump]
-        case .listCountries: [RealData.cityList, "--countries", RealData.countries]
-        case .joinedRegions: [RealData.cityList, "--geonames", RealData.dump, "--admin1", RealData.admin1, "--countries", RealData.countries]
-        case .dumpRegions: [RealData.dump, "--admin1", RealData.admin1]
-        }
-    }
-
-    /// rank.py's arguments for the same records.
-    var rankArguments: [String] { ["--list"] + buildArguments }
-
-    var recordCount: Int { self == .dump || self == .dumpRegions ? 234_908 : 209_579 }
-
-    /// The inputs the acceptance tests build and ask: all three of version 2's in the full run; the list
-    /// alone and the list joined with the dump (what the README builds) in the quick run, where the dump
-    /// alone (a third build, and four more rank.py loads of ~10 s) would take a third of the run's time.
-    static let asked: [RealInput] = FullTests.enabled ? versionTwo : [.list, .joined]
-    /// The same with region and country names: all three in the full run, the joined list in the quick one.
-    static let askedWithRegions: [RealInput] = FullTests.enabled ? withRegions : [.joinedRegions]
-}
-
-/// The indexes of the real inputs, each built once per test process with the `mmsearch` binary into
-/// one temporary directory (removed when the process exits), whichever test asks first.
-final class RealIndexes: @unchecked Sendable {
-    static let shared = RealIndexes()
-
-    struct Built: Sendable {
-        let path: String
-        /// What `mmsearch build` wrote on standard error.
-        let messages: String
-    }
-
-    struct BuildFailed: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    private final class Slot: @unchecked Sendable {
-        let lock = NSLock()
-        var result: Result<Built, BuildFailed>?
-    }
-
-    private static let prefix = "mmsearch-real-indexes-"
-
-    private static let directory: String = {
-        // Those of test processes that ended without running their atexit handlers (killed, crashed).
-        let temporary = NSTemporaryDirectory()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: temporary + name)
-        }
-        let path = temporary + prefix + "\(getpid())-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        atexit { RealIndexes.removeDirectory() }
-        return path
-    }()
-
-    private static func removeDirectory() { try? FileManager.default.removeItem(atPath: directory) }
-
-    private let slots: [RealInput: Slot] = Dictionary(uniqueKeysWithValues: RealInput.allCases.map { ($0, Slot()) })
-
-    /// The index of `input`, built now if no test has built it yet (a build that failed fails again at once).
-    func built(_ input: RealInput) throws -> Built {
-        let slot = slots[input]!
-        slot.lock.lock()
-        defer { slot.lock.unlock() }
-        if let result = slot.result { return try result.get() }
-        let path = Self.directory + "/\(input.rawValue).mms"
-        let result: Result<Built, BuildFailed>
-        do {
-            let build = try MMSearchProcess.run(["build"] + input.buildArguments + ["-o", path])
-            result = build.status == 0
-                ? .success(Built(path: path, messages: build.error))
-                : .failure(BuildFailed(description: "mmsearch build \(input.buildArguments) failed with status \(build.status): \(build.error)"))
-        } catch {
-            result = .failure(BuildFailed(description: "mmsearch build \(input.buildArguments) did not run: \(error)"))
-        }
-        slot.result = result
-        return try result.get()
-    }
-
-    func path(_ input: RealInput) throws -> String { try built(input).path }
-}
-
-/// Any program, with standard input written and both outputs read while it runs.
-enum ExternalProcess {
-    struct Outcome {
-        let status: Int32
-        let output: Data
-        let error: String
-    }
-
-    static func run(_ executable: String, _ arguments: [String], input: Data, environment: [String: String] = [:]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        let errorData = MMSearchProcess.LockedData()
-        let errorReader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        errorReader.start()
-        _ = MMSearchProcess.ignoreBrokenPipes
-        let inputWriter = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        inputWriter.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errorData.isSet { usleep(1000) }
-        return Outcome(status: process.terminationStatus, output: output, error: String(decoding: errorData.value, as: UTF8.self))
-    }
-
-    /// Runs `jobs` on other threads, all at once (each job limits itself), and returns when all have ended.
-    static func inParallel(_ jobs: [@Sendable () -> Void]) {
-        let group = DispatchGroup()
-        for job in jobs { DispatchQueue.global().async(group: group, execute: job) }
-        group.wait()
-    }
-}
-
 /// The queries of the acceptance runs, made once per test process.
 struct AcceptanceQueries: Sendable {
     /// Every query: the fixed ones, a sample of the typing workload, and every prefix of the names of
@@ -262,13 +110,9 @@ struct AcceptanceQueries: Sendable {
 
 /// mmsearch against `shared/peers/rank.py`, the normative definition of matching and ranking, on the
 /// real data: the list alone, the list joined with the GeoNames dump, and the dump alone. For each
-/// input, rank.py runs once per (match, order) with every query on standard input, at most two rank.py
-/// processes at a time (each loads the data for ~3-12 s); `mmsearch query --json` answers the same
-/// queries, and count and ids must agree line by line.
+/// input, rank.py answers every query once per (match, order), over one load of the data (`RankPy`);
+/// `mmsearch query --json` answers the same queries, and count and ids must agree line by line.
 @Suite struct RankAcceptanceTests {
-    /// At most two rank.py processes at once, in the whole test process.
-    static let rankSlots = DispatchSemaphore(value: 2)
-
     struct Page: Sendable, CustomStringConvertible {
         let offset: Int
         let limit: Int
@@ -295,10 +139,12 @@ struct AcceptanceQueries: Sendable {
         Mode(match: "words", order: "name", asksAll: true, deep: false),
         Mode(match: "name", order: "name", asksAll: true, deep: true),
     ]
-    /// The modes asked: all four in the full run; in the quick run the two with deep pages (every
-    /// rank.py run loads the data again, ~12 s for the joined input; RealListAcceptanceTests compares
-    /// the other two on the list).
-    static let askedModes = FullTests.enabled ? modes : modes.filter(\.deep)
+    /// The modes asked of `input`: all four in the full run. In the quick run, the two with deep pages
+    /// of the list, and the default of the joined list (its rank.py process answers the regions
+    /// acceptance too); RealListAcceptanceTests compares the other two modes on the list.
+    static func askedModes(_ input: RealInput) -> [Mode] {
+        FullTests.enabled ? modes : input == .list ? modes.filter(\.deep) : [modes[0]]
+    }
 
     /// One query's answer from either side: with how many typos were allowed, and each result's
     /// region ("" where it has none).
@@ -315,7 +161,7 @@ struct AcceptanceQueries: Sendable {
         let description: String
     }
 
-    /// One mmsearch process: a mode (its number in `askedModes`), a page, and the queries.
+    /// One mmsearch process: a mode (its number in `askedModes(input)`), a page, and the queries.
     struct Run: Sendable {
         let mode: Int
         let page: Page
@@ -337,16 +183,7 @@ struct AcceptanceQueries: Sendable {
     /// the deepest page compared (a page is a slice of rank.py's order, `ranked[offset:offset + limit]`).
     static func reference(_ input: RealInput, _ mode: Mode, _ queries: [String]) throws -> [Answer] {
         let limit = ([firstPage] + (mode.deep ? deepPages : [])).map { $0.offset + $0.limit }.max()!
-        rankSlots.wait()
-        defer { rankSlots.signal() }
-        let run = try ExternalProcess.run(
-            "/usr/bin/env",
-            ["python3", RealData.rankScript] + input.rankArguments + ["--match", mode.match, "--order", mode.order, "--offset", "0", "--limit", String(limit), "-"],
-            input: Data((queries.joined(separator: "\n") + "\n").utf8),
-            environment: ["PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1"]
-        )
-        guard run.status == 0 else { throw Failure(description: "rank.py \(input) \(mode) exited with \(run.status): \(run.error)") }
-        return try answers(run.output, idsKey: "ids")
+        return try RankPy.shared.answers(input, RankPy.Options(match: mode.match, order: mode.order, limit: limit), queries)
     }
 
     /// mmsearch's answers for `queries` on one page.
@@ -400,26 +237,26 @@ struct AcceptanceQueries: Sendable {
         return found
     }
 
-    @Test(.timeLimit(.minutes(20)), arguments: RealInput.asked)
-    func mmsearchAnswersAsRankPyDoes(_ input: RealInput) throws {
+    /// The inputs asked the typing workload: version 2's three in the full run; in the quick run the list
+    /// alone and the joined list with regions, whose plain prefixes rank as the joined list's (alternate
+    /// names, populations, exonyms), so the quick run builds no index for the joined list alone.
+    static let inputs: [RealInput] = FullTests.enabled ? RealInput.versionTwo : [.list, .joinedRegions]
+
+    @Test(.timeLimit(.minutes(20)), arguments: inputs)
+    func mmsearchAnswersAsRankPyDoes(_ input: RealInput) async throws {
         let queries = try AcceptanceQueries.shared.get()
         #expect(queries.all.count > FullTests.count(quick: 300, full: 6_000) && queries.ranked.count > FullTests.count(quick: 100, full: 1_000))
         #expect(queries.ranked.allSatisfy(Set(queries.all).contains))
         for fixed in AcceptanceQueries.fixed { #expect(queries.ranked.contains(fixed) && queries.all.contains(fixed), "\(fixed.debugDescription)") }
 
-        // The index builds while rank.py runs, two rank.py at a time in all.
+        // The index builds while rank.py answers.
         let references = Collected<[String: Answer]>(), index = Collected<String>()
-        let modes = Self.askedModes
-        ExternalProcess.inParallel([{ index.set(0, Result { try RealIndexes.shared.path(input) }) }] + modes.indices.map { number in {
+        let modes = Self.askedModes(input)
+        await ExternalProcess.inParallel([{ index.set(0, Result { try RealIndexes.shared.blockingBuilt(input).path }) }] + modes.indices.map { number in {
             let mode = modes[number]
             let asked = mode.asksAll ? queries.all : queries.ranked
             references.set(number, Result {
-                let answers = try Self.reference(input, mode, asked)
-                guard answers.count == asked.count else { throw Failure(description: "rank.py \(input) \(mode): \(answers.count) answers to \(asked.count) queries") }
-                for (query, answer) in zip(asked, answers) where answer.query != query {
-                    throw Failure(description: "rank.py \(input) \(mode) answered \(answer.query.debugDescription) for \(query.debugDescription)")
-                }
-                return Dictionary(answers.map { ($0.query, $0) }, uniquingKeysWith: { first, _ in first })
+                Dictionary(try Self.reference(input, mode, asked).map { ($0.query, $0) }, uniquingKeysWith: { first, _ in first })
             })
         } })
         let indexPath = try index.get(0)
@@ -439,7 +276,7 @@ struct AcceptanceQueries: Sendable {
         }
         let results = Collected<[Answer]>()
         let slots = DispatchSemaphore(value: 2)
-        ExternalProcess.inParallel(runs.indices.map { [runs] number in {
+        await ExternalProcess.inParallel(runs.indices.map { [runs] number in {
             slots.wait()
             defer { slots.signal() }
             let run = runs[number]
@@ -492,8 +329,8 @@ struct AcceptanceQueries: Sendable {
     /// In the full run only: the debug binary takes about 30 s for the joined index (the quick run
     /// verifies the list's index in-process, `RealListAcceptanceTests.realIndexVerifies`).
     @Test(.fullRunOnly, arguments: RealInput.allCases)
-    func verifyAcceptsTheRealIndex(_ input: RealInput) throws {
-        let built = try RealIndexes.shared.built(input)
+    func verifyAcceptsTheRealIndex(_ input: RealInput) async throws {
+        let built = try await RealIndexes.shared.built(input)
         let size = try FileManager.default.attributesOfItem(atPath: built.path)[.size] as! Int
         let verify = try MMSearchProcess.run(["verify", built.path])
         #expect(verify.status == 0, "\(verify.error)")
@@ -503,8 +340,8 @@ struct AcceptanceQueries: Sendable {
 
     /// What build says and info shows for each real input.
     @Test(arguments: RealInput.asked + RealInput.askedWithRegions)
-    func buildAndInfoDescribeTheRealInput(_ input: RealInput) throws {
-        let built = try RealIndexes.shared.built(input)
+    func buildAndInfoDescribeTheRealInput(_ input: RealInput) async throws {
+        let built = try await RealIndexes.shared.built(input)
         let messages = built.messages.split(separator: "\n").map(String.init)
         let wrote = try #require(messages.last)
         #expect(wrote.hasPrefix("mmsearch build: wrote \(built.path): \(input.recordCount) records"), "\(wrote)")

@@ -14,8 +14,8 @@ struct RegionQueries: Sendable {
                            "cincinatti", "albuqerque", "new yrok", "sanfrancisco", "munchn", "springfield, il", "san jose, ca", "york, england"]
 
     /// How many shared names and typo keystrokes: a sample in the quick run, thousands of queries in the full one.
-    static var sharedNameCount: Int { FullTests.count(quick: 15, full: 150) }
-    static var typoSampleCount: Int { FullTests.count(quick: 80, full: 1_200) }
+    static var sharedNameCount: Int { FullTests.count(quick: 10, full: 150) }
+    static var typoSampleCount: Int { FullTests.count(quick: 60, full: 1_200) }
 
     static let shared: Result<RegionQueries, any Error> = Result { try make() }
 
@@ -73,53 +73,51 @@ struct RegionQueries: Sendable {
 @Suite struct RegionsAndTyposAcceptanceTests {
     /// One mmsearch and rank.py run: the options both take, and the page.
     struct Run: Sendable, CustomStringConvertible {
-        let options: [String]
+        let options: RankPy.Options
         let page: RankAcceptanceTests.Page
-        var description: String { "\(options.joined(separator: " ")) \(page)" }
+        /// `mmsearch query`'s options (rank.py's are the same).
+        var arguments: [String] { ["--match", options.match, "--order", options.order, "--typos", options.typos] }
+        var description: String { "\(arguments.joined(separator: " ")) \(page)" }
+        /// The same options: answered by one page of rank.py's, as deep as the deepest compared.
+        func sameOptions(_ other: Run) -> Bool { arguments == other.arguments }
     }
 
     /// The defaults, first page and a page past it, in every run; typos off and name matching in the
-    /// full run (each rank.py run loads the data anew, ~15 s, and rank.py's typo search is slow).
+    /// full run (rank.py's typo search is slow).
     static let runs = [
-        Run(options: ["--match", "words", "--order", "rank", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
-        Run(options: ["--match", "words", "--order", "rank", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 20, limit: 10)),
+        Run(options: RankPy.Options(typos: "on"), page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
+        Run(options: RankPy.Options(typos: "on"), page: RankAcceptanceTests.Page(offset: 20, limit: 10)),
     ] + (FullTests.enabled ? [
-        Run(options: ["--match", "words", "--order", "rank", "--typos", "off"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
-        Run(options: ["--match", "name", "--order", "name", "--typos", "on"], page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
+        Run(options: RankPy.Options(typos: "off"), page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
+        Run(options: RankPy.Options(match: "name", order: "name", typos: "on"), page: RankAcceptanceTests.Page(offset: 0, limit: 20)),
     ] : [])
 
     /// The joined index always; the dump with regions and the list with countries in the full run
     /// (`MMSEARCH_FULL_TESTS=1`), which asks thousands of queries where the quick run asks a sample.
     @Test(.timeLimit(.minutes(20)), arguments: RealInput.askedWithRegions)
-    func regionsCountriesAndTyposAsRankPy(_ input: RealInput) throws {
+    func regionsCountriesAndTyposAsRankPy(_ input: RealInput) async throws {
         let queries = try RegionQueries.shared.get().all
-        #expect(queries.count > FullTests.count(quick: 300, full: 4_000), "\(queries.count) queries")
+        #expect(queries.count > FullTests.count(quick: 250, full: 4_000), "\(queries.count) queries")
         let references = RankAcceptanceTests.Collected<[String: RankAcceptanceTests.Answer]>()
         let answers = RankAcceptanceTests.Collected<[RankAcceptanceTests.Answer]>()
         let index = RankAcceptanceTests.Collected<String>()
         // Typos off and name matching on the joined index only: the other inputs ask the defaults.
         let runs = input == .joinedRegions ? Self.runs : Array(Self.runs.prefix(2))
-        // One rank.py run per set of options, its page as deep as the deepest compared with it (a page
-        // is a slice of rank.py's order): run `number`'s reference is `references[first[number]]`.
-        let first = runs.indices.map { number in runs.firstIndex { $0.options == runs[number].options }! }
-        ExternalProcess.inParallel([{ index.set(0, Result { try RealIndexes.shared.path(input) }) }] + runs.indices.filter { first[$0] == $0 }.map { number in {
+        // One rank.py page per set of options, as deep as the deepest compared with it (a page is a
+        // slice of rank.py's order): run `number`'s reference is `references[first[number]]`.
+        let first = runs.indices.map { number in runs.firstIndex { $0.sameOptions(runs[number]) }! }
+        await ExternalProcess.inParallel([{ index.set(0, Result { try RealIndexes.shared.blockingBuilt(input).path }) }] + runs.indices.filter { first[$0] == $0 }.map { number in {
             references.set(number, Result {
-                let run = runs[number]
-                let deepest = runs.filter { $0.options == run.options }.map { $0.page.offset + $0.page.limit }.max()!
-                RankAcceptanceTests.rankSlots.wait()
-                defer { RankAcceptanceTests.rankSlots.signal() }
-                let outcome = try ExternalProcess.run(
-                    "/usr/bin/env", ["python3", RealData.rankScript] + input.rankArguments + run.options + ["--offset", "0", "--limit", String(deepest), "-"],
-                    input: Data((queries.joined(separator: "\n") + "\n").utf8), environment: ["PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1"])
-                guard outcome.status == 0 else { throw RankAcceptanceTests.Failure(description: "rank.py \(input) \(run) exited with \(outcome.status): \(outcome.error)") }
-                let parsed = try RankAcceptanceTests.answers(outcome.output, idsKey: "ids")
+                var options = runs[number].options
+                options.limit = runs.filter { $0.sameOptions(runs[number]) }.map { $0.page.offset + $0.page.limit }.max()!
+                let parsed = try RankPy.shared.answers(input, options, queries)
                 return Dictionary(parsed.map { ($0.query, $0) }, uniquingKeysWith: { first, _ in first })
             })
         } })
         let indexPath = try index.get(0)
         for (number, run) in runs.enumerated() {
             answers.set(number, Result {
-                let outcome = try MMSearchProcess.run(["query", "--index", indexPath, "--json"] + run.options + ["--offset", String(run.page.offset), "--limit", String(run.page.limit), "-"],
+                let outcome = try MMSearchProcess.run(["query", "--index", indexPath, "--json"] + run.arguments + ["--offset", String(run.page.offset), "--limit", String(run.page.limit), "-"],
                                                       input: queries.joined(separator: "\n") + "\n")
                 guard outcome.status == 0, outcome.error.isEmpty else { throw RankAcceptanceTests.Failure(description: "mmsearch query \(run) exited with \(outcome.status): \(outcome.error)") }
                 return try RankAcceptanceTests.answers(Data(outcome.output.utf8), idsKey: "results")

@@ -1,5 +1,6 @@
 import CMMSearchFormat
 import MMSearch
+import MMSearchTestSupport
 import Testing
 
 /// `mmsearch --version` and `-V` name the release and the index format the binary reads, the latter

@@ -1,0 +1,111 @@
+import Foundation
+import MMSearchTestSupport
+
+/// rank.py's answers (`../shared/peers/rank.py`, the normative definition), from one Python process
+/// per real input that loads the data once (`Tests/reference/rank_server.py`) and answers every run
+/// the tests of this process ask of that input. A run of rank.py itself loads it each time: about
+/// 16 s for the joined list with regions, most of what the acceptance tests spent waiting.
+final class RankPy: @unchecked Sendable {
+    static let shared = RankPy()
+
+    static let server = SharedData.packageRoot + "/Tests/reference/rank_server.py"
+
+    /// One run's options, as rank.py takes them.
+    struct Options: Sendable {
+        var match = "words"
+        var order = "rank"
+        var typos = "off"
+        var limit = 20
+    }
+
+    /// The process of one input: asked by one test at a time.
+    private final class Server: @unchecked Sendable {
+        let lock = NSLock()
+        var started: Result<(process: Process, input: FileHandle, output: LineReader), RankAcceptanceTests.Failure>?
+    }
+
+    private let servers: [RealInput: Server] = Dictionary(uniqueKeysWithValues: RealInput.allCases.map { ($0, Server()) })
+
+    /// rank.py's answers to `queries` on `input`, one a query, in order (first page `options.limit` long).
+    func answers(_ input: RealInput, _ options: Options, _ queries: [String]) throws -> [RankAcceptanceTests.Answer] {
+        let server = servers[input]!
+        server.lock.lock()
+        defer { server.lock.unlock() }
+        if server.started == nil { server.started = Self.start(input) }
+        let (process, requests, output) = try server.started!.get()
+        let request: [String: Any] = ["match": options.match, "order": options.order, "typos": options.typos, "offset": 0, "limit": options.limit, "queries": queries]
+        var line = try JSONSerialization.data(withJSONObject: request)
+        line.append(UInt8(ascii: "\n"))
+        do {
+            try requests.write(contentsOf: line)
+        } catch {
+            throw RankAcceptanceTests.Failure(description: "rank_server.py \(input) (status \(process.isRunning ? "running" : "\(process.terminationStatus)")) took no request: \(error)")
+        }
+        var answered = Data()
+        while true {
+            guard let answer = output.next() else {
+                process.waitUntilExit()
+                let failure = RankAcceptanceTests.Failure(description: "rank_server.py \(input) exited with \(process.terminationStatus) before it answered")
+                server.started = .failure(failure)
+                throw failure
+            }
+            if answer == Data("end".utf8) { break }
+            answered.append(answer)
+            answered.append(UInt8(ascii: "\n"))
+        }
+        let parsed = try RankAcceptanceTests.answers(answered, idsKey: "ids")
+        guard parsed.count == queries.count else {
+            throw RankAcceptanceTests.Failure(description: "rank.py \(input) \(options): \(parsed.count) answers to \(queries.count) queries")
+        }
+        for (query, answer) in zip(queries, parsed) where answer.query != query {
+            throw RankAcceptanceTests.Failure(description: "rank.py \(input) \(options) answered \(answer.query.debugDescription) for \(query.debugDescription)")
+        }
+        return parsed
+    }
+
+    private static func start(_ input: RealInput) -> Result<(process: Process, input: FileHandle, output: LineReader), RankAcceptanceTests.Failure> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", server, RealData.shared + "/peers"] + input.rankArguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1"]) { $1 }
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        _ = MMSearchProcess.ignoreBrokenPipes
+        do {
+            try process.run()
+        } catch {
+            return .failure(RankAcceptanceTests.Failure(description: "rank_server.py \(input) did not start: \(error)"))
+        }
+        return .success((process, stdin.fileHandleForWriting, LineReader(stdout.fileHandleForReading)))
+    }
+}
+
+/// The lines of a pipe, read as they come.
+final class LineReader: @unchecked Sendable {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    /// Where the next line starts in `buffer`.
+    private var start = 0
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    /// The next line without its line break, or nil at the end of the output.
+    func next() -> Data? {
+        while true {
+            if let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                defer { start = end + 1 }
+                return Data(buffer[start ..< end])
+            }
+            buffer.removeFirst(start)
+            start = 0
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer = [] }
+                return Data(buffer)
+            }
+            buffer += chunk
+        }
+    }
+}
