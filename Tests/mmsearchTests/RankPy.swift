@@ -2,9 +2,11 @@ import Foundation
 import MMSearchTestSupport
 
 /// rank.py's answers (`../shared/peers/rank.py`, the normative definition), from one Python process
-/// per real input that loads the data once (`Tests/reference/rank_server.py`) and answers every run
-/// the tests of this process ask of that input. A run of rank.py itself loads it each time: about
-/// 16 s for the joined list with regions, most of what the acceptance tests spent waiting.
+/// per real input and match mode that loads the data and makes its index once
+/// (`Tests/reference/rank_server.py`), then answers every run the tests of this process ask of them.
+/// A run of rank.py itself does both each time: about 16 s for the joined list with regions, most of
+/// what the acceptance tests spent waiting. (A process per match mode, not per input: the full run
+/// asks thousands of queries in each, which one process would answer one mode after the other.)
 final class RankPy: @unchecked Sendable {
     static let shared = RankPy()
 
@@ -18,17 +20,21 @@ final class RankPy: @unchecked Sendable {
         var limit = 20
     }
 
-    /// The process of one input: asked by one test at a time.
+    /// The process of one input and match mode: asked by one test at a time.
     private final class Server: @unchecked Sendable {
         let lock = NSLock()
         var started: Result<(process: Process, input: FileHandle, output: LineReader), RankAcceptanceTests.Failure>?
     }
 
-    private let servers: [RealInput: Server] = Dictionary(uniqueKeysWithValues: RealInput.allCases.map { ($0, Server()) })
+    private let servers: [String: Server] = Dictionary(uniqueKeysWithValues: RealInput.allCases.flatMap { input in
+        ["words", "name"].map { ("\(input) \($0)", Server()) }
+    })
 
     /// rank.py's answers to `queries` on `input`, one a query, in order (first page `options.limit` long).
     func answers(_ input: RealInput, _ options: Options, _ queries: [String]) throws -> [RankAcceptanceTests.Answer] {
-        let server = servers[input]!
+        guard let server = servers["\(input) \(options.match)"] else {
+            throw RankAcceptanceTests.Failure(description: "rank.py has no match mode \(options.match.debugDescription)")
+        }
         server.lock.lock()
         defer { server.lock.unlock() }
         if server.started == nil { server.started = Self.start(input) }
