@@ -46,10 +46,8 @@ struct AcceptanceQueries: Sendable {
 
         // The most populous cities: by the dump's population column, then id; those the list has.
         let listed = Set(try SharedData.cities.get().map(\._id))
-        let dump = try ExternalProcess.run("/bin/gzip", ["-dc", RealData.dump], input: Data())
-        guard dump.status == 0 else { throw DataError(description: "gzip -dc \(RealData.dump) failed: \(dump.error)") }
-        let rows = try Self.populations(of: [UInt8](dump.output))
-        let top = rows.filter { listed.contains($0.id) }
+        let dump = try RealDump.shared.get()
+        let top = dump.rows.filter { listed.contains($0.id) }
             .sorted { $0.population != $1.population ? $0.population > $1.population : $0.id < $1.id }
             .prefix(topCityCount)
         guard top.count == topCityCount else { throw DataError(description: "only \(top.count) of the dump's cities are in the list") }
@@ -65,16 +63,39 @@ struct AcceptanceQueries: Sendable {
         }
         let ranked = fixed + sample.prefix(rankedSampleCount).sorted().map { others[$0] }
         let asked = fixed + sample.prefix(allSampleCount).sorted().map { others[$0] }
-        return AcceptanceQueries(all: asked, ranked: ranked, dumpSize: dump.output.count)
+        return AcceptanceQueries(all: asked, ranked: ranked, dumpSize: dump.size)
     }
 
     struct DataError: Error, CustomStringConvertible {
         let description: String
     }
+}
 
-    /// Columns 1 (geonameid), 2 (name) and 15 (population) of every row of a GeoNames dump.
-    static func populations(of bytes: [UInt8]) throws -> [(id: UInt32, name: String, population: Int)] {
-        var rows: [(id: UInt32, name: String, population: Int)] = []
+/// The rows of the GeoNames dump, decompressed and read once per test process, naively (apart from
+/// the builder's parser): what the acceptance queries are made of.
+struct RealDump: Sendable {
+    struct Row: Sendable {
+        let id: UInt32
+        let name: String
+        let country: String
+        let admin1: String
+        let population: Int
+    }
+
+    let rows: [Row]
+    /// The size of the dump once decompressed.
+    let size: Int
+
+    static let shared: Result<RealDump, any Error> = Result {
+        let dump = try ExternalProcess.run("/bin/gzip", ["-dc", RealData.dump], input: Data())
+        guard dump.status == 0 else { throw AcceptanceQueries.DataError(description: "gzip -dc \(RealData.dump) failed: \(dump.error)") }
+        return RealDump(rows: try rows(of: [UInt8](dump.output)), size: dump.output.count)
+    }
+
+    /// Columns 1 (geonameid), 2 (name), 9 (country code), 11 (admin1 code) and 15 (population) of
+    /// every row of a GeoNames dump.
+    static func rows(of bytes: [UInt8]) throws -> [Row] {
+        var rows: [Row] = []
         rows.reserveCapacity(250_000)
         try bytes.withUnsafeBufferPointer { buffer in
             var lineStart = 0
@@ -86,7 +107,7 @@ struct AcceptanceQueries: Sendable {
                     if buffer[end] == UInt8(ascii: "\t") { tabs.append(end) }
                     end += 1
                 }
-                guard tabs.count == 18 else { throw DataError(description: "\(RealData.dump): line \(line) has \(tabs.count + 1) columns, not 19") }
+                guard tabs.count == 18 else { throw AcceptanceQueries.DataError(description: "\(RealData.dump): line \(line) has \(tabs.count + 1) columns, not 19") }
                 func number(_ range: Range<Int>) -> Int? {
                     var value = 0
                     for index in range {
@@ -96,10 +117,10 @@ struct AcceptanceQueries: Sendable {
                     return value
                 }
                 guard let id = number(lineStart ..< tabs[0]), let population = number(tabs[13] + 1 ..< tabs[14]) else {
-                    throw DataError(description: "\(RealData.dump): line \(line) has no whole id or population")
+                    throw AcceptanceQueries.DataError(description: "\(RealData.dump): line \(line) has no whole id or population")
                 }
-                let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[tabs[0] + 1 ..< tabs[1]]), as: UTF8.self)
-                rows.append((UInt32(id), name, population))
+                func text(column: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: buffer[tabs[column - 2] + 1 ..< tabs[column - 1]]), as: UTF8.self) }
+                rows.append(Row(id: UInt32(id), name: text(column: 2), country: text(column: 9), admin1: text(column: 11), population: population))
                 lineStart = end + 1
                 line += 1
             }

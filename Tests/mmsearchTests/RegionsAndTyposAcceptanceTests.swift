@@ -32,12 +32,9 @@ struct RegionQueries: Sendable {
             country[String(columns[0])] = (String(columns[1]), String(columns[4]))
         }
         // The dump's cities by name: (country, admin1 code, population) of each row.
-        let dump = try ExternalProcess.run("/bin/gzip", ["-dc", RealData.dump], input: Data())
         var places: [String: [(country: String, code: String, population: Int)]] = [:]
-        for line in String(decoding: dump.output, as: UTF8.self).split(separator: "\n") {
-            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard columns.count == 19 else { throw RankAcceptanceTests.Failure(description: "a dump row of \(columns.count) columns") }
-            places[String(columns[1]), default: []].append((String(columns[8]), String(columns[10]), Int(columns[14]) ?? 0))
+        for row in try RealDump.shared.get().rows {
+            places[row.name, default: []].append((row.country, row.admin1, row.population))
         }
         // Names of cities in two regions or more, the most populous first.
         let shared = places.filter { Set($0.value.map { $0.country + "." + $0.code }).count >= 2 }
