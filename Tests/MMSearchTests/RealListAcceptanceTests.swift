@@ -98,7 +98,7 @@ import Testing
     /// and compared with rank.py's rules: the count, the first page (stored in the index for big
     /// results) and deeper pages (read from the entries). Every fourth query also in the other three
     /// combinations of match and order. The workload is sampled every `workloadStride` lines.
-    static let workloadStride = FullTests.count(quick: 150, full: 7)
+    static let workloadStride = FullTests.count(quick: 250, full: 7)
 
     @Test func rankedSearchAgreesWithRankPy() async throws {
         let fixture = try await Self.fixture()
@@ -106,7 +106,7 @@ import Testing
         var queries = ["", "s", "sa", "de", "new", "york", "am m", "New York", "san ", "st", "la", "-", "'", "(", "mills", "zzzz", " ", "x\u{0}y"]
         var seen = Set(queries)
         for line in stride(from: 0, to: workload.count, by: Self.workloadStride).map({ workload[$0] }) where seen.insert(line).inserted { queries.append(line) }
-        #expect(queries.count > FullTests.count(quick: 150, full: 3000))
+        #expect(queries.count > FullTests.count(quick: 100, full: 3000))
         var compared = 0, deep = 0
         for (number, query) in queries.enumerated() {
             let combinations: [(MatchMode, ResultOrder)] = number % 4 == 0 ? MatchMode.allCases.flatMap { m in ResultOrder.allCases.map { (m, $0) } } : [(.words, .rank)]
@@ -127,7 +127,7 @@ import Testing
                 compared += 1
             }
         }
-        #expect(compared > FullTests.count(quick: 250, full: 3500) && deep > FullTests.count(quick: 15, full: 300))
+        #expect(compared > FullTests.count(quick: 150, full: 3500) && deep > FullTests.count(quick: 10, full: 300))
         // Words inside names count: "york" finds New York by its second word, after the names that start with it.
         let york = try fixture.index.search("york")
         let firstWordMatch = try #require(try york.cities(in: 0 ..< york.count).firstIndex { !Folding.fold($0.name).starts(with: Folding.fold("york")) })

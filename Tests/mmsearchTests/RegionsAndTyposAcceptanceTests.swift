@@ -91,7 +91,9 @@ struct RegionQueries: Sendable {
 
     /// The joined index always; the dump with regions and the list with countries in the full run
     /// (`MMSEARCH_FULL_TESTS=1`), which asks thousands of queries where the quick run asks a sample.
-    @Test(.timeLimit(.minutes(20)), arguments: RealInput.askedWithRegions)
+    /// (The time limit is the full run's: there every test shares the two cores with all the others,
+    /// and rank.py answers thousands of queries with typos on each input.)
+    @Test(.timeLimit(.minutes(45)), arguments: RealInput.askedWithRegions)
     func regionsCountriesAndTyposAsRankPy(_ input: RealInput) async throws {
         let queries = try RegionQueries.shared.get().all
         #expect(queries.count > FullTests.count(quick: 250, full: 4_000), "\(queries.count) queries")
