@@ -1,6 +1,5 @@
 import Foundation
 import MMSearch
-import MMSearchBuilder
 import MMSearchTestSupport
 import Testing
 
