@@ -22,12 +22,15 @@ public struct City: Sendable, Hashable {
     /// The name a search found this city by, when that is not `name` (an alternate name such as
     /// "München" for "Muenchen", or a word of one); nil otherwise, and for cities read by id.
     public var matchedName: String?
+    /// The distance in km from the point a search ranked near (`Proximity`), or from the point of
+    /// `CityIndex.nearest(to:)`; nil otherwise.
+    public var distanceKm: Double?
 
     /// ```swift
     /// let hurzuf = City(id: 707860, name: "Hurzuf", country: "UA",
     ///                   coordinate: Coordinate(latitudeE7: 445_499_990, longitudeE7: 342_833_330))
     /// ```
-    public init(id: UInt32, name: String, country: String, region: String? = nil, coordinate: Coordinate, population: UInt32? = nil, matchedName: String? = nil) {
+    public init(id: UInt32, name: String, country: String, region: String? = nil, coordinate: Coordinate, population: UInt32? = nil, matchedName: String? = nil, distanceKm: Double? = nil) {
         self.id = id
         self.name = name
         self.country = country
@@ -35,6 +38,7 @@ public struct City: Sendable, Hashable {
         self.coordinate = coordinate
         self.population = population
         self.matchedName = matchedName
+        self.distanceKm = distanceKm
     }
 }
 

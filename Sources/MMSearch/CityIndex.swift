@@ -94,8 +94,20 @@ public struct CityIndex: Sendable {
     /// let page = try index.search("lond", order: .name).cities(in: 0 ..< 20)
     /// let typo = try index.search("cincinatti").typos    // 1: Cincinnati, one typo away
     /// ```
-    public func search(_ prefix: some StringProtocol, match: MatchMode = .words, order: ResultOrder = .rank, typos: Typos = .on) throws(MMSearchError) -> SearchResults {
-        try search(foldedPrefix: Folding.fold(prefix), match: match, order: order, typos: typos)
+    ///
+    /// `filter` keeps only the cities that pass it (a country, a box, a disc, a population), as if
+    /// the others were not in the index: for the count, the typo fallback and every page. `near` ranks
+    /// the cities near a point first (see `Proximity`) and gives each result its `distanceKm`; with it,
+    /// `order: .distance` is nearest first.
+    ///
+    /// ```swift
+    /// let ohio = Proximity(point: try GeoPoint(latitude: 39.98, longitude: -82.98))
+    /// try index.search("springfield", near: ohio)[0]                    // Springfield, Ohio
+    /// try index.search("london", filter: GeoFilter(countries: ["US"]))[0] // London, Ohio
+    /// ```
+    public func search(_ prefix: some StringProtocol, match: MatchMode = .words, order: ResultOrder = .rank, typos: Typos = .on,
+                       filter: GeoFilter = .none, near: Proximity? = nil) throws(MMSearchError) -> SearchResults {
+        try search(foldedPrefix: Folding.fold(prefix), match: match, order: order, typos: typos, filter: filter, near: near)
     }
 
     /// The same search for `foldedPrefix`, bytes already folded by `Folding.fold`: for callers that
@@ -104,7 +116,17 @@ public struct CityIndex: Sendable {
     /// ```swift
     /// let matches = try index.search(foldedPrefix: Folding.fold("São"))
     /// ```
-    public func search(foldedPrefix: [UInt8], match: MatchMode = .words, order: ResultOrder = .rank, typos: Typos = .on) throws(MMSearchError) -> SearchResults {
+    public func search(foldedPrefix: [UInt8], match: MatchMode = .words, order: ResultOrder = .rank, typos: Typos = .on,
+                       filter: GeoFilter = .none, near: Proximity? = nil) throws(MMSearchError) -> SearchResults {
+        if order == .distance, near == nil {
+            throw .invalidOptions(message: "distance order needs a point to measure from (near)")
+        }
+        if filter.isFiltering || near != nil {
+            let (count, plan, allowed) = try withBytes { (index) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) in
+                try index.geoPlan(foldedPrefix, match: match, order: order, typos: typos, filter: filter, near: near)
+            }
+            return SearchResults(index: self, match: match, order: order, count: count, typos: allowed, near: near, plan: plan)
+        }
         let (count, plan, allowed) = try withBytes { (index) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) in
             let (count, plan) = try index.plan(foldedPrefix, match: match, order: order)
             guard count == 0, typos == .on else { return (count, plan, 0) }
@@ -118,7 +140,19 @@ public struct CityIndex: Sendable {
             }
             return (0, plan, 0)
         }
-        return SearchResults(index: self, match: match, order: order, count: count, typos: allowed, plan: plan)
+        return SearchResults(index: self, match: match, order: order, count: count, typos: allowed, near: nil, plan: plan)
+    }
+
+    /// The `limit` cities nearest `point` that pass `filter`, nearest first (then by id), each with its
+    /// `distanceKm`: a reverse lookup, `search("", order: .distance, filter: filter, near: point)`.
+    ///
+    /// ```swift
+    /// let here = try GeoPoint(latitude: 48.85, longitude: 2.35)
+    /// try index.nearest(to: here, limit: 1)[0].id   // 2988507, Paris: the id OpenWeatherMap's API takes
+    /// ```
+    public func nearest(to point: GeoPoint, limit: Int, filter: GeoFilter = .none) throws(MMSearchError) -> [City] {
+        let results = try search(foldedPrefix: [], order: .distance, typos: .off, filter: filter, near: Proximity(point: point))
+        return try results.cities(in: 0 ..< Swift.min(Swift.max(limit, 0), results.count))
     }
 
     /// What the typo walk for `query` within `maximum` typos visits (for the benchmark's report): the

@@ -29,6 +29,8 @@ public enum ResultOrder: String, Sendable, CaseIterable {
     case rank
     /// Alphabetical: by folded name and country, then name, then id (`shared/peers/fold.py`'s order).
     case name
+    /// Nearest first: by distance from the search's `Proximity` point, then id. Needs a point.
+    case distance
 }
 
 /// Whether a query that matches nothing as typed may match names within a typo or two of it.
@@ -72,6 +74,9 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     /// How many typos were allowed to find them: 0 when the query matched as typed; 1 or 2 when it
     /// matched nothing as typed and `Typos.on` let names within that many typos match (see `Typos`).
     public let typos: Int
+    /// The point the search ranked near (`Proximity`), if any: every city read then has its
+    /// `distanceKm` from it.
+    public let near: Proximity?
     let plan: Plan
 
     /// How the results are read.
@@ -168,7 +173,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     /// ```
     public func cities(in positions: Range<Int>) throws(MMSearchError) -> [City] {
         precondition(positions.lowerBound >= 0 && positions.upperBound <= count, "SearchResults range out of range")
-        let match = self.match, order = self.order
+        let match = self.match, order = self.order, near = self.near
         return try index.withBytes { (bytes) throws(MMSearchError) in
             var cities: [City] = []
             cities.reserveCapacity(positions.count)
@@ -202,6 +207,9 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                     }
                 }
             }
+            if let near {
+                for position in cities.indices { cities[position].distanceKm = near.point.distanceKm(to: GeoPoint(cities[position].coordinate)) }
+            }
             return cities
         }
     }
@@ -231,6 +239,12 @@ extension _IndexBytes {
     /// of the results, read entry by entry (O(entries), for small nodes, typos and pages past a
     /// summary's first).
     func evaluate(_ located: [Located], queryLength: Int, match: MatchMode, order: ResultOrder, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Match] {
+        Self.ordered(try rankedMatches(located, queryLength: queryLength, match: match, qualified: qualified), order: order, population: population)
+    }
+
+    /// Every record matching under `located` with the "Name, Qualifier" matches `qualified` (sorted by
+    /// record) added: once each, with its best match, sorted by record.
+    func rankedMatches(_ located: [Located], queryLength: Int, match: MatchMode, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Ranked] {
         // One integer per matching entry: record, class (best first), position; sorted, each
         // record's best entry comes first among its own.
         var candidates: [UInt64] = []
@@ -263,7 +277,7 @@ extension _IndexBytes {
             best.append(_Ranked(record: record, matchClass: UInt32(candidate >> 32 & 3), entry: try entry(Int(candidate & 0xFFFF_FFFF))))
         }
         if !qualified.isEmpty { best = Self.merged(best, qualified) }
-        return Self.ordered(best, order: order, population: population)
+        return best
     }
 
     /// Key matches and "Name, Qualifier" matches, each sorted by record, as one list sorted by record:
@@ -319,10 +333,9 @@ extension _IndexBytes {
 }
 
 extension _IndexBytes {
-    /// How to read the results of the folded `query` as typed, and their count: one walk down the
-    /// trie, then the node's summary or its entries, and the "Name, Qualifier" matches added.
-    func plan(_ query: [UInt8], match: MatchMode, order: ResultOrder) throws(MMSearchError) -> (count: Int, plan: SearchResults.Plan) {
-        // One walk down the trie; where "Name, Qualifier" may match, it keeps the place after each byte.
+    /// The node the folded `query` reaches (nil when no key starts with it) and its "Name, Qualifier"
+    /// matches: one walk down the trie, which keeps the place after each byte where those may match.
+    func lookUp(_ query: [UInt8], match: MatchMode) throws(MMSearchError) -> (located: Located?, qualified: [_Ranked]) {
         let qualifying = match == .words && layout.isQualified && query.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }
         var trail: [WalkPoint]?
         if qualifying {
@@ -331,7 +344,22 @@ extension _IndexBytes {
         }
         let reached = try query.withRawBytes { (bytes) throws(MMSearchError) in try walk(bytes, from: rootPoint, trail: &trail) }
         let qualified = qualifying ? try qualifiedMatches(query, trail: trail ?? []) : []
-        guard let located = try reached.map(located) else {
+        return (try reached.map(located), qualified)
+    }
+
+    /// Every match of the folded `query` as typed, once per record with its best match, sorted by
+    /// record: what filters and ranking near a point start from.
+    func allMatches(_ query: [UInt8], match: MatchMode) throws(MMSearchError) -> [_Ranked] {
+        let (reached, qualified) = try lookUp(query, match: match)
+        guard let located = reached else { return qualified }
+        return try rankedMatches([located], queryLength: query.count, match: match, qualified: qualified)
+    }
+
+    /// How to read the results of the folded `query` as typed, and their count: one walk down the
+    /// trie, then the node's summary or its entries, and the "Name, Qualifier" matches added.
+    func plan(_ query: [UInt8], match: MatchMode, order: ResultOrder) throws(MMSearchError) -> (count: Int, plan: SearchResults.Plan) {
+        let (reached, qualified) = try lookUp(query, match: match)
+        guard let located = reached else {
             let matches = Self.ordered(qualified, order: order, population: population)
             return (matches.count, .listed(matches))
         }

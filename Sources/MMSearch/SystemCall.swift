@@ -211,3 +211,17 @@ package enum FilePaths {
         return String(path[path.index(after: slash)...])
     }
 }
+
+@inline(__always) private func cSin(_ x: Double) -> Double { sin(x) }
+@inline(__always) private func cCos(_ x: Double) -> Double { cos(x) }
+@inline(__always) private func cAsin(_ x: Double) -> Double { asin(x) }
+@inline(__always) private func cPow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
+
+/// The C library's math functions that distances need, wrapped once: the same libm that rank.py's
+/// `math` module calls, so both compute the same doubles.
+package enum CMath {
+    @inline(__always) package static func sin(_ x: Double) -> Double { cSin(x) }
+    @inline(__always) package static func cos(_ x: Double) -> Double { cCos(x) }
+    @inline(__always) package static func asin(_ x: Double) -> Double { cAsin(x) }
+    @inline(__always) package static func pow(_ x: Double, _ y: Double) -> Double { cPow(x, y) }
+}

@@ -53,23 +53,24 @@ enum QueryCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["--index", "--data", "--limit", "--offset", "--format", "--match", "--order", "--typos"], flagNames: ["--json"])
+        let parsed = try Arguments(arguments, valued: ["--index", "--data", "--limit", "--offset", "--format", "--match", "--order", "--typos"] + GeoOptions.commandLineNames, flagNames: ["--json"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one PREFIX (\"-\" reads them from standard input)") }
         let limit = try parsed.integer("--limit", default: 20, minimum: 0)
         let offset = try parsed.integer("--offset", default: 0, minimum: 0)
         let format = try ResultFormat(parsed)
         let mode = try searchMode(parsed)
+        let geo = try GeoOptions(parsed, order: mode.order)
         let index = try openIndex(path: parsed.value("--index"), data: parsed.value("--data"))
         var output = Output(.output)
         output.write(format.header)
         let prefix = parsed.positionals[0]
         if prefix == "-" {
             while let line = readLine(strippingNewline: true) {
-                try answer(line, in: index, mode: mode, limit: limit, offset: offset, format: format, to: &output)
+                try answer(line, in: index, mode: mode, geo: geo, limit: limit, offset: offset, format: format, to: &output)
                 output.flush()
             }
         } else {
-            try answer(prefix, in: index, mode: mode, limit: limit, offset: offset, format: format, to: &output)
+            try answer(prefix, in: index, mode: mode, geo: geo, limit: limit, offset: offset, format: format, to: &output)
         }
         output.flush()
         return 0
@@ -114,8 +115,8 @@ enum QueryCommand: Command {
     }
 
     /// Writes one query's page of results and its count.
-    static func answer(_ query: String, in index: CityIndex, mode: SearchMode, limit: Int, offset: Int, format: ResultFormat, to output: inout Output) throws {
-        let results = try index.search(query, match: mode.match, order: mode.order, typos: mode.typos)
+    static func answer(_ query: String, in index: CityIndex, mode: SearchMode, geo: GeoOptions = GeoOptions(), limit: Int, offset: Int, format: ResultFormat, to output: inout Output) throws {
+        let results = try index.search(query, match: mode.match, order: mode.order, typos: mode.typos, filter: geo.filter, near: geo.near)
         let page = min(offset, results.count) ..< min(offset.addingReportingOverflow(limit).partialValue, results.count)
         let cities = try results.cities(in: page)
         output.write(format.render(query: query, count: results.count, offset: offset, typos: results.typos, cities: cities))

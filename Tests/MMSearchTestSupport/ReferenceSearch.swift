@@ -296,6 +296,8 @@ public struct RankedReference: Sendable {
             }
         case .name:
             matches.sort { nameRank[$0.record] < nameRank[$1.record] }
+        case .distance:
+            preconditionFailure("the naive reference ranks without a point; rank.py checks distance order")
         }
         return (matches, allowed)
     }

@@ -1,0 +1,162 @@
+#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
+import FoundationEssentials // Linux: Foundation without ICU
+#else
+import Foundation // Apple platforms have no FoundationEssentials; CI compiles this branch on Linux too
+#endif
+
+/// A place on the Earth, in degrees: latitude within ±90, longitude within ±180.
+///
+/// ```swift
+/// let columbus = try GeoPoint(latitude: 39.98, longitude: -82.98)
+/// columbus.distanceKm(to: try GeoPoint(latitude: 41.5, longitude: -81.69))   // 200.3
+/// ```
+public struct GeoPoint: Sendable, Hashable {
+    public let latitude: Double
+    public let longitude: Double
+
+    /// A point; `invalidOptions` when a value is not a finite number within ±90 (latitude) or ±180
+    /// (longitude).
+    public init(latitude: Double, longitude: Double) throws(MMSearchError) {
+        guard latitude.isFinite, abs(latitude) <= 90 else {
+            throw .invalidOptions(message: "latitude \(latitude) is not within -90 and 90")
+        }
+        guard longitude.isFinite, abs(longitude) <= 180 else {
+            throw .invalidOptions(message: "longitude \(longitude) is not within -180 and 180")
+        }
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The point of a coordinate (always within range: the format holds only such).
+    public init(_ coordinate: Coordinate) {
+        latitude = coordinate.latitude
+        longitude = coordinate.longitude
+    }
+
+    /// The mean Earth radius the distances use (`shared/peers/rank.py`, "Geography").
+    public static let earthRadiusKm = 6371.0088
+
+    /// The great-circle distance in km: the haversine formula on a sphere of `earthRadiusKm`, in the
+    /// order rank.py writes it, so that both give the same doubles.
+    public func distanceKm(to other: GeoPoint) -> Double {
+        Self.haversineKm(latitude, longitude, other.latitude, other.longitude)
+    }
+
+    @inline(__always)
+    static func haversineKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let toRadians = Double.pi / 180 // computed first, as Python's math.radians does
+        let p1 = lat1 * toRadians, p2 = lat2 * toRadians
+        let l1 = lon1 * toRadians, l2 = lon2 * toRadians
+        let sinP = CMath.sin((p2 - p1) / 2), sinL = CMath.sin((l2 - l1) / 2)
+        let a = sinP * sinP + CMath.cos(p1) * CMath.cos(p2) * (sinL * sinL)
+        return 2 * earthRadiusKm * CMath.asin(a.squareRoot())
+    }
+}
+
+/// A latitude and longitude box, in Photon's order (west, south, east, north). When `west > east` the
+/// box crosses the 180th meridian: longitudes from `west` to 180 and from -180 to `east`.
+///
+/// ```swift
+/// let texas = try BoundingBox(west: -100, south: 30, east: -90, north: 36)
+/// let fiji = try BoundingBox(west: 177, south: -19, east: -178, north: -16)   // across 180°
+/// ```
+public struct BoundingBox: Sendable, Hashable {
+    public let west: Double
+    public let south: Double
+    public let east: Double
+    public let north: Double
+
+    /// A box; `invalidOptions` when a value is out of range or `south > north`.
+    public init(west: Double, south: Double, east: Double, north: Double) throws(MMSearchError) {
+        _ = try GeoPoint(latitude: south, longitude: west)
+        _ = try GeoPoint(latitude: north, longitude: east)
+        guard south <= north else {
+            throw .invalidOptions(message: "the box's south \(south) is above its north \(north)")
+        }
+        (self.west, self.south, self.east, self.north) = (west, south, east, north)
+    }
+
+    /// Whether `latitude` and `longitude` (degrees) lie in the box, its edges included.
+    @inline(__always)
+    public func contains(latitude: Double, longitude: Double) -> Bool {
+        guard south <= latitude, latitude <= north else { return false }
+        return west <= east ? (west <= longitude && longitude <= east) : (longitude >= west || longitude <= east)
+    }
+}
+
+/// A disc on the Earth: the places within `radiusKm` of `center` (the edge included).
+public struct GeoCircle: Sendable, Hashable {
+    public let center: GeoPoint
+    public let radiusKm: Double
+
+    /// `invalidOptions` when the radius is negative or not a number.
+    public init(center: GeoPoint, radiusKm: Double) throws(MMSearchError) {
+        guard radiusKm >= 0, !radiusKm.isNaN else {
+            throw .invalidOptions(message: "the radius \(radiusKm) km is not a number of at least 0")
+        }
+        self.center = center
+        self.radiusKm = radiusKm
+    }
+}
+
+/// Which cities a search may answer (`shared/peers/rank.py`, "Geography"): a city must pass every
+/// condition given. A city that does not is as if absent: from the count, the typo fallback and every
+/// page.
+///
+/// ```swift
+/// let inTheUS = GeoFilter(countries: ["US"])
+/// try index.search("london", filter: inTheUS)[0]   // London, Ohio
+/// ```
+public struct GeoFilter: Sendable, Hashable {
+    /// Country codes, ISO 3166-1 alpha-2 or alpha-3, any case; empty: any country.
+    public var countries: [String]
+    public var boundingBox: BoundingBox?
+    public var within: GeoCircle?
+    /// At least this many people (GeoNames' figure; 0 where the index has none).
+    public var minimumPopulation: UInt64?
+
+    public init(countries: [String] = [], boundingBox: BoundingBox? = nil, within: GeoCircle? = nil, minimumPopulation: UInt64? = nil) {
+        self.countries = countries
+        self.boundingBox = boundingBox
+        self.within = within
+        self.minimumPopulation = minimumPopulation
+    }
+
+    /// No condition: every city passes.
+    public static let none = GeoFilter()
+
+    /// Whether any condition is given.
+    public var isFiltering: Bool { !countries.isEmpty || boundingBox != nil || within != nil || minimumPopulation != nil }
+}
+
+/// Ranking near a place (`shared/peers/rank.py`, "Geography"): a city's score is multiplied by
+/// 1 + 1000 × 2^(−d / halfDistanceKm), d its distance from `point` in km. A city at the point counts
+/// as if 1001 times bigger, and that boost halves every `halfDistanceKm`.
+///
+/// ```swift
+/// let ontario = Proximity(point: try GeoPoint(latitude: 43.0, longitude: -81.2))
+/// try index.search("london", near: ontario)[0]   // London, Ontario
+/// ```
+public struct Proximity: Sendable, Hashable {
+    public let point: GeoPoint
+    public let halfDistanceKm: Double
+
+    /// `halfDistanceKm` must be a number above 0 (`invalidOptions` otherwise).
+    public init(point: GeoPoint, halfDistanceKm: Double = 100) throws(MMSearchError) {
+        guard halfDistanceKm > 0, halfDistanceKm.isFinite else {
+            throw .invalidOptions(message: "the near distance \(halfDistanceKm) km is not a number above 0")
+        }
+        self.point = point
+        self.halfDistanceKm = halfDistanceKm
+    }
+
+    /// `point` with the default half distance, 100 km.
+    public init(point: GeoPoint) {
+        self.point = point
+        self.halfDistanceKm = 100
+    }
+
+    /// The factor a city `distanceKm` away is boosted by: 1 + 1000 × 2^(−d / H), as rank.py computes it.
+    @inline(__always)
+    public func boost(distanceKm: Double) -> Double { 1 + 1000 * CMath.pow(2, -distanceKm / halfDistanceKm) }
+}

@@ -1,0 +1,128 @@
+import CMMSearchFormat
+
+/// Filters and ranking near a point (`include/mmsearch_format.h`, "Geography"): which records pass a
+/// `GeoFilter`, their distance from a point, and matches put in ranked-near or distance order.
+extension _IndexBytes {
+    /// A `GeoFilter` with its country codes resolved against the index: the two-byte codes a record
+    /// may hold (upper case) to pass, ISO3 codes turned into theirs through COUNTRIES.
+    struct ResolvedFilter {
+        var filter: GeoFilter
+        /// nil: any country.
+        var countryCodes: [UInt16]?
+        /// Whether a record with no ISO3 code (its country not in COUNTRIES) passes: a code "" asked.
+        var passesWithoutISO3 = false
+        var passesWithoutCountry = false
+    }
+
+    func resolve(_ filter: GeoFilter) -> ResolvedFilter {
+        var resolved = ResolvedFilter(filter: filter)
+        guard !filter.countries.isEmpty else { return resolved }
+        var codes: [UInt16] = []
+        for text in filter.countries {
+            let code = Array(text.utf8).map(Self.asciiUppercased)
+            if code.isEmpty { resolved.passesWithoutISO3 = true; resolved.passesWithoutCountry = true }
+            if code.count == 2 { codes.append(UInt16(code[0]) << 8 | UInt16(code[1])) }
+            if code.count == 3 {
+                for number in 0 ..< layout.countryCount {
+                    let country = self.country(number).country
+                    if [country.iso3.0, country.iso3.1, country.iso3.2] == code {
+                        codes.append(UInt16(Self.asciiUppercased(country.code.0)) << 8 | UInt16(Self.asciiUppercased(country.code.1)))
+                    }
+                }
+            }
+        }
+        resolved.countryCodes = codes
+        return resolved
+    }
+
+    @inline(__always)
+    static func asciiUppercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "a") < 26 ? byte & 0xDF : byte }
+
+    /// Whether record `index` passes `filter`.
+    func passes(_ index: Int, _ filter: ResolvedFilter) throws(MMSearchError) -> Bool {
+        let record = try record(index)
+        if let codes = filter.countryCodes {
+            let code = UInt16(Self.asciiUppercased(record.country.0)) << 8 | UInt16(Self.asciiUppercased(record.country.1))
+            var passes = record.country != (0, 0) && codes.contains(code)
+            if !passes, filter.passesWithoutCountry || filter.passesWithoutISO3 {
+                passes = (filter.passesWithoutCountry && record.country == (0, 0))
+                    || (filter.passesWithoutISO3 && (countryNumber(code: record.country).map { country($0).country.iso3 == (0, 0, 0) } ?? true))
+            }
+            guard passes else { return false }
+        }
+        if let minimum = filter.filter.minimumPopulation, population(index) < minimum { return false }
+        if filter.filter.boundingBox != nil || filter.filter.within != nil {
+            let latitude = Double(record.lat_e7) / Double(Coordinate.scale), longitude = Double(record.lon_e7) / Double(Coordinate.scale)
+            if let box = filter.filter.boundingBox, !box.contains(latitude: latitude, longitude: longitude) { return false }
+            if let circle = filter.filter.within,
+               GeoPoint.haversineKm(circle.center.latitude, circle.center.longitude, latitude, longitude) > circle.radiusKm { return false }
+        }
+        return true
+    }
+
+    /// The distance in km from `point` to record `index`.
+    @inline(__always)
+    func distanceKm(from point: GeoPoint, toRecord index: Int) throws(MMSearchError) -> Double {
+        let record = try record(index)
+        return GeoPoint.haversineKm(point.latitude, point.longitude, Double(record.lat_e7) / Double(Coordinate.scale), Double(record.lon_e7) / Double(Coordinate.scale))
+    }
+
+    /// `matches` (one per record) that pass `filter`, in `order`, near `near` when given: ranked by
+    /// (population + 1) × weight × boost(distance) (a double, as rank.py computes it), then kind, then
+    /// record; or by (distance, id); or as the other orders say.
+    func geoOrdered(_ matches: [_Ranked], filter: ResolvedFilter?, order: ResultOrder, near: Proximity?) throws(MMSearchError) -> [_Match] {
+        var kept = matches
+        if let filter {
+            kept = []
+            kept.reserveCapacity(matches.count)
+            for match in matches where try passes(Int(match.record), filter) { kept.append(match) }
+        }
+        switch (order, near) {
+        case (.distance, let near?):
+            var keyed: [(distance: Double, id: UInt32, match: _Ranked)] = []
+            keyed.reserveCapacity(kept.count)
+            for match in kept {
+                keyed.append((try distanceKm(from: near.point, toRecord: Int(match.record)), try record(Int(match.record)).id, match))
+            }
+            keyed.sort { ($0.distance, $0.id, $0.match.record) < ($1.distance, $1.id, $1.match.record) }
+            return keyed.map { _Match(record: $0.match.record, entry: $0.match.entry) }
+        case (.rank, let near?):
+            var keyed: [(score: Double, kind: UInt32, match: _Ranked)] = []
+            keyed.reserveCapacity(kept.count)
+            for match in kept {
+                let record = Int(match.record)
+                let base = (population(record) + 1) * Ranking.weight(ofClass: match.matchClass)
+                let score = Double(base) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: record))
+                keyed.append((score, Ranking.kind(ofClass: match.matchClass), match))
+            }
+            keyed.sort { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.kind != b.kind { return a.kind < b.kind }
+                return a.match.record < b.match.record
+            }
+            return keyed.map { _Match(record: $0.match.record, entry: $0.match.entry) }
+        case (.distance, nil):
+            throw .invalidOptions(message: "distance order needs a point to measure from (near)")
+        default:
+            return Self.ordered(kept, order: order, population: population)
+        }
+    }
+}
+
+extension _IndexBytes {
+    /// The count and the results of a search with a filter or a point: every match as typed, filtered
+    /// and ordered; when none passes, the typo fallback, filtered the same way.
+    func geoPlan(_ query: [UInt8], match: MatchMode, order: ResultOrder, typos: Typos, filter: GeoFilter, near: Proximity?) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) {
+        let resolved = filter.isFiltering ? resolve(filter) : nil
+        let matches = try geoOrdered(try allMatches(query, match: match), filter: resolved, order: order, near: near)
+        guard matches.isEmpty, typos == .on else { return (matches.count, .listed(matches), 0) }
+        let scalars = Self.scalars(of: query)
+        var visited = 0
+        for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
+            let located = try typoMatches(scalars, maximum: maximum, visited: &visited)
+            let found = try geoOrdered(try rankedMatches(located, queryLength: query.count, match: match), filter: resolved, order: order, near: near)
+            if !found.isEmpty { return (found.count, .listed(found), maximum) }
+        }
+        return (0, .listed([]), 0)
+    }
+}
