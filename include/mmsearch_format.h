@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 3. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 4. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -29,6 +29,8 @@
  *                                                         MMS_NO_REGION); empty when no record has one
  *   sections[REGIONS]       mms_region[region_count]     regions (GeoNames admin1), sorted by (country, code)
  *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
+ *   sections[QUALIFIER_NAMES] mms_qualifier_name[qualifier_name_count]  other names of countries and
+ *                                                         regions (GeoNames' alternate names file)
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
@@ -174,7 +176,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 3u
+#define MMS_FORMAT_VERSION 4u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -201,12 +203,23 @@ extern "C" {
 #define MMS_NO_REGION 0xFFFFu
 /* mms_header.flags: "Name, Qualifier" queries match (some record has a region or a named country). */
 #define MMS_FLAG_QUALIFIED 0x1u
+/* mms_header.flags: some record has an alternate name that was given (not only generated spellings),
+   so "name" matching reads entries rather than the records' primary-key ranges. */
+#define MMS_FLAG_GIVEN_ALTERNATES 0x2u
+/* mms_alternate.record: the record in the low bits, and this bit set for a generated spelling. */
+#define MMS_ALTERNATE_SPELLING 0x80000000u
+#define MMS_ALTERNATE_RECORD_MASK 0x7FFFFFFFu
+/* mms_qualifier_name.owner_kind values. */
+#define MMS_QUALIFIER_OF_COUNTRY 0u
+#define MMS_QUALIFIER_OF_REGION 1u
 
 /* The kinds of key (see "Names and keys"); their order is the ranking's tie-break. */
 typedef enum mms_kind {
     MMS_KIND_PRIMARY = 0,   /* the record's primary name: weight 100 */
     MMS_KIND_ALTERNATE = 1, /* another name: weight 20 when the query covers half of it, else 1 */
-    MMS_KIND_WORD = 2       /* a word start inside a name: weight 1 */
+    MMS_KIND_WORD = 2,      /* a word start inside a name: weight 1 */
+    MMS_KIND_SPELLING = 3   /* a generated spelling of a name ("St Paul" for "Saint Paul"): ranked as an
+                               ALTERNATE (its kind for the tie-break is 1), matched with "words" only */
 } mms_kind;
 
 /* Index into mms_header.sections. */
@@ -225,15 +238,15 @@ typedef enum mms_section_kind {
     MMS_SECTION_RECORD_REGIONS = 11,
     MMS_SECTION_REGIONS = 12,
     MMS_SECTION_COUNTRIES = 13,
-    MMS_SECTION_SOURCE = 14,
-    MMS_SECTION_RESERVED = 15, /* offset and length zero in version 3 */
+    MMS_SECTION_QUALIFIER_NAMES = 14,
+    MMS_SECTION_SOURCE = 15,
     MMS_SECTION_COUNT = 16
 } mms_section_kind;
 
 /*
  * Where one section lies. Invariants: offset % MMS_SECTION_ALIGNMENT == 0; offset is the first
  * multiple of MMS_SECTION_ALIGNMENT at or after the end of the section before (sizeof(mms_header)
- * for NODES); offset + length <= mms_header.file_size. The RESERVED entry is all zero.
+ * for NODES); offset + length <= mms_header.file_size.
  */
 typedef struct mms_section {
     uint64_t offset; /* byte offset from the start of the file */
@@ -261,8 +274,8 @@ typedef struct mms_header {
     uint32_t top_count;       /* entries in TOP */
     uint32_t region_count;    /* regions, below MMS_NO_REGION */
     uint32_t country_count;   /* countries */
-    uint32_t flags;           /* MMS_FLAG_QUALIFIED or zero */
-    uint32_t reserved;        /* zero */
+    uint32_t flags;           /* MMS_FLAG_QUALIFIED | MMS_FLAG_GIVEN_ALTERNATES, or zero */
+    uint32_t qualifier_name_count; /* entries in QUALIFIER_NAMES */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -324,7 +337,8 @@ typedef struct mms_record {
  * the next MMS_STRING_END, is non-empty UTF-8 of at most MMS_MAX_STRING_LENGTH bytes.
  */
 typedef struct mms_alternate {
-    uint32_t record;      /* the record the name belongs to */
+    uint32_t record;      /* the record the name belongs to (MMS_ALTERNATE_RECORD_MASK), with
+                             MMS_ALTERNATE_SPELLING set when the name is a generated spelling */
     uint32_t name_offset; /* start of the name in NAMES */
 } mms_alternate;
 
@@ -360,6 +374,22 @@ typedef struct mms_country {
     uint8_t reserved[3];    /* zero */
 } mms_country;
 
+/*
+ * Another name of a country or a region, from GeoNames' alternate names file: a qualifier of every
+ * record in that country (or region) besides the names COUNTRIES and REGIONS give ("uk", "usa",
+ * "deutschland"). Invariants: owner_kind is MMS_QUALIFIER_OF_COUNTRY (owner < country_count) or
+ * MMS_QUALIFIER_OF_REGION (owner < region_count); the folded name is a span of NAMES followed by
+ * MMS_STRING_END, non-empty, fold(name) of a name of the file; entries are sorted by (owner_kind,
+ * owner, folded bytes), no two equal; reserved is zero.
+ */
+typedef struct mms_qualifier_name {
+    uint32_t owner;          /* the country's number in COUNTRIES, or the region's in REGIONS */
+    uint32_t folded_offset;  /* fold(name) in NAMES */
+    uint16_t folded_length;  /* bytes of fold(name) */
+    uint8_t owner_kind;      /* MMS_QUALIFIER_OF_COUNTRY or MMS_QUALIFIER_OF_REGION */
+    uint8_t reserved;        /* zero */
+} mms_qualifier_name;
+
 /* What an index was built from. */
 typedef enum mms_source_kind {
     MMS_SOURCE_CITY_LIST = 1,    /* OpenWeatherMap's JSON city list */
@@ -369,8 +399,9 @@ typedef enum mms_source_kind {
 /*
  * The SOURCE section: what the index was built from. The source file's name (as given to the
  * builder, UTF-8) follows the struct directly, then the joined dump's name, the admin1 file's and the
- * country file's: SOURCE length == sizeof(mms_source) + name_length + joined_name_length +
- * admin1_name_length + countries_name_length. A file not used has size, checksum and name length 0.
+ * country file's and the alternate names file's: SOURCE length == sizeof(mms_source) + name_length +
+ * joined_name_length + admin1_name_length + countries_name_length + alternates_name_length. A file
+ * not used has size, checksum and name length 0.
  */
 typedef struct mms_source {
     uint64_t source_size;           /* bytes of the input file as read (after decompression, if any) */
@@ -387,7 +418,9 @@ typedef struct mms_source {
     uint32_t admin1_name_length;    /* bytes of the admin1 file's name after that; 0 when none */
     uint32_t countries_name_length; /* bytes of the country file's name after that; 0 when none */
     uint32_t source_kind;           /* mms_source_kind of the input */
-    uint32_t reserved;              /* zero */
+    uint32_t alternates_name_length; /* bytes of the alternate names file's name, last; 0 when none */
+    uint64_t alternates_size;       /* bytes of the alternate names file, as read; 0 when none */
+    uint64_t alternates_checksum;   /* XXH64 (seed 0) of those bytes; 0 when none */
 } mms_source;
 
 /* The layout, asserted: a compiler that pads differently refuses to build. */
@@ -411,7 +444,7 @@ _Static_assert(offsetof(mms_header, top_count) == 60, "mms_header.top_count");
 _Static_assert(offsetof(mms_header, region_count) == 64, "mms_header.region_count");
 _Static_assert(offsetof(mms_header, country_count) == 68, "mms_header.country_count");
 _Static_assert(offsetof(mms_header, flags) == 72, "mms_header.flags");
-_Static_assert(offsetof(mms_header, reserved) == 76, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, qualifier_name_count) == 76, "mms_header.qualifier_name_count");
 _Static_assert(offsetof(mms_header, sections) == 80, "mms_header.sections");
 _Static_assert(sizeof(mms_header) == 80 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 336 bytes");
 
@@ -462,7 +495,7 @@ _Static_assert(offsetof(mms_country, code) == 12, "mms_country.code");
 _Static_assert(offsetof(mms_country, iso3) == 14, "mms_country.iso3");
 _Static_assert(offsetof(mms_country, reserved) == 17, "mms_country.reserved");
 
-_Static_assert(sizeof(mms_source) == 96, "mms_source is 96 bytes");
+_Static_assert(sizeof(mms_source) == 112, "mms_source is 112 bytes");
 _Static_assert(offsetof(mms_source, source_size) == 0, "mms_source.source_size");
 _Static_assert(offsetof(mms_source, source_checksum) == 8, "mms_source.source_checksum");
 _Static_assert(offsetof(mms_source, built_at) == 16, "mms_source.built_at");
@@ -477,7 +510,16 @@ _Static_assert(offsetof(mms_source, joined_name_length) == 76, "mms_source.joine
 _Static_assert(offsetof(mms_source, admin1_name_length) == 80, "mms_source.admin1_name_length");
 _Static_assert(offsetof(mms_source, countries_name_length) == 84, "mms_source.countries_name_length");
 _Static_assert(offsetof(mms_source, source_kind) == 88, "mms_source.source_kind");
-_Static_assert(offsetof(mms_source, reserved) == 92, "mms_source.reserved");
+_Static_assert(offsetof(mms_source, alternates_name_length) == 92, "mms_source.alternates_name_length");
+_Static_assert(offsetof(mms_source, alternates_size) == 96, "mms_source.alternates_size");
+_Static_assert(offsetof(mms_source, alternates_checksum) == 104, "mms_source.alternates_checksum");
+
+_Static_assert(sizeof(mms_qualifier_name) == 12, "mms_qualifier_name is 12 bytes");
+_Static_assert(offsetof(mms_qualifier_name, owner) == 0, "mms_qualifier_name.owner");
+_Static_assert(offsetof(mms_qualifier_name, folded_offset) == 4, "mms_qualifier_name.folded_offset");
+_Static_assert(offsetof(mms_qualifier_name, folded_length) == 8, "mms_qualifier_name.folded_length");
+_Static_assert(offsetof(mms_qualifier_name, owner_kind) == 10, "mms_qualifier_name.owner_kind");
+_Static_assert(offsetof(mms_qualifier_name, reserved) == 11, "mms_qualifier_name.reserved");
 
 /* Byte offsets and sizes as values, so Swift (which cannot evaluate offsetof) uses the C compiler's. */
 enum {
@@ -490,6 +532,7 @@ enum {
     MMS_ALTERNATE_SIZE = sizeof(mms_alternate),
     MMS_REGION_SIZE = sizeof(mms_region),
     MMS_COUNTRY_SIZE = sizeof(mms_country),
+    MMS_QUALIFIER_NAME_SIZE = sizeof(mms_qualifier_name),
     MMS_SOURCE_SIZE = sizeof(mms_source),
 };
 

@@ -46,12 +46,15 @@ public struct SourceDescription: Sendable, Equatable {
     public var admin1: InputFile?
     /// GeoNames' countryInfo.txt, the countries' names (`mmsearch build --countries`), if any.
     public var countries: InputFile?
+    /// GeoNames' alternateNamesV2.txt, other names of cities, countries and regions
+    /// (`mmsearch build --alternate-names`), if any.
+    public var alternateNames: InputFile?
 
     /// ```swift
     /// let source = SourceDescription(name: "city.list.json", size: 0, checksum: 0, builtAt: 0)
     /// ```
     public init(name: String, size: UInt64, checksum: UInt64, builtAt: Int64, kind: Kind = .cityList, joined: InputFile? = nil,
-                admin1: InputFile? = nil, countries: InputFile? = nil) {
+                admin1: InputFile? = nil, countries: InputFile? = nil, alternateNames: InputFile? = nil) {
         self.name = name
         self.size = size
         self.checksum = checksum
@@ -60,6 +63,7 @@ public struct SourceDescription: Sendable, Equatable {
         self.joined = joined
         self.admin1 = admin1
         self.countries = countries
+        self.alternateNames = alternateNames
     }
 }
 
@@ -103,9 +107,12 @@ public struct IndexInfo: Sendable, Equatable {
     public var countryCount: Int
     /// Whether "Name, Qualifier" queries ("portland, or") match: some city has a region or a named country.
     public var matchesQualifiers: Bool
+    /// Other names of countries and regions that qualifiers match ("uk", "deutschland"), from the
+    /// alternate names file.
+    public var qualifierNameCount: Int
     /// The checksum the header stores; `CityIndex.verify()` checks it against the bytes.
     public var checksum: UInt64
-    /// Every section in file order (the reserved entry left out).
+    /// Every section in file order.
     public var sections: [Section]
     /// What the index was built from, and when.
     public var source: SourceDescription
@@ -138,6 +145,7 @@ extension CityIndex {
                 regionCount: layout.regionCount,
                 countryCount: layout.countryCount,
                 matchesQualifiers: layout.isQualified,
+                qualifierNameCount: layout.qualifierNameCount,
                 checksum: index.storedChecksum,
                 sections: _IndexLayout.sectionNames.map { kind, name in
                     let entry = table[Int(kind.rawValue)]
@@ -151,7 +159,8 @@ extension CityIndex {
                     kind: SourceDescription.Kind(rawValue: fields.source_kind) ?? .cityList,
                     joined: file(names.joined, size: fields.joined_size, checksum: fields.joined_checksum),
                     admin1: file(names.admin1, size: fields.admin1_size, checksum: fields.admin1_checksum),
-                    countries: file(names.countries, size: fields.countries_size, checksum: fields.countries_checksum)
+                    countries: file(names.countries, size: fields.countries_size, checksum: fields.countries_checksum),
+                    alternateNames: file(names.alternates, size: fields.alternates_size, checksum: fields.alternates_checksum)
                 )
             )
         }

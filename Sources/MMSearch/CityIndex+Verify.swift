@@ -126,14 +126,15 @@ private struct _Verifier {
         }
     }
 
-    /// The SOURCE section: names filling it (`source()` checks), a known kind, the reserved field zero.
+    /// The SOURCE section: names filling it (`source()` checks), a known kind, no size for a file not named.
     func checkSource() throws(MMSearchError) {
         let fields = try index.source().fields
-        guard SourceDescription.Kind(rawValue: fields.source_kind) != nil, fields.reserved == 0,
+        guard SourceDescription.Kind(rawValue: fields.source_kind) != nil,
+              fields.alternates_name_length > 0 || (fields.alternates_size == 0 && fields.alternates_checksum == 0),
               fields.joined_name_length > 0 || (fields.joined_size == 0 && fields.joined_checksum == 0),
               fields.admin1_name_length > 0 || (fields.admin1_size == 0 && fields.admin1_checksum == 0),
               fields.countries_name_length > 0 || (fields.countries_size == 0 && fields.countries_checksum == 0) else {
-            throw corrupt(layout.source.lowerBound, "the source section has kind \(fields.source_kind) and reserved \(fields.reserved), or a size for a file it does not name; kinds are 1 and 2, reserved is 0")
+            throw corrupt(layout.source.lowerBound, "the source section has kind \(fields.source_kind), or a size for a file it does not name; kinds are 1 and 2")
         }
     }
 
@@ -356,8 +357,8 @@ private struct _Verifier {
         }
     }
 
-    /// A big node's summary: there, holding what a search computes; and no alternate entry under it
-    /// changes weight along the edge into it (its first page holds there).
+    /// A big node's summary: there, holding what a search computes; and no entry under it changes
+    /// class along the edge into it (its first page holds there).
     func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys) throws(MMSearchError) {
         let summary = try index.summary(ofNode: node)
         let offset = layout.summaries // for messages: the section
@@ -381,13 +382,17 @@ private struct _Verifier {
                 throw corrupt(layout.top + (Int(summary.top_first) + position) * 4, "the first page of node \(node) differs from its ranked results at position \(position)")
             }
         }
+        guard node != 0 else { return }
+        let keyLengths = try index.keyLengths(under: located)
         for position in entries {
             let value = try index.entry(position)
-            guard value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_ALTERNATE.rawValue else { continue }
-            let foldedLength = try index.foldedLength(ofAlternate: Int(value & MMS_ENTRY_NAME_MASK) - layout.recordCount)
-            let threshold = Ranking.coveringQueryLength(ofFoldedLength: foldedLength)
-            if node != 0, threshold > parentDepth + 1, threshold <= depth {
-                throw corrupt(nodeOffset(node), "entry \(position) changes weight inside the edge into node \(node), whose first page must hold along it")
+            let record = try index.owner(ofEntry: value, at: entryOffset(position)).record
+            let nameLength = Int(keyLengths[position - entries.lowerBound]) - (try index.record(record).country == (0, 0) ? 0 : 4)
+            let thresholds = Ranking.classThresholds(kind: value >> MMS_ENTRY_KIND_SHIFT, nameLength: nameLength)
+            for threshold in [thresholds.half, thresholds.whole] {
+                if let threshold, threshold > parentDepth + 1, threshold <= depth {
+                    throw corrupt(nodeOffset(node), "entry \(position) changes weight inside the edge into node \(node), whose first page must hold along it")
+                }
             }
         }
     }

@@ -121,6 +121,8 @@ public struct CityIndex: Sendable {
         if order == .distance, near == nil {
             throw .invalidOptions(message: "distance order needs a point to measure from (near)")
         }
+        // Every name has a spelling without its periods: "st. paul" is "st paul" ("words" only).
+        let foldedPrefix = match == .words && foldedPrefix.contains(UInt8(ascii: ".")) ? foldedPrefix.filter { $0 != UInt8(ascii: ".") } : foldedPrefix
         if filter.isFiltering || near != nil {
             let (count, plan, allowed) = try withBytes { (index) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) in
                 try index.geoPlan(foldedPrefix, match: match, order: order, typos: typos, filter: filter, near: near)
@@ -132,10 +134,10 @@ public struct CityIndex: Sendable {
             guard count == 0, typos == .on else { return (count, plan, 0) }
             // Nothing as typed: within one typo from 4 scalars, two from 8.
             let scalars = _IndexBytes.scalars(of: foldedPrefix)
-            var visited = 0
+            var visited = 0, subtrees = 0
             for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
-                let located = try index.typoMatches(scalars, maximum: maximum, visited: &visited)
-                let matches = try index.evaluate(located, queryLength: foldedPrefix.count, match: match, order: order)
+                let found = try index.typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees)
+                let matches = _IndexBytes.ordered(try index.rankedMatches(found, queryLength: foldedPrefix.count, match: match), order: order, population: index.population)
                 if !matches.isEmpty { return (matches.count, .listed(matches), maximum) }
             }
             return (0, plan, 0)
@@ -160,9 +162,9 @@ public struct CityIndex: Sendable {
     package func typoWalk(_ query: some StringProtocol, maximum: Int) throws(MMSearchError) -> (nodes: Int, subtrees: Int, entries: Int) {
         let scalars = _IndexBytes.scalars(of: Folding.fold(query))
         return try withBytes { (index) throws(MMSearchError) in
-            var visited = 0
-            let located = try index.typoMatches(scalars, maximum: maximum, visited: &visited)
-            return (visited, located.count, located.reduce(0) { $0 + $1.entries.count })
+            var visited = 0, subtrees = 0
+            let found = try index.typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees)
+            return (visited, subtrees, found.count)
         }
     }
 

@@ -3,59 +3,70 @@ import CMMSearchFormat
 /// The ranking rules of `include/mmsearch_format.h` ("Matching and ranking"), in one place: the
 /// builder uses them for the summaries' first pages, the reader for everything else.
 ///
-/// A matching entry falls in one of four classes, best first: 0, a PRIMARY name (weight 100); 1, an
-/// ALTERNATE name the query covers at least half of (weight 20); 2, another ALTERNATE (weight 1);
-/// 3, a WORD start (weight 1). Ordered by class, entries are ordered by (weight descending, kind
-/// ascending): a record's best entry is its entry of least class, the first in entry order on a tie.
+/// A matching entry falls in one of seven classes, best first, by (weight descending, kind
+/// ascending): 0, a PRIMARY name the query covers whole (weight 1000); 1, an ALTERNATE (or SPELLING)
+/// name it covers whole (200); 2, a PRIMARY name (100); 3, an ALTERNATE it covers at least half of
+/// (20); 4, a WORD start it covers whole (10); 5, another ALTERNATE (1); 6, another WORD (1). A
+/// record's best entry is its entry of least class (the first in entry order on a tie); its weight is
+/// that class's, and its kind the least kind among all its matching entries.
 package enum Ranking {
+    /// The least class (the best); `classCount` classes in all.
+    package static let classCount: UInt32 = 7
+
     /// The class of an entry of `kind` matching a folded query `queryLength` bytes long, where
-    /// `foldedLength` is the length of fold(name) (used for ALTERNATE only): 2 * queryLength >=
-    /// foldedLength makes it class 1.
+    /// `nameLength` is the length of its key's name part (the key without its country tail): the query
+    /// covers the name whole when queryLength >= nameLength, half of it when 2 * queryLength >= nameLength.
     @inline(__always)
-    package static func matchClass(kind: UInt32, queryLength: Int, foldedLength: Int) -> UInt32 {
+    package static func matchClass(kind: UInt32, queryLength: Int, nameLength: Int) -> UInt32 {
+        let whole = queryLength >= nameLength
         switch kind {
-        case MMS_KIND_PRIMARY.rawValue: return 0
-        case MMS_KIND_ALTERNATE.rawValue: return 2 * queryLength >= foldedLength ? 1 : 2
-        default: return 3
+        case MMS_KIND_PRIMARY.rawValue: return whole ? 0 : 2
+        case MMS_KIND_WORD.rawValue: return whole ? 4 : 6
+        default: return whole ? 1 : 2 * queryLength >= nameLength ? 3 : 5 // ALTERNATE, SPELLING
         }
     }
 
-    /// The shortest folded query under which an ALTERNATE name of fold length `foldedLength` weighs
-    /// 20 (class 1): ceil(foldedLength / 2), what `matchClass` tests. The builder ends edges there and
-    /// `verify` checks it.
+    /// The query lengths at which an entry's class changes (the builder ends edges before them and
+    /// `verify` checks it): the name length (whole), and for alternates ceil(nameLength / 2) (half).
     @inline(__always)
-    package static func coveringQueryLength(ofFoldedLength foldedLength: Int) -> Int { (foldedLength + 1) / 2 }
+    package static func classThresholds(kind: UInt32, nameLength: Int) -> (half: Int?, whole: Int) {
+        let isAlternate = kind == MMS_KIND_ALTERNATE.rawValue || kind == MMS_KIND_SPELLING.rawValue
+        return (isAlternate ? (nameLength + 1) / 2 : nil, nameLength)
+    }
 
-    /// The weight of a class: 100, 20, 1, 1.
+    /// The weight of a class: 1000, 200, 100, 20, 10, 1, 1.
     @inline(__always)
     package static func weight(ofClass matchClass: UInt32) -> UInt64 {
         switch matchClass {
-        case 0: return 100
-        case 1: return 20
+        case 0: return 1000
+        case 1: return 200
+        case 2: return 100
+        case 3: return 20
+        case 4: return 10
         default: return 1
         }
     }
 
-    /// The kind of key a class is of: PRIMARY, ALTERNATE, ALTERNATE, WORD.
+    /// The kind (for the tie-break) of a class: 0 for PRIMARY, 1 for ALTERNATE and SPELLING, 2 for WORD.
     @inline(__always)
     package static func kind(ofClass matchClass: UInt32) -> UInt32 {
         switch matchClass {
-        case 0: return MMS_KIND_PRIMARY.rawValue
-        case 1, 2: return MMS_KIND_ALTERNATE.rawValue
-        default: return MMS_KIND_WORD.rawValue
+        case 0, 2: return 0
+        case 4, 6: return 2
+        default: return 1
         }
     }
 
     /// A record's place in ranked order: its score (population times its best entry's weight), its
-    /// kind (its best entry's) and its index (name order).
+    /// kind (the least among its matching entries) and its index (name order).
     package struct Rank: Comparable {
         package var score: UInt64
         package var kind: UInt32
         package var record: UInt32
 
-        package init(population: UInt64, bestClass: UInt32, record: UInt32) {
+        package init(population: UInt64, bestClass: UInt32, kind: UInt32, record: UInt32) {
             score = population * Ranking.weight(ofClass: bestClass)
-            kind = Ranking.kind(ofClass: bestClass)
+            self.kind = kind
             self.record = record
         }
 

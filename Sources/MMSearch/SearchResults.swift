@@ -89,7 +89,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         /// defaults) merged with `qualified`; other pages are read from `entries`, with `qualified`.
         /// `qualified` holds the "Name, Qualifier" matches that are not key matches, or rank better
         /// than their record's key matches.
-        case summarized(_IndexBytes.Located, queryLength: Int, top: Range<Int>?, qualified: [_Ranked])
+        case summarized(_IndexBytes.Located, query: [UInt8], top: Range<Int>?, qualified: [_Ranked])
     }
 
     /// How many of the first matches a summary's stored page answers (0 when none does).
@@ -120,13 +120,13 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         public mutating func next() -> City? {
             guard position < results.count else { return nil }
             defer { position += 1 }
-            guard case let .summarized(located, queryLength, _, qualified) = results.plan, position >= results.firstPageLength else {
+            guard case let .summarized(located, query, _, qualified) = results.plan, position >= results.firstPageLength else {
                 return results[position]
             }
             if listed == nil {
                 let (match, order) = (results.match, results.order)
                 listed = (try? results.index.withBytes { (bytes) throws(MMSearchError) in
-                    try bytes.evaluate([located], queryLength: queryLength, match: match, order: order, qualified: qualified)
+                    try bytes.evaluate([located], queryLength: query.count, match: match, order: order, qualified: qualified)
                 }) ?? []
             }
             let position = self.position
@@ -184,7 +184,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 }
             case .recordRange(let records):
                 for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
-            case let .summarized(located, queryLength, top, qualified):
+            case let .summarized(located, query, top, qualified):
                 if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {
                     // The stored page as it is: read in place.
                     for position in positions {
@@ -193,12 +193,12 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                         cities.append(try bytes.city(owner.record, matchedBy: entry))
                     }
                 } else if let top, positions.upperBound <= firstPageLength {
-                    let page = try bytes.firstPage(top: top, length: firstPageLength, queryLength: queryLength, qualified: qualified)
+                    let page = try bytes.firstPage(top: top, length: firstPageLength, query: query, match: match, qualified: qualified)
                     for position in positions {
                         cities.append(try bytes.city(Int(page[position].record), matchedBy: page[position].entry))
                     }
                 } else {
-                    let matches = try bytes.evaluate([located], queryLength: queryLength, match: match, order: order, qualified: qualified)
+                    let matches = try bytes.evaluate([located], queryLength: query.count, match: match, order: order, qualified: qualified)
                     guard matches.count == count else {
                         throw bytes.corrupt(bytes.layout.summaries, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
@@ -226,10 +226,12 @@ struct _Match: Sendable {
     var entry: UInt32
 }
 
-/// One matching record, the class of its best match (see `Ranking`) and the entry it was found by.
+/// One matching record, the class of its best match and the least kind among its matches (see
+/// `Ranking`), and the entry it was found by.
 struct _Ranked: Sendable {
     var record: UInt32
     var matchClass: UInt32
+    var kind: UInt32
     var entry: UInt32
 }
 
@@ -245,36 +247,57 @@ extension _IndexBytes {
     /// Every record matching under `located` with the "Name, Qualifier" matches `qualified` (sorted by
     /// record) added: once each, with its best match, sorted by record.
     func rankedMatches(_ located: [Located], queryLength: Int, match: MatchMode, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Ranked] {
-        // One integer per matching entry: record, class (best first), position; sorted, each
-        // record's best entry comes first among its own.
         var candidates: [UInt64] = []
         candidates.reserveCapacity(located.reduce(0) { $0 + $1.entries.count })
         for range in located {
-            let entries = range.entries
-            // Only an ALTERNATE match's weight needs its key's length.
-            let keyLengths = layout.alternateCount == 0 ? [] : try keyLengths(under: range)
-            for position in entries {
-                let value = try entry(position)
-                let kind = value >> MMS_ENTRY_KIND_SHIFT
-                if match == .name && kind == MMS_KIND_WORD.rawValue { continue }
-                let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
-                var foldedLength = 0
-                if kind == MMS_KIND_ALTERNATE.rawValue {
-                    // The key is fold(name) + tail, and the tail is ", cc" or nothing.
-                    let tail = try record(owner.record).country == (0, 0) ? 0 : 4
-                    foldedLength = Int(keyLengths[position - entries.lowerBound]) - tail
+            let keyLengths = try keyLengths(under: range)
+            for position in range.entries {
+                if let candidate = try candidate(position, keyLength: Int(keyLengths[position - range.entries.lowerBound]), queryLength: queryLength, match: match) {
+                    candidates.append(candidate)
                 }
-                let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: foldedLength)
-                candidates.append(UInt64(owner.record) << 34 | UInt64(matchClass) << 32 | UInt64(position))
             }
         }
+        return try best(of: &candidates, qualified: qualified)
+    }
+
+    /// The same for entries given one by one, each with its key's length (the typo fallback's).
+    func rankedMatches(_ entries: [(position: Int, keyLength: Int)], queryLength: Int, match: MatchMode) throws(MMSearchError) -> [_Ranked] {
+        var candidates: [UInt64] = []
+        candidates.reserveCapacity(entries.count)
+        for (position, keyLength) in entries {
+            if let candidate = try candidate(position, keyLength: keyLength, queryLength: queryLength, match: match) { candidates.append(candidate) }
+        }
+        return try best(of: &candidates, qualified: [])
+    }
+
+    /// A matching entry as one integer: its record, class and position, so that sorted, each record's
+    /// best entry comes first among its own (records number below 2^29, checked at open); nil for an
+    /// entry the match mode leaves out.
+    @inline(__always)
+    func candidate(_ position: Int, keyLength: Int, queryLength: Int, match: MatchMode) throws(MMSearchError) -> UInt64? {
+        let value = try entry(position)
+        let kind = value >> MMS_ENTRY_KIND_SHIFT
+        if match == .name && (kind == MMS_KIND_WORD.rawValue || kind == MMS_KIND_SPELLING.rawValue) { return nil }
+        let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
+        // The key is the name part and the tail, ", cc" or nothing.
+        let nameLength = keyLength - (try record(owner.record).country == (0, 0) ? 0 : 4)
+        let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, nameLength: nameLength)
+        return UInt64(owner.record) << 35 | UInt64(matchClass) << 32 | UInt64(position)
+    }
+
+    /// Sorted candidates as one match per record (its best entry, the least kind of all its entries),
+    /// with `qualified` merged in.
+    func best(of candidates: inout [UInt64], qualified: [_Ranked]) throws(MMSearchError) -> [_Ranked] {
         candidates.sort()
         var best: [_Ranked] = []
         best.reserveCapacity(candidates.count + qualified.count)
         for candidate in candidates {
-            let record = UInt32(candidate >> 34)
-            if best.last?.record == record { continue }
-            best.append(_Ranked(record: record, matchClass: UInt32(candidate >> 32 & 3), entry: try entry(Int(candidate & 0xFFFF_FFFF))))
+            let record = UInt32(candidate >> 35), matchClass = UInt32(candidate >> 32 & 7)
+            if best.last?.record == record {
+                best[best.count - 1].kind = Swift.min(best[best.count - 1].kind, Ranking.kind(ofClass: matchClass))
+                continue
+            }
+            best.append(_Ranked(record: record, matchClass: matchClass, kind: Ranking.kind(ofClass: matchClass), entry: try entry(Int(candidate & 0xFFFF_FFFF))))
         }
         if !qualified.isEmpty { best = Self.merged(best, qualified) }
         return best
@@ -292,7 +315,9 @@ extension _IndexBytes {
                 next += 1
             }
             if next < qualified.count, qualified[next].record == match.record {
-                merged.append(qualified[next].matchClass < match.matchClass ? qualified[next] : match)
+                var better = qualified[next].matchClass < match.matchClass ? qualified[next] : match
+                better.kind = Swift.min(qualified[next].kind, match.kind)
+                merged.append(better)
                 next += 1
             } else {
                 merged.append(match)
@@ -305,7 +330,7 @@ extension _IndexBytes {
     /// `matches` (sorted by record, one each) in `order`: ranked, or as they are (name order).
     static func ordered(_ matches: [_Ranked], order: ResultOrder, population: (Int) -> UInt64) -> [_Match] {
         if order == .rank {
-            return matches.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, record: $0.record), entry: $0.entry) }
+            return matches.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, kind: $0.kind, record: $0.record), entry: $0.entry) }
                 .sorted { $0.rank < $1.rank }
                 .map { _Match(record: $0.rank.record, entry: $0.entry) }
         }
@@ -316,16 +341,17 @@ extension _IndexBytes {
     /// with the "Name, Qualifier" matches `qualified` merged in: a record off the stored page ranks
     /// below its last, and a qualifier match only adds or raises a record, so the page is among the
     /// stored one and `qualified`.
-    func firstPage(top: Range<Int>, length: Int, queryLength: Int, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
+    func firstPage(top: Range<Int>, length: Int, query: [UInt8], match: MatchMode, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
         var stored: [_Ranked] = []
         stored.reserveCapacity(top.count)
         for position in top {
             let entry = try topEntry(position)
             let owner = try owner(ofEntry: entry, at: layout.top + position * 4)
-            let kind = entry >> MMS_ENTRY_KIND_SHIFT
-            // The stored entries' classes, to rank them among the qualifier matches.
-            let foldedLength = kind == MMS_KIND_ALTERNATE.rawValue ? try foldedLength(ofAlternate: owner.alternate ?? 0) : 0
-            stored.append(_Ranked(record: UInt32(owner.record), matchClass: Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: foldedLength), entry: entry))
+            // The stored records' classes and kinds, to rank them among the qualifier matches.
+            guard let best = try bestKeyClass(ofRecord: owner.record, query: query, match: match) else {
+                throw corrupt(layout.top + position * 4, "record \(owner.record) on a stored first page has no key that starts with the query")
+            }
+            stored.append(_Ranked(record: UInt32(owner.record), matchClass: best.matchClass, kind: best.kind, entry: entry))
         }
         stored.sort { $0.record < $1.record }
         return Array(Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))
@@ -384,12 +410,12 @@ extension _IndexBytes {
         var added = 0
         var raising: [_Ranked] = []
         for candidate in qualified {
-            let keyClass = try bestKeyClass(ofRecord: Int(candidate.record), query: query, match: match)
-            if keyClass == nil { added += 1 }
-            if candidate.matchClass < keyClass ?? 4 { raising.append(candidate) }
+            let key = try bestKeyClass(ofRecord: Int(candidate.record), query: query, match: match)
+            if key == nil { added += 1 }
+            if candidate.matchClass < key?.matchClass ?? Ranking.classCount || candidate.kind < key?.kind ?? 3 { raising.append(candidate) }
         }
         let top = match == .words && order == .rank
             ? Int(summary.top_first) ..< Int(summary.top_first) + min(stored, Int(MMS_TOP_COUNT)) : nil
-        return (stored + added, .summarized(located, queryLength: query.count, top: top, qualified: raising))
+        return (stored + added, .summarized(located, query: query, top: top, qualified: raising))
     }
 }

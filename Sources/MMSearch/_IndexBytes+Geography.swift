@@ -93,7 +93,7 @@ extension _IndexBytes {
                 let record = Int(match.record)
                 let base = (population(record) + 1) * Ranking.weight(ofClass: match.matchClass)
                 let score = Double(base) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: record))
-                keyed.append((score, Ranking.kind(ofClass: match.matchClass), match))
+                keyed.append((score, match.kind, match))
             }
             keyed.sort { a, b in
                 if a.score != b.score { return a.score > b.score }
@@ -117,10 +117,10 @@ extension _IndexBytes {
         let matches = try geoOrdered(try allMatches(query, match: match), filter: resolved, order: order, near: near)
         guard matches.isEmpty, typos == .on else { return (matches.count, .listed(matches), 0) }
         let scalars = Self.scalars(of: query)
-        var visited = 0
+        var visited = 0, subtrees = 0
         for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
-            let located = try typoMatches(scalars, maximum: maximum, visited: &visited)
-            let found = try geoOrdered(try rankedMatches(located, queryLength: query.count, match: match), filter: resolved, order: order, near: near)
+            let entries = try typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees)
+            let found = try geoOrdered(try rankedMatches(entries, queryLength: query.count, match: match), filter: resolved, order: order, near: near)
             if !found.isEmpty { return (found.count, .listed(found), maximum) }
         }
         return (0, .listed([]), 0)

@@ -38,8 +38,9 @@ extension _IndexBytes {
                         }
                         guard qualifiers.fit(rest) else { continue }
                     }
-                    // Weight 100 by the PRIMARY name, else 20: classes 0 and 1.
-                    matches.append(_Ranked(record: UInt32(record), matchClass: kind == MMS_KIND_PRIMARY.rawValue ? 0 : 1, entry: try entry(position)))
+                    // Weight 1000 by the PRIMARY name, else 200: classes 0 and 1.
+                    let matchClass: UInt32 = kind == MMS_KIND_PRIMARY.rawValue ? 0 : 1
+                    matches.append(_Ranked(record: UInt32(record), matchClass: matchClass, kind: Ranking.kind(ofClass: matchClass), entry: try entry(position)))
                 }
             }
         }
@@ -99,23 +100,31 @@ extension _IndexBytes {
     @inline(__always)
     static func asciiLowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
 
-    /// The class of record `index`'s best key match for the folded `query` (see `Ranking`), or nil
-    /// when none of its keys starts with it: its names folded one by one. What a summarized node's
-    /// qualifier matches need to know of their records, without reading the node's every entry.
-    func bestKeyClass(ofRecord index: Int, query: [UInt8], match: MatchMode) throws(MMSearchError) -> UInt32? {
+    /// The class of record `index`'s best key match for the folded `query` and the least kind among
+    /// its key matches (see `Ranking`), or nil when none of its keys starts with it: its names folded
+    /// one by one. What a summarized node's qualifier matches need to know of their records, without
+    /// reading the node's every entry.
+    func bestKeyClass(ofRecord index: Int, query: [UInt8], match: MatchMode) throws(MMSearchError) -> (matchClass: UInt32, kind: UInt32)? {
         let record = try record(index)
-        var best: UInt32?
+        let tail = Self.tail(of: record)
+        var best: (matchClass: UInt32, kind: UInt32)?
+        func consider(_ matchClass: UInt32) {
+            best = (Swift.min(best?.matchClass ?? Ranking.classCount, matchClass), Swift.min(best?.kind ?? 3, Ranking.kind(ofClass: matchClass)))
+        }
         var key: [UInt8] = []
         for (text, kind) in try names(ofRecord: index) {
+            if match == .name, kind == MMS_KIND_SPELLING.rawValue { continue }
             key.removeAll(keepingCapacity: true)
             Folding.append(foldingUTF8: text.assumingMemoryBound(to: UInt8.self), to: &key)
             let foldedLength = key.count
-            key.append(contentsOf: Self.tail(of: record))
+            key.append(contentsOf: tail)
             if key.starts(with: query) {
-                best = min(best ?? 3, Ranking.matchClass(kind: kind, queryLength: query.count, foldedLength: foldedLength))
+                consider(Ranking.matchClass(kind: kind, queryLength: query.count, nameLength: foldedLength))
             }
-            if match == .words, best == nil, WordStarts.of(Array(key[..<foldedLength])).contains(where: { key[$0...].starts(with: query) }) {
-                best = Ranking.matchClass(kind: MMS_KIND_WORD.rawValue, queryLength: query.count, foldedLength: 0)
+            if match == .words {
+                for start in WordStarts.of(Array(key[..<foldedLength])) where key[start...].starts(with: query) {
+                    consider(Ranking.matchClass(kind: MMS_KIND_WORD.rawValue, queryLength: query.count, nameLength: foldedLength - start))
+                }
             }
         }
         return best

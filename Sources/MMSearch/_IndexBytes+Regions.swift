@@ -71,7 +71,7 @@ extension _IndexBytes {
     func alternates(ofRecord index: Int) -> Range<Int> {
         let recordField = MemoryLayout<mms_alternate>.offset(of: \.record)!
         func owner(_ position: Int) -> Int {
-            Int(raw.loadUnaligned(fromByteOffset: layout.alternates + position * _IndexLayout.alternateSize + recordField, as: UInt32.self))
+            Int(raw.loadUnaligned(fromByteOffset: layout.alternates + position * _IndexLayout.alternateSize + recordField, as: UInt32.self) & MMS_ALTERNATE_RECORD_MASK)
         }
         func firstPosition(notBelow record: Int) -> Int {
             var low = 0, high = layout.alternateCount
@@ -96,93 +96,113 @@ extension _IndexBytes {
             names.append((try name(of: record, recordIndex: index), MMS_KIND_PRIMARY.rawValue))
         }
         for alternate in alternates {
-            names.append((try alternateText(alternate), names.isEmpty ? MMS_KIND_PRIMARY.rawValue : MMS_KIND_ALTERNATE.rawValue))
+            let kind = names.isEmpty ? MMS_KIND_PRIMARY : isSpelling(alternate: alternate) ? MMS_KIND_SPELLING : MMS_KIND_ALTERNATE
+            names.append((try alternateText(alternate), kind.rawValue))
         }
         return names
     }
 
     /// Record `index`'s qualifiers, folded: its country code, ISO3 code, country name, region name, and
-    /// region code when that is at least two letters A-Z. Empty ones are left out; repeats may stay
-    /// (they change no answer). Views of the mapped file: valid inside `withBytes` only.
+    /// region code when that is at least two letters A-Z, then its country's and region's other names
+    /// (QUALIFIER_NAMES). Empty ones are left out; repeats may stay (they change no answer). Views of
+    /// the mapped file: valid inside `withBytes` only.
     func qualifiers(ofRecord index: Int) throws(MMSearchError) -> Qualifiers {
         var qualifiers = Qualifiers()
         let record = try record(index)
+        var countryNumber: Int?
         if record.country != (0, 0) {
             let recordOffset = layout.records + index * _IndexLayout.recordSize + MemoryLayout<mms_record>.offset(of: \.country)!
             qualifiers.add(UnsafeRawBufferPointer(rebasing: raw[recordOffset ..< recordOffset + 2]), isCode: true)
-            if let number = countryNumber(code: record.country) {
+            if let number = self.countryNumber(code: record.country) {
+                countryNumber = number
                 let (country, at) = country(number)
                 let iso3 = at + MemoryLayout<mms_country>.offset(of: \.iso3)!
                 if country.iso3 != (0, 0, 0) { qualifiers.add(UnsafeRawBufferPointer(rebasing: raw[iso3 ..< iso3 + 3]), isCode: true) }
                 qualifiers.add(try span(offset: country.folded_offset, length: country.folded_length, at: at, what: "country \(number)'s folded name"), isCode: false)
             }
         }
-        if let number = try regionNumber(ofRecord: index) {
+        let regionNumber = try self.regionNumber(ofRecord: index)
+        if let number = regionNumber {
             let texts = try regionTexts(number)
             qualifiers.add(texts.folded, isCode: false)
             if texts.code.count >= 2, texts.code.allSatisfy({ $0 &- UInt8(ascii: "A") < 26 }) { qualifiers.add(texts.code, isCode: true) }
         }
+        if layout.qualifierNameCount > 0 {
+            if let countryNumber { try addQualifierNames(of: MMS_QUALIFIER_OF_COUNTRY, countryNumber, to: &qualifiers) }
+            if let regionNumber { try addQualifierNames(of: MMS_QUALIFIER_OF_REGION, regionNumber, to: &qualifiers) }
+        }
         return qualifiers
+    }
+
+    /// Adds the other names of country or region `number` (`kind`): their run of QUALIFIER_NAMES,
+    /// sorted by (kind, owner), found by binary search; each checked.
+    func addQualifierNames(of kind: UInt32, _ number: Int, to qualifiers: inout Qualifiers) throws(MMSearchError) {
+        let wanted = UInt64(kind) << 32 | UInt64(number)
+        func owner(_ position: Int) -> UInt64 {
+            let name = raw.loadUnaligned(fromByteOffset: layout.qualifierNames + position * _IndexLayout.qualifierNameSize, as: mms_qualifier_name.self)
+            return UInt64(name.owner_kind) << 32 | UInt64(name.owner)
+        }
+        var low = 0, high = layout.qualifierNameCount
+        while low < high {
+            let middle = low + (high - low) / 2
+            if owner(middle) < wanted { low = middle + 1 } else { high = middle }
+        }
+        var position = low
+        while position < layout.qualifierNameCount, owner(position) == wanted {
+            let at = layout.qualifierNames + position * _IndexLayout.qualifierNameSize
+            let name = raw.loadUnaligned(fromByteOffset: at, as: mms_qualifier_name.self)
+            qualifiers.add(try span(offset: name.folded_offset, length: name.folded_length, at: at, what: "qualifier name \(position)"), isCode: false)
+            position += 1
+        }
     }
 }
 
-/// A record's qualifiers: at most five views of the mapped file, each folded text, or an ASCII code
-/// (country, ISO3, region) that folds to its lowercase, compared as such. Nothing is allocated.
+/// A record's qualifiers: views of the mapped file, each folded text, or an ASCII code (country, ISO3,
+/// region) that folds to its lowercase, compared as such; periods in them are passed over (a query's
+/// are dropped before: "washington, d.c." fits the region code DC).
 struct Qualifiers {
-    private var texts: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer) =
-        (UnsafeRawBufferPointer(start: nil, count: 0), UnsafeRawBufferPointer(start: nil, count: 0), UnsafeRawBufferPointer(start: nil, count: 0),
-         UnsafeRawBufferPointer(start: nil, count: 0), UnsafeRawBufferPointer(start: nil, count: 0))
-    private var codes: UInt8 = 0 // bit i: text i is a code
-    private var count = 0
+    private var texts: [(text: UnsafeRawBufferPointer, isCode: Bool)] = []
 
     mutating func add(_ text: UnsafeRawBufferPointer, isCode: Bool) {
-        guard !text.isEmpty, count < 5 else { return }
-        withUnsafeMutableBytes(of: &texts) { $0.storeBytes(of: text, toByteOffset: count * MemoryLayout<UnsafeRawBufferPointer>.stride, as: UnsafeRawBufferPointer.self) }
-        if isCode { codes |= 1 << count }
-        count += 1
+        // A text of periods only is no qualifier.
+        guard text.contains(where: { $0 != UInt8(ascii: ".") }) else { return }
+        texts.append((text, isCode))
     }
 
-    private func text(_ number: Int) -> UnsafeRawBufferPointer {
-        withUnsafeBytes(of: texts) { $0.load(fromByteOffset: number * MemoryLayout<UnsafeRawBufferPointer>.stride, as: UnsafeRawBufferPointer.self) }
-    }
-
-    /// Whether qualifier `number` starts with `bytes` (or, `whole`, is all of bytes' start): how
-    /// many of its bytes match from the start, compared as folded.
-    private func matched(_ number: Int, _ bytes: ArraySlice<UInt8>) -> Int {
-        let text = text(number), isCode = codes & 1 << number != 0
-        var matched = 0
+    /// How many bytes of `bytes` qualifier `number` matches from the start, compared as folded and
+    /// without its periods, and whether that is all of the qualifier.
+    private func matched(_ number: Int, _ bytes: ArraySlice<UInt8>) -> (count: Int, whole: Bool) {
+        let (text, isCode) = texts[number]
+        var offset = 0
         var position = bytes.startIndex
-        while matched < text.count, position < bytes.endIndex {
-            let byte = isCode ? _IndexBytes.asciiLowercased(text[matched]) : text[matched]
-            guard byte == bytes[position] else { break }
-            matched += 1
+        while offset < text.count {
+            let byte = isCode ? _IndexBytes.asciiLowercased(text[offset]) : text[offset]
+            if byte == UInt8(ascii: ".") { offset += 1; continue }
+            guard position < bytes.endIndex, byte == bytes[position] else { break }
+            offset += 1
             position += 1
         }
-        return matched
+        return (position - bytes.startIndex, offset == text.count)
     }
 
     /// Whether `rest` fits the qualifiers: it is empty, or the start of one, or one whole followed by
     /// a separator (", ", "," or " ") and a rest that does not start with a space and fits in turn.
     /// One pass over the places in `rest` where a further qualifier may start.
     func fit(_ rest: ArraySlice<UInt8>) -> Bool {
-        // Places reachable so far, as bits (queries are short); a longer rest uses an array.
-        var reachableBits: UInt64 = 1
-        var reachable: [Bool] = rest.count < 64 ? [] : [Bool](repeating: false, count: rest.count + 1)
-        if !reachable.isEmpty { reachable[0] = true }
-        func isReachable(_ place: Int) -> Bool { reachable.isEmpty ? reachableBits & 1 << place != 0 : reachable[place] }
-        for start in 0 ... rest.count where isReachable(start) {
+        var reachable = [Bool](repeating: false, count: rest.count + 1)
+        reachable[0] = true
+        for start in 0 ... rest.count where reachable[start] {
             let tail = rest.dropFirst(start)
             if tail.isEmpty { return true }
-            for number in 0 ..< count {
-                let length = text(number).count, matched = matched(number, tail)
+            for number in texts.indices {
+                let (matched, whole) = matched(number, tail)
                 if matched == tail.count { return true } // the start of this qualifier
-                guard matched == length else { continue }
-                let after = tail.dropFirst(length)
+                guard whole else { continue }
+                let after = tail.dropFirst(matched)
                 for separator in Self.separators where after.starts(with: separator) {
                     let next = after.dropFirst(separator.count)
                     guard next.first != UInt8(ascii: " ") else { continue }
-                    let place = start + length + separator.count
-                    if reachable.isEmpty { reachableBits |= 1 << place } else { reachable[place] = true }
+                    reachable[start + matched + separator.count] = true
                 }
             }
         }

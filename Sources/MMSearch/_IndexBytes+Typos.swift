@@ -3,9 +3,12 @@ import CMMSearchFormat
 /// The typo fallback (`include/mmsearch_format.h`, "Typos"): the trie walked depth first with the
 /// optimal-string-alignment table of the query against the keys, one row per Unicode scalar of a
 /// key, computed along the edges' labels. A branch ends where no cell of its row is within the
-/// allowed typos (no key below can come back within them), and a whole subtree matches where the
-/// last cell is (that prefix is within them, so every key below has it). Only the band of cells
-/// within `maximum` of the diagonal can be within `maximum`, so a row is 2 * maximum + 1 cells.
+/// allowed typos (no key below can come back within them), and a subtree matches where the last cell
+/// is (that prefix is within them): every key below whose name part is at least that long (typos are
+/// spent in names, never in a country tail). A key whose name ends where the walk is, followed by a
+/// country tail, also matches when the query is the name within the typos and then the tail's start
+/// typed exactly ("cincinatti, u"). Only the band of cells within `maximum` of the diagonal can be
+/// within `maximum`, so a row is 2 * maximum + 1 cells.
 extension _IndexBytes {
     /// The Unicode scalars of a folded query, what typos are counted in (bytes that are not UTF-8, from
     /// `search(foldedPrefix:)`, read as U+FFFD).
@@ -13,10 +16,12 @@ extension _IndexBytes {
         String(decoding: folded, as: UTF8.self).unicodeScalars.map(\.value)
     }
 
-    /// The subtrees whose every key has a prefix within `maximum` typos of `query` (Unicode scalars,
-    /// folded), the first scalar equal: disjoint entry ranges, each with its node and key length.
-    /// At most `nodeCount` nodes are visited, whatever the file says; `visited` counts them.
-    func typoMatches(_ query: [UInt32], maximum: Int, visited: inout Int) throws(MMSearchError) -> [Located] {
+    /// The entries (each with its key's length) whose key's name part has a prefix within `maximum`
+    /// typos of `query` (Unicode scalars, folded), the first scalar equal, or is within them of the
+    /// query's start with the rest of the query the start of the key's country tail. At most
+    /// `nodeCount` nodes are visited, whatever the file says; `visited` counts them, `subtrees` the
+    /// subtrees matched.
+    func typoMatches(_ query: [UInt32], maximum: Int, visited: inout Int, subtrees: inout Int) throws(MMSearchError) -> [(position: Int, keyLength: Int)] {
         guard let firstScalar = query.first, maximum > 0 else { return [] }
         let width = 2 * maximum + 1
         let unreachable = UInt8(maximum + 1)
@@ -26,7 +31,27 @@ extension _IndexBytes {
         var rows = [UInt8](repeating: unreachable, count: width)
         for j in 0 ... min(maximum, last) { rows[maximum + j] = UInt8(j) }
         var scalars: [UInt32] = [] // the key's scalars so far; scalars[d - 1] made row d
-        var found: [Located] = []
+        var found: [(position: Int, keyLength: Int)] = []
+        // Where a country tail may start in the query: a "," within the last four scalars (the tail is
+        // ", cc"), not the first; with the query's bytes from there, to walk exactly.
+        let tailStarts: [(scalar: Int, bytes: [UInt8])] = (max(1, last - 4) ..< last).compactMap { j in
+            guard query[j] == UInt32(UInt8(ascii: ",")) else { return nil }
+            var bytes: [UInt8] = []
+            for scalar in query[j...] { if let value = Unicode.Scalar(scalar) { bytes.append(contentsOf: UTF8.encode(value)!) } }
+            return (j, bytes)
+        }
+        /// The entries under `located` (a node at prefix length `located.depth`) with a key of
+        /// exactly `keyLength` bytes whose record has a country (so a name part 4 bytes shorter), or,
+        /// with `keyLength` nil, every entry whose name part is at least `shortestName` bytes.
+        func collect(under located: Located, keyLength: Int?, shortestName: Int) throws(MMSearchError) {
+            try forEachNode(under: located, deepest: keyLength ?? .max) { (depth, ownEntries) throws(MMSearchError) in
+                if let keyLength, depth != keyLength { return }
+                for position in ownEntries {
+                    let hasCountry = try record(owner(ofEntry: try entry(position), at: layout.entries + position * 4).record).country != (0, 0)
+                    if keyLength != nil ? hasCountry : depth - (hasCountry ? 4 : 0) >= shortestName { found.append((position, depth)) }
+                }
+            }
+        }
 
         /// Appends the row for the key's next scalar; returns whether the walk goes on below it (not
         /// dead, not a match) and whether the prefix so far is a match.
@@ -91,18 +116,34 @@ extension _IndexBytes {
             }
             pop(to: frame.scalarDepth)
             let label = try label(ofNode: frame.node)
+            let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
+            let labelStart = try self.labelStart(ofNode: frame.node)
             var pending = frame.pending
             var goesOn = true, matched = false
-            for byte in label {
+            var byteDepth = frame.byteDepth
+            for (offset, byte) in label.enumerated() {
                 let completed = pending.add(byte)
+                byteDepth += 1
                 if let scalar = completed.cutShort { (goesOn, matched) = push(scalar) }
                 if goesOn, let scalar = completed.scalar { (goesOn, matched) = push(scalar) }
                 if !goesOn { break }
+                // A name may end here: the query's rest, typed exactly, may start its country tail.
+                if !tailStarts.isEmpty, pending.isEmpty {
+                    let row = scalars.count * width
+                    for (j, bytes) in tailStarts {
+                        let k = j - scalars.count + maximum
+                        guard k >= 0, k < width, Int(rows[row + k]) <= maximum else { continue }
+                        let here = WalkPoint(node: frame.node, entries: entries, labelByte: offset + 1 < label.count ? labelStart + offset + 1 : nil, consumed: byteDepth)
+                        var noTrail: [WalkPoint]? = nil
+                        let reached = try bytes.withRawBytes { (raw) throws(MMSearchError) in try walk(raw, from: here, trail: &noTrail) }
+                        if let reached { try collect(under: try located(reached), keyLength: byteDepth + 4, shortestName: 0) }
+                    }
+                }
             }
             guard matched || goesOn else { continue }
-            let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
             if matched {
-                found.append(Located(node: frame.node, depth: frame.byteDepth + label.count, entries: entries))
+                subtrees += 1
+                try collect(under: Located(node: frame.node, depth: frame.byteDepth + label.count, entries: entries), keyLength: nil, shortestName: byteDepth)
                 continue
             }
             let children = try children(ofNode: frame.node)

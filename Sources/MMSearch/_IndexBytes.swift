@@ -223,17 +223,19 @@ struct _IndexBytes {
     func owner(ofEntry value: UInt32, at offset: Int) throws(MMSearchError) -> (record: Int, alternate: Int?) {
         let kind = value >> MMS_ENTRY_KIND_SHIFT
         let name = Int(value & MMS_ENTRY_NAME_MASK)
-        guard kind <= MMS_KIND_WORD.rawValue else {
-            throw corrupt(offset, "entry \(value) has kind \(kind); kinds are 0, 1 and 2")
-        }
         if name < layout.recordCount {
-            guard kind != MMS_KIND_ALTERNATE.rawValue else {
+            guard kind == MMS_KIND_PRIMARY.rawValue || kind == MMS_KIND_WORD.rawValue else {
                 throw corrupt(offset, "an alternate-name entry names record \(name)'s display name")
             }
             return (name, nil)
         }
         let alternate = name - layout.recordCount
-        return (Int(try self.alternate(alternate).record), alternate)
+        let record = Int(try self.alternate(alternate).record)
+        // A SPELLING entry names a generated spelling, an ALTERNATE one a given name.
+        if kind == MMS_KIND_ALTERNATE.rawValue || kind == MMS_KIND_SPELLING.rawValue, isSpelling(alternate: alternate) != (kind == MMS_KIND_SPELLING.rawValue) {
+            throw corrupt(offset, "entry \(value) of kind \(kind) names alternate name \(alternate), \(isSpelling(alternate: alternate) ? "a generated spelling" : "a given name")")
+        }
+        return (record, alternate)
     }
 
     /// Alternate name `index`, its record checked.
@@ -243,11 +245,18 @@ struct _IndexBytes {
             throw corrupt(layout.entries, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
         }
         let offset = layout.alternates + index * _IndexLayout.alternateSize
-        let alternate = raw.loadUnaligned(fromByteOffset: offset, as: mms_alternate.self)
+        var alternate = raw.loadUnaligned(fromByteOffset: offset, as: mms_alternate.self)
+        alternate.record &= MMS_ALTERNATE_RECORD_MASK
         guard Int(alternate.record) < layout.recordCount else {
             throw corrupt(offset, "alternate name \(index) belongs to record \(alternate.record) of \(layout.recordCount)")
         }
         return alternate
+    }
+
+    /// Whether alternate name `index` (a valid one) is a generated spelling.
+    @inline(__always)
+    func isSpelling(alternate index: Int) -> Bool {
+        raw.loadUnaligned(fromByteOffset: layout.alternates + index * _IndexLayout.alternateSize, as: UInt32.self) & MMS_ALTERNATE_SPELLING != 0
     }
 
     /// The text of alternate name `index`: NAMES from its offset up to the next MMS_STRING_END,
@@ -404,14 +413,14 @@ struct _IndexBytes {
     var storedChecksum: UInt64 { raw.loadUnaligned(fromByteOffset: _IndexLayout.checksumOffset, as: UInt64.self) }
 
     /// The SOURCE section: its fixed part, then the names of the input, the joined dump, the admin1
-    /// file and the country file, checked to fill the section exactly.
-    func source() throws(MMSearchError) -> (fields: mms_source, names: (source: UnsafeRawBufferPointer, joined: UnsafeRawBufferPointer, admin1: UnsafeRawBufferPointer, countries: UnsafeRawBufferPointer)) {
+    /// file, the country file and the alternate names file, checked to fill the section exactly.
+    func source() throws(MMSearchError) -> (fields: mms_source, names: (source: UnsafeRawBufferPointer, joined: UnsafeRawBufferPointer, admin1: UnsafeRawBufferPointer, countries: UnsafeRawBufferPointer, alternates: UnsafeRawBufferPointer)) {
         let section = layout.source, fixedSize = MemoryLayout<mms_source>.size
         guard section.count >= fixedSize else {
             throw corrupt(section.lowerBound, "the source section is \(section.count) bytes, smaller than its \(fixedSize)-byte header")
         }
         let fields = raw.loadUnaligned(fromByteOffset: section.lowerBound, as: mms_source.self)
-        let lengths = [fields.name_length, fields.joined_name_length, fields.admin1_name_length, fields.countries_name_length].map(Int.init)
+        let lengths = [fields.name_length, fields.joined_name_length, fields.admin1_name_length, fields.countries_name_length, fields.alternates_name_length].map(Int.init)
         guard lengths.reduce(0, +) == section.count - fixedSize else {
             throw corrupt(section.lowerBound, "the source names are \(lengths.map(String.init).joined(separator: " + ")) bytes, but the section leaves room for \(section.count - fixedSize)")
         }
@@ -420,6 +429,6 @@ struct _IndexBytes {
             defer { start += length }
             return UnsafeRawBufferPointer(rebasing: raw[start ..< start + length])
         }
-        return (fields, (names[0], names[1], names[2], names[3]))
+        return (fields, (names[0], names[1], names[2], names[3], names[4]))
     }
 }

@@ -13,12 +13,16 @@ struct _IndexLayout: Sendable {
     let topCount: Int
     let regionCount: Int
     let countryCount: Int
+    let qualifierNameCount: Int
     /// Whether the index has populations (its POPULATION section is not empty).
     let hasPopulation: Bool
     /// Whether some record has a region (its RECORD_REGIONS section is not empty).
     let hasRegions: Bool
     /// Whether "Name, Qualifier" queries match (MMS_FLAG_QUALIFIED).
     let isQualified: Bool
+    /// Whether some record has a given alternate name (MMS_FLAG_GIVEN_ALTERNATES): without, names
+    /// match only by the records' primary keys.
+    let hasGivenAlternates: Bool
     /// Byte offsets of the fixed-size arrays.
     let nodes: Int
     let children: Int
@@ -32,6 +36,7 @@ struct _IndexLayout: Sendable {
     let recordRegions: Int
     let regions: Int
     let countries: Int
+    let qualifierNames: Int
     /// Byte ranges of the pools.
     let labels: Range<Int>
     let names: Range<Int>
@@ -45,6 +50,7 @@ struct _IndexLayout: Sendable {
     static let alternateSize = MemoryLayout<mms_alternate>.stride
     static let regionSize = MemoryLayout<mms_region>.stride
     static let countrySize = MemoryLayout<mms_country>.stride
+    static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -54,7 +60,7 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"), (MMS_SECTION_RECORDS, "records"),
         (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
         (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_RECORD_REGIONS, "record regions"), (MMS_SECTION_REGIONS, "regions"),
-        (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_SOURCE, "source"),
+        (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_QUALIFIER_NAMES, "qualifier names"), (MMS_SECTION_SOURCE, "source"),
     ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
@@ -104,6 +110,9 @@ struct _IndexLayout: Sendable {
         guard UInt64(header.record_count) + UInt64(header.alternate_count) <= UInt64(MMS_MAX_NAME_NUMBER) + 1 else {
             throw corrupt(at(\.alternate_count), "\(header.record_count) records and \(header.alternate_count) alternate names; name numbers hold at most \(UInt64(MMS_MAX_NAME_NUMBER) + 1)")
         }
+        guard header.record_count < 1 << 29 else {
+            throw corrupt(at(\.record_count), "record count \(header.record_count); an index holds fewer than \(1 << 29) records")
+        }
         fileSize = raw.count
         recordCount = Int(header.record_count)
         nodeCount = Int(header.node_count)
@@ -116,14 +125,13 @@ struct _IndexLayout: Sendable {
         }
         regionCount = Int(header.region_count)
         countryCount = Int(header.country_count)
-        guard header.flags & ~MMS_FLAG_QUALIFIED == 0 else {
-            throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
+        let knownFlags = MMS_FLAG_QUALIFIED | MMS_FLAG_GIVEN_ALTERNATES
+        guard header.flags & ~knownFlags == 0 else {
+            throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flags are 0x\(String(knownFlags, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
-
-        guard header.reserved == 0 else {
-            throw corrupt(at(\.reserved), "reserved header field is \(header.reserved), expected 0")
-        }
+        hasGivenAlternates = header.flags & MMS_FLAG_GIVEN_ALTERNATES != 0
+        qualifierNameCount = Int(header.qualifier_name_count)
         // Sections lie back to back in kind order, each at the next aligned offset after the one
         // before, and the file ends with the last: a damaged offset or length cannot shift an array
         // onto other bytes unnoticed.
@@ -174,12 +182,8 @@ struct _IndexLayout: Sendable {
         hasRegions = !recordRegionsSection.isEmpty
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
         countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
+        qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
         source = try section(MMS_SECTION_SOURCE)
-        let reservedEntry = Self.sectionTableOffset + Int(MMS_SECTION_RESERVED.rawValue) * MemoryLayout<mms_section>.stride
-        let reserved = raw.loadUnaligned(fromByteOffset: reservedEntry, as: mms_section.self)
-        guard reserved.offset == 0, reserved.length == 0 else {
-            throw corrupt(reservedEntry, "the reserved section entry is not zero")
-        }
         guard source.upperBound == raw.count else {
             throw corrupt(at(\.file_size), "the sections end at byte \(source.upperBound), the file at \(raw.count)")
         }

@@ -210,9 +210,9 @@ public enum IndexBuilder {
     /// let index = try CityIndex(bytes: Data(bytes))
     /// ```
     public static func makeIndex(records: [SourceRecord], source: SourceDescription, regions: [Admin1Region] = [], countries: [CountryInfo] = [],
-                                 file: String = "<records>", progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> (bytes: [UInt8], summary: BuildSummary) {
-        guard records.count <= Int(MMS_MAX_NAME_NUMBER) else {
-            throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \(MMS_MAX_NAME_NUMBER)")
+                                 qualifierNames: QualifierNames = QualifierNames(), file: String = "<records>", progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> (bytes: [UInt8], summary: BuildSummary) {
+        guard records.count < 1 << 29 else {
+            throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \((1 << 29) - 1)")
         }
         let primaryOrder = try PrimaryOrder(records: records, file: file)
         let ordered = primaryOrder.order.map { records[Int($0)] }
@@ -225,7 +225,7 @@ public enum IndexBuilder {
         var names = BytePool(expectedCount: ordered.count + keys.alternates.count)
         // Region and country texts first: a few tens of KB that every page of results reads, together
         // at the start of the name pool rather than one cache line each across it.
-        let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, names: &names, file: file)
+        let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, qualifierNames: qualifierNames, names: &names, file: file)
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)
         for record in ordered {
@@ -241,7 +241,8 @@ public enum IndexBuilder {
         var alternates: [mms_alternate] = []
         alternates.reserveCapacity(keys.alternates.count)
         for alternate in keys.alternates {
-            alternates.append(mms_alternate(record: alternate.record, name_offset: try names.intern(alternate.name, file: file)))
+            alternates.append(mms_alternate(record: alternate.record | (alternate.isSpelling ? MMS_ALTERNATE_SPELLING : 0),
+                                            name_offset: try names.intern(alternate.name, file: file)))
         }
         // Positions in name order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
         let idOrder = (0 ..< UInt32(recordEntries.count)).sorted {
@@ -263,11 +264,13 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_RECORD_REGIONS, places.recordRegions)
         writer.place(MMS_SECTION_REGIONS, places.regions)
         writer.place(MMS_SECTION_COUNTRIES, places.countries)
+        writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: alternates.count, summaries: summaries.summaries.count, top: summaries.top.count,
-            regions: places.regions.count, countries: places.countries.count, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0
+            regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
+            flags: (places.isQualified ? MMS_FLAG_QUALIFIED : 0) | (keys.alternates.contains { !$0.isSpelling } ? MMS_FLAG_GIVEN_ALTERNATES : 0)
         ))
         var summary = BuildSummary(
             recordCount: records.count,
@@ -303,9 +306,11 @@ public enum IndexBuilder {
             admin1_name_length: UInt32(source.admin1?.name.utf8.count ?? 0),
             countries_name_length: UInt32(source.countries?.name.utf8.count ?? 0),
             source_kind: source.kind.rawValue,
-            reserved: 0
+            alternates_name_length: UInt32(source.alternateNames?.name.utf8.count ?? 0),
+            alternates_size: source.alternateNames?.size ?? 0,
+            alternates_checksum: source.alternateNames?.checksum ?? 0
         )) { section.append(contentsOf: $0) }
-        for name in [source.name, source.joined?.name, source.admin1?.name, source.countries?.name] {
+        for name in [source.name, source.joined?.name, source.admin1?.name, source.countries?.name, source.alternateNames?.name] {
             section.append(contentsOf: (name ?? "").utf8)
         }
         return section

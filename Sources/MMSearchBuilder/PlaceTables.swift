@@ -9,6 +9,8 @@ struct PlaceTables {
     private(set) var recordRegions: [UInt16] = []
     private(set) var regions: [mms_region] = []
     private(set) var countries: [mms_country] = []
+    /// Other names of the stored countries and regions (QUALIFIER_NAMES), sorted.
+    private(set) var qualifierNames: [mms_qualifier_name] = []
     /// Whether some record has a region or a country with a name: "Name, Qualifier" queries match.
     private(set) var isQualified = false
     private(set) var regionRecords = 0
@@ -16,7 +18,7 @@ struct PlaceTables {
 
     /// `orderedRecords` in primary-key order; texts are interned in `names`.
     init(orderedRecords: [SourceRecord], regions regionRows: [Admin1Region], countries countryRows: [CountryInfo],
-         names: inout BytePool, file: String) throws(MMSearchError) {
+         qualifierNames otherNames: QualifierNames = QualifierNames(), names: inout BytePool, file: String) throws(MMSearchError) {
         // As rank.py's dictionaries: a later row with the same key replaces an earlier one.
         var regionNames: [Admin1Key: [UInt8]] = [:]
         for row in regionRows where !row.name.isEmpty { regionNames[Admin1Key(country: row.country, code: row.code)] = row.name }
@@ -34,6 +36,7 @@ struct PlaceTables {
         var numberOfKey: [Admin1Key: UInt16] = [:]
         for (number, key) in usedKeys.enumerated() {
             numberOfKey[key] = UInt16(number)
+            try addQualifierNames(otherNames.byRegion[key] ?? [], of: MMS_QUALIFIER_OF_REGION, number: number, names: &names, file: file)
             let name = regionNames[key]!
             let folded = Folding.fold(String(decoding: name, as: UTF8.self))
             for text in [name, folded, key.code] where text.count > Int(MMS_MAX_STRING_LENGTH) {
@@ -58,6 +61,7 @@ struct PlaceTables {
         let usedCodes = Set(orderedRecords.compactMap { countryRowOfCode[ByteString($0.country)] == nil ? nil : ByteString($0.country) })
         for code in usedCodes.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
             let row = countryRowOfCode[code]!
+            try addQualifierNames(otherNames.byCountry[code.bytes] ?? [], of: MMS_QUALIFIER_OF_COUNTRY, number: countries.count, names: &names, file: file)
             let folded = Folding.fold(String(decoding: row.name, as: UTF8.self))
             guard row.name.count <= Int(MMS_MAX_STRING_LENGTH), folded.count <= Int(MMS_MAX_STRING_LENGTH) else {
                 throw .limitExceeded(file: file, message: "country \(String(decoding: row.code, as: UTF8.self)) has a name of \(max(row.name.count, folded.count)) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
@@ -76,5 +80,21 @@ struct PlaceTables {
         }
         countryRecords = orderedRecords.count { countryRowOfCode[ByteString($0.country)] != nil }
         isQualified = isQualified || regionRecords > 0
+        qualifierNames.sort { a, b in
+            (a.owner_kind, a.owner) != (b.owner_kind, b.owner) ? (a.owner_kind, a.owner) < (b.owner_kind, b.owner)
+                : names.bytes[Int(a.folded_offset) ..< Int(a.folded_offset) + Int(a.folded_length)]
+                    .lexicographicallyPrecedes(names.bytes[Int(b.folded_offset) ..< Int(b.folded_offset) + Int(b.folded_length)])
+        }
+    }
+
+    /// The folded `otherNames` of country or region `number`, each once, none empty.
+    private mutating func addQualifierNames(_ otherNames: [[UInt8]], of kind: UInt32, number: Int, names: inout BytePool, file: String) throws(MMSearchError) {
+        var seen: Set<ByteString> = []
+        for name in otherNames {
+            let folded = Folding.fold(String(decoding: name, as: UTF8.self))
+            guard !folded.isEmpty, folded.count <= Int(MMS_MAX_STRING_LENGTH), seen.insert(ByteString(folded)).inserted else { continue }
+            qualifierNames.append(mms_qualifier_name(owner: UInt32(number), folded_offset: try names.intern(folded, file: file),
+                                                     folded_length: UInt16(folded.count), owner_kind: UInt8(kind), reserved: 0))
+        }
     }
 }

@@ -4,7 +4,9 @@ import MMSearch
 /// The names a record is searched by, as `shared/peers/rank.py` keeps them: the display name first,
 /// then the alternates in the source's order; empty names dropped, alternates in lowercase ASCII only
 /// dropped (GeoNames' machine transliterations such as "klwn"), and every name whose fold repeats an
-/// earlier one's dropped. When nothing is left the display name alone stays.
+/// earlier one's dropped. When nothing is left the display name alone stays. Then the spellings
+/// generated from them (rank.py's "Spellings": periods dropped, hyphens as spaces, saint/st and the
+/// like shortened and spelled out), by the same rules, each marked `isSpelling`.
 ///
 /// Which text an alternate keeps is ours to choose (its keys are the same either way), and it is
 /// what a result shows as matched: of alternates that fold alike, the spelling the source gives most
@@ -16,6 +18,8 @@ struct RecordNames {
         var folded: [UInt8]
         /// The record's display name (else one of its alternates).
         var isDisplayName: Bool
+        /// A generated spelling of another name (matched with "words" only).
+        var isSpelling = false
     }
 
     private(set) var names: [Name] = []
@@ -54,6 +58,19 @@ struct RecordNames {
         }
         if names.isEmpty {
             names = [Name(bytes: record.name, folded: Folding.fold(String(decoding: record.name, as: UTF8.self)), isDisplayName: true)]
+            return
+        }
+        // Spellings come from each name as rank.py keeps it: the first text met of each fold.
+        let given = names.indices.map { spellings[$0][0].bytes }
+        for text in given {
+            for generated in Spellings.generated(from: String(decoding: text, as: UTF8.self)) {
+                let bytes = Array(generated.utf8)
+                guard !bytes.isEmpty, !Self.isLowercaseASCII(bytes) else { continue }
+                let folded = Folding.fold(generated)
+                guard place[ByteString(folded)] == nil else { continue }
+                place[ByteString(folded)] = names.count
+                names.append(Name(bytes: bytes, folded: folded, isDisplayName: false, isSpelling: true))
+            }
         }
     }
 
@@ -86,17 +103,19 @@ struct SearchKeys {
     struct Alternate {
         var record: UInt32
         var name: [UInt8]
+        var isSpelling: Bool
     }
 
     /// Key bytes of every entry, back to back, in the order they were made.
     private(set) var pool: [UInt8] = []
     /// Per entry, in sorted order: where its key lies in `pool`, its entry value (kind and name
-    /// number), its record, and the folded length of its name (what an ALTERNATE match weighs by).
+    /// number), its record, and the length of its key's name part (the key without its country
+    /// tail: what a match's class depends on).
     private(set) var keyStarts: [Int] = []
     private(set) var keyLengths: [Int32] = []
     private(set) var values: [UInt32] = []
     private(set) var records: [UInt32] = []
-    private(set) var foldedLengths: [UInt16] = []
+    private(set) var nameLengths: [UInt16] = []
     private(set) var alternates: [Alternate] = []
 
     var count: Int { values.count }
@@ -129,13 +148,13 @@ struct SearchKeys {
                         throw .limitExceeded(file: file, message: "\(recordCount) records with \(alternates.count + 1) alternate names; at most \(Int(MMS_MAX_NAME_NUMBER) + 1) names fit")
                     }
                 }
-                let kind = position == 0 ? MMS_KIND_PRIMARY : MMS_KIND_ALTERNATE
+                let kind = position == 0 ? MMS_KIND_PRIMARY : name.isSpelling ? MMS_KIND_SPELLING : MMS_KIND_ALTERNATE
                 let keyLength = name.folded.count + tail.count
                 guard keyLength <= Int(MMS_MAX_STRING_LENGTH) else {
                     throw .limitExceeded(file: file, message: "the search key of record \(record.id) is \(keyLength) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
                 }
                 if !name.isDisplayName {
-                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes))
+                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes, isSpelling: name.isSpelling))
                 }
                 func add(_ kind: mms_kind, from start: Int) {
                     starts.append(pool.count)
@@ -144,7 +163,7 @@ struct SearchKeys {
                     lengths.append(Int32(name.folded.count - start + tail.count))
                     values.append(kind.rawValue << MMS_ENTRY_KIND_SHIFT | UInt32(nameNumber))
                     owners.append(UInt32(recordIndex))
-                    folded.append(UInt16(name.folded.count))
+                    folded.append(UInt16(name.folded.count - start))
                 }
                 add(kind, from: 0)
                 for start in WordStarts.of(name.folded) { add(MMS_KIND_WORD, from: start) }
@@ -162,7 +181,7 @@ struct SearchKeys {
                 continue
             }
             keyStarts.append(starts[index]); keyLengths.append(lengths[index]); self.values.append(values[index])
-            records.append(owners[index]); foldedLengths.append(folded[index])
+            records.append(owners[index]); nameLengths.append(folded[index])
             previous = index
         }
     }
@@ -216,5 +235,44 @@ struct SearchKeys {
 
     private static func compareKeys(_ pool: [UInt8], _ a: Int, _ aLength: Int32, _ b: Int, _ bLength: Int32) -> Int {
         pool.withUnsafeBytes { raw in compareBytes(raw, a ..< a + Int(aLength), raw, b ..< b + Int(bLength)) }
+    }
+}
+
+/// The spellings a name brings (`shared/peers/rank.py`, "Rules of version 4"): with P the name without
+/// its periods and S = P with its hyphens as spaces, in order P, S, short(P), short(S), long(P),
+/// long(S), where short() writes saint, sainte, sankt, santa, mount, fort, port and point short and
+/// long() writes st, ste, sta, mt and ft out. Words are runs of scalars between separators, compared
+/// folded.
+enum Spellings {
+    static let short: [String: String] = ["saint": "St", "sainte": "Ste", "sankt": "St", "santa": "Sta", "mount": "Mt", "fort": "Ft",
+                                          "port": "Pt", "point": "Pt"]
+    static let long: [String: String] = ["st": "Saint", "ste": "Sainte", "sta": "Santa", "mt": "Mount", "ft": "Fort"]
+
+    static func generated(from name: String) -> [String] {
+        let plain = String(String.UnicodeScalarView(name.unicodeScalars.filter { $0 != "." }))
+        let spaced = String(String.UnicodeScalarView(plain.unicodeScalars.map { $0 == "-" ? " " : $0 }))
+        return [plain, spaced, words(plain, short), words(spaced, short), words(plain, long), words(spaced, long)]
+    }
+
+    /// `text` with every word whose fold is a key of `table` replaced by its value.
+    static func words(_ text: String, _ table: [String: String]) -> String {
+        var out = String.UnicodeScalarView()
+        var word = String.UnicodeScalarView()
+        func flush() {
+            guard !word.isEmpty else { return }
+            let folded = String(decoding: Folding.fold(String(word)), as: UTF8.self)
+            if let replacement = table[folded] { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(contentsOf: word) }
+            word.removeAll()
+        }
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, WordStarts.isSeparator(UInt8(scalar.value)) {
+                flush()
+                out.append(scalar)
+            } else {
+                word.append(scalar)
+            }
+        }
+        flush()
+        return String(out)
     }
 }

@@ -15,6 +15,7 @@ struct SummaryBuilder {
         var seenByName = [UInt32](repeating: 0, count: recordCount)
         var bestClass = [UInt32](repeating: 0, count: recordCount)
         var bestEntry = [UInt32](repeating: 0, count: recordCount)
+        var leastKind = [UInt32](repeating: 0, count: recordCount)
         var touched: [UInt32] = []
         for node in 0 ..< trie.depths.count {
             let entries = Int(trie.nodes[node].entry_first) ..< trie.entryEnds[node]
@@ -25,15 +26,18 @@ struct SummaryBuilder {
             var nameRecords = 0
             for index in entries {
                 let record = Int(keys.records[index]), kind = keys.kind(index), value = keys.values[index]
-                let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, foldedLength: Int(keys.foldedLengths[index]))
+                let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, nameLength: Int(keys.nameLengths[index]))
                 if seen[record] != stamp {
                     seen[record] = stamp
                     touched.append(UInt32(record))
-                    bestClass[record] = matchClass; bestEntry[record] = value
-                } else if matchClass < bestClass[record] { // on a tie the first in entry order stays
-                    bestClass[record] = matchClass; bestEntry[record] = value
+                    bestClass[record] = matchClass; bestEntry[record] = value; leastKind[record] = Ranking.kind(ofClass: matchClass)
+                } else {
+                    if matchClass < bestClass[record] { // on a tie the first in entry order stays
+                        bestClass[record] = matchClass; bestEntry[record] = value
+                    }
+                    leastKind[record] = min(leastKind[record], Ranking.kind(ofClass: matchClass))
                 }
-                if kind != MMS_KIND_WORD.rawValue, seenByName[record] != stamp {
+                if kind != MMS_KIND_WORD.rawValue, kind != MMS_KIND_SPELLING.rawValue, seenByName[record] != stamp {
                     seenByName[record] = stamp
                     nameRecords += 1
                 }
@@ -43,7 +47,7 @@ struct SummaryBuilder {
             page.reserveCapacity(pageLength + 1)
             for record in touched {
                 let candidate = Ranking.Rank(population: UInt64(populations.isEmpty ? 0 : populations[Int(record)]),
-                                             bestClass: bestClass[Int(record)], record: record)
+                                             bestClass: bestClass[Int(record)], kind: leastKind[Int(record)], record: record)
                 if page.count == pageLength, !(candidate < page[pageLength - 1]) { continue }
                 var slot = page.count
                 while slot > 0, candidate < page[slot - 1] { slot -= 1 }

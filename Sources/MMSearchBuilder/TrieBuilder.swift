@@ -90,14 +90,16 @@ struct TrieBuilder {
     }
 
     /// Where the edge into a big node (more than MMS_SUMMARY_THRESHOLD entries) must end so that its
-    /// first ranked page holds for every query length along it: an ALTERNATE entry of folded length f
-    /// weighs 20 from query length t = ceil(f / 2) on, so no t may fall in (parentDepth + 1,
-    /// end]. With one there, the edge ends at t - 1 and the rest is a further edge.
+    /// first ranked page holds for every query length along it: an entry's class changes at the query
+    /// lengths `Ranking.classThresholds` gives (its name covered half, or whole), so no such t may fall
+    /// in (parentDepth + 1, end]. With one there, the edge ends at t - 1 and the rest is a further edge.
     private static func edgeEnd(keys: SearchKeys, entries: Range<Int>, parentDepth: Int, sharedDepth: Int) -> Int {
         var end = sharedDepth
-        for index in entries where keys.kind(index) == MMS_KIND_ALTERNATE.rawValue {
-            let threshold = Ranking.coveringQueryLength(ofFoldedLength: Int(keys.foldedLengths[index]))
-            if threshold > parentDepth + 1, threshold <= end { end = threshold - 1 }
+        for index in entries {
+            let thresholds = Ranking.classThresholds(kind: keys.kind(index), nameLength: Int(keys.nameLengths[index]))
+            for threshold in [thresholds.half, thresholds.whole] {
+                if let threshold, threshold > parentDepth + 1, threshold <= end { end = threshold - 1 }
+            }
         }
         return end
     }

@@ -14,6 +14,7 @@ struct _SectionWriter {
         var top: Int
         var regions: Int
         var countries: Int
+        var qualifierNames: Int
         var flags: UInt32
     }
 
@@ -59,6 +60,7 @@ struct _SectionWriter {
         header.region_count = UInt32(counts.regions)
         header.country_count = UInt32(counts.countries)
         header.flags = counts.flags
+        header.qualifier_name_count = UInt32(counts.qualifierNames)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }
