@@ -48,7 +48,7 @@ let package = Package(
         // The naive reference the tests compare against, and the shared data's location.
         .target(name: "MMSearchTestSupport", dependencies: ["MMSearch"], path: "Tests/MMSearchTestSupport"),
         .testTarget(name: "MMSearchTests", dependencies: ["MMSearch", "MMSearchBuilder", "CMMSearchFormat", "MMSearchTestSupport"]),
-        .testTarget(name: "MMSearchBuilderTests", dependencies: ["MMSearchBuilder", "MMSearch", "MMSearchTestSupport"]),
+        .testTarget(name: "MMSearchBuilderTests", dependencies: ["MMSearchBuilder", "MMSearch", "CMMSearchFormat", "MMSearchTestSupport"]),
         .testTarget(name: "mmsearchTests", dependencies: ["mmsearch", "CMMSearchFormat", "MMSearchTestSupport"]),
         .testTarget(name: "MMSearchHTTPTests", dependencies: ["MMSearchHTTP"]),
     ]

@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.c: the one function the format needs beyond its structs, the XXH64 checksum
+ * mmsearch_format.c: what the format needs beyond its structs: the XXH64 checksum, whole or streamed
  * (Yann Collet's xxHash, 64-bit variant, as specified at xxhash.com; reimplemented here).
  */
 #include "mmsearch_format.h"
@@ -29,25 +29,8 @@ static inline uint64_t merge64(uint64_t acc, uint64_t val) {
     return acc * P1 + P4;
 }
 
-uint64_t mms_xxh64(const void *data, size_t length, uint64_t seed) {
-    const uint8_t *p = (const uint8_t *)data;
-    const uint8_t *end = p + length;
-    uint64_t h;
-    if (length >= 32) {
-        const uint8_t *limit = end - 32;
-        uint64_t v1 = seed + P1 + P2, v2 = seed + P2, v3 = seed, v4 = seed - P1;
-        do {
-            v1 = round64(v1, read64(p)); p += 8;
-            v2 = round64(v2, read64(p)); p += 8;
-            v3 = round64(v3, read64(p)); p += 8;
-            v4 = round64(v4, read64(p)); p += 8;
-        } while (p <= limit);
-        h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
-        h = merge64(h, v1); h = merge64(h, v2); h = merge64(h, v3); h = merge64(h, v4);
-    } else {
-        h = seed + P5;
-    }
-    h += (uint64_t)length;
+/* The last step of both forms: h already holds the lanes' merge (or seed + P5) and the length. */
+static uint64_t finish64(uint64_t h, const uint8_t *p, const uint8_t *end) {
     while (p + 8 <= end) {
         h ^= round64(0, read64(p));
         h = rotl(h, 27) * P1 + P4;
@@ -67,4 +50,58 @@ uint64_t mms_xxh64(const void *data, size_t length, uint64_t seed) {
     h ^= h >> 29; h *= P3;
     h ^= h >> 32;
     return h;
+}
+
+static inline uint64_t merge_lanes(const uint64_t v[4]) {
+    uint64_t h = rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18);
+    for (int i = 0; i < 4; i++) h = merge64(h, v[i]);
+    return h;
+}
+
+uint64_t mms_xxh64(const void *data, size_t length, uint64_t seed) {
+    mms_xxh64_state state;
+    mms_xxh64_reset(&state, seed);
+    mms_xxh64_update(&state, data, length);
+    return mms_xxh64_digest(&state);
+}
+
+void mms_xxh64_reset(mms_xxh64_state *state, uint64_t seed) {
+    memset(state, 0, sizeof *state);
+    state->seed = seed;
+    state->lanes[0] = seed + P1 + P2;
+    state->lanes[1] = seed + P2;
+    state->lanes[2] = seed;
+    state->lanes[3] = seed - P1;
+}
+
+void mms_xxh64_update(mms_xxh64_state *state, const void *data, size_t length) {
+    const uint8_t *p = (const uint8_t *)data;
+    const uint8_t *end = p + length;
+    state->total_length += length;
+    if (state->buffered + length < 32) {
+        if (length > 0) memcpy(state->buffer + state->buffered, p, length);
+        state->buffered += (uint32_t)length;
+        return;
+    }
+    if (state->buffered > 0) {
+        size_t fill = 32 - state->buffered;
+        memcpy(state->buffer + state->buffered, p, fill);
+        p += fill;
+        for (int i = 0; i < 4; i++) state->lanes[i] = round64(state->lanes[i], read64(state->buffer + 8 * i));
+        state->buffered = 0;
+    }
+    while (p + 32 <= end) {
+        for (int i = 0; i < 4; i++) state->lanes[i] = round64(state->lanes[i], read64(p + 8 * i));
+        p += 32;
+    }
+    if (p < end) {
+        memcpy(state->buffer, p, (size_t)(end - p));
+        state->buffered = (uint32_t)(end - p);
+    }
+}
+
+uint64_t mms_xxh64_digest(const mms_xxh64_state *state) {
+    uint64_t h = state->total_length >= 32 ? merge_lanes(state->lanes) : state->seed + P5;
+    h += state->total_length;
+    return finish64(h, state->buffer, state->buffer + state->buffered);
 }

@@ -31,6 +31,7 @@
  *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
  *   sections[QUALIFIER_NAMES] mms_qualifier_name[qualifier_name_count]  other names of countries and
  *                                                         regions (GeoNames' alternate names file)
+ *   sections[SPELLINGS]     mms_alternate[spelling_count]  the cities' generated spellings (as ALTERNATES)
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
@@ -203,12 +204,6 @@ extern "C" {
 #define MMS_NO_REGION 0xFFFFu
 /* mms_header.flags: "Name, Qualifier" queries match (some record has a region or a named country). */
 #define MMS_FLAG_QUALIFIED 0x1u
-/* mms_header.flags: some record has an alternate name that was given (not only generated spellings),
-   so "name" matching reads entries rather than the records' primary-key ranges. */
-#define MMS_FLAG_GIVEN_ALTERNATES 0x2u
-/* mms_alternate.record: the record in the low bits, and this bit set for a generated spelling. */
-#define MMS_ALTERNATE_SPELLING 0x80000000u
-#define MMS_ALTERNATE_RECORD_MASK 0x7FFFFFFFu
 /* mms_qualifier_name.owner_kind values. */
 #define MMS_QUALIFIER_OF_COUNTRY 0u
 #define MMS_QUALIFIER_OF_REGION 1u
@@ -239,8 +234,9 @@ typedef enum mms_section_kind {
     MMS_SECTION_REGIONS = 12,
     MMS_SECTION_COUNTRIES = 13,
     MMS_SECTION_QUALIFIER_NAMES = 14,
-    MMS_SECTION_SOURCE = 15,
-    MMS_SECTION_COUNT = 16
+    MMS_SECTION_SPELLINGS = 15,
+    MMS_SECTION_SOURCE = 16,
+    MMS_SECTION_COUNT = 17
 } mms_section_kind;
 
 /*
@@ -274,8 +270,10 @@ typedef struct mms_header {
     uint32_t top_count;       /* entries in TOP */
     uint32_t region_count;    /* regions, below MMS_NO_REGION */
     uint32_t country_count;   /* countries */
-    uint32_t flags;           /* MMS_FLAG_QUALIFIED | MMS_FLAG_GIVEN_ALTERNATES, or zero */
+    uint32_t flags;           /* MMS_FLAG_QUALIFIED or zero */
     uint32_t qualifier_name_count; /* entries in QUALIFIER_NAMES */
+    uint32_t spelling_count;  /* generated spellings (SPELLINGS) */
+    uint32_t reserved;        /* zero */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -337,8 +335,7 @@ typedef struct mms_record {
  * the next MMS_STRING_END, is non-empty UTF-8 of at most MMS_MAX_STRING_LENGTH bytes.
  */
 typedef struct mms_alternate {
-    uint32_t record;      /* the record the name belongs to (MMS_ALTERNATE_RECORD_MASK), with
-                             MMS_ALTERNATE_SPELLING set when the name is a generated spelling */
+    uint32_t record;      /* the record the name belongs to */
     uint32_t name_offset; /* start of the name in NAMES */
 } mms_alternate;
 
@@ -421,6 +418,8 @@ typedef struct mms_source {
     uint32_t alternates_name_length; /* bytes of the alternate names file's name, last; 0 when none */
     uint64_t alternates_size;       /* bytes of the alternate names file, as read; 0 when none */
     uint64_t alternates_checksum;   /* XXH64 (seed 0) of those bytes; 0 when none */
+    uint32_t alternates_record_names;    /* the file's names of records' ids (rows used); 0 when none */
+    uint32_t alternates_qualifier_names; /* the file's names of countries and regions (rows used); 0 when none */
 } mms_source;
 
 /* The layout, asserted: a compiler that pads differently refuses to build. */
@@ -445,8 +444,10 @@ _Static_assert(offsetof(mms_header, region_count) == 64, "mms_header.region_coun
 _Static_assert(offsetof(mms_header, country_count) == 68, "mms_header.country_count");
 _Static_assert(offsetof(mms_header, flags) == 72, "mms_header.flags");
 _Static_assert(offsetof(mms_header, qualifier_name_count) == 76, "mms_header.qualifier_name_count");
-_Static_assert(offsetof(mms_header, sections) == 80, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 80 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 336 bytes");
+_Static_assert(offsetof(mms_header, spelling_count) == 80, "mms_header.spelling_count");
+_Static_assert(offsetof(mms_header, reserved) == 84, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, sections) == 88, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 88 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 360 bytes");
 
 _Static_assert(sizeof(mms_node) == 8, "mms_node is 8 bytes");
 _Static_assert(offsetof(mms_node, entry_first) == 0, "mms_node.entry_first");
@@ -495,7 +496,7 @@ _Static_assert(offsetof(mms_country, code) == 12, "mms_country.code");
 _Static_assert(offsetof(mms_country, iso3) == 14, "mms_country.iso3");
 _Static_assert(offsetof(mms_country, reserved) == 17, "mms_country.reserved");
 
-_Static_assert(sizeof(mms_source) == 112, "mms_source is 112 bytes");
+_Static_assert(sizeof(mms_source) == 120, "mms_source is 120 bytes");
 _Static_assert(offsetof(mms_source, source_size) == 0, "mms_source.source_size");
 _Static_assert(offsetof(mms_source, source_checksum) == 8, "mms_source.source_checksum");
 _Static_assert(offsetof(mms_source, built_at) == 16, "mms_source.built_at");
@@ -513,6 +514,8 @@ _Static_assert(offsetof(mms_source, source_kind) == 88, "mms_source.source_kind"
 _Static_assert(offsetof(mms_source, alternates_name_length) == 92, "mms_source.alternates_name_length");
 _Static_assert(offsetof(mms_source, alternates_size) == 96, "mms_source.alternates_size");
 _Static_assert(offsetof(mms_source, alternates_checksum) == 104, "mms_source.alternates_checksum");
+_Static_assert(offsetof(mms_source, alternates_record_names) == 112, "mms_source.alternates_record_names");
+_Static_assert(offsetof(mms_source, alternates_qualifier_names) == 116, "mms_source.alternates_qualifier_names");
 
 _Static_assert(sizeof(mms_qualifier_name) == 12, "mms_qualifier_name is 12 bytes");
 _Static_assert(offsetof(mms_qualifier_name, owner) == 0, "mms_qualifier_name.owner");
@@ -541,6 +544,24 @@ enum {
  * Reads exactly [data, data + length); data may be NULL when length is 0.
  */
 uint64_t mms_xxh64(const void *data, size_t length, uint64_t seed);
+
+/*
+ * The same checksum over bytes that arrive in pieces (an input file too big to hold: GeoNames' whole
+ * alternate names file): reset, update with each piece in order, digest. Not a format struct: it is
+ * never written to a file.
+ */
+typedef struct mms_xxh64_state {
+    uint64_t lanes[4];       /* the four accumulators of the 32-byte stripes */
+    uint64_t total_length;   /* bytes given so far */
+    uint64_t seed;
+    uint8_t buffer[32];      /* bytes of an unfinished stripe */
+    uint32_t buffered;       /* how many of buffer hold them, < 32 */
+    uint32_t reserved;
+} mms_xxh64_state;
+
+void mms_xxh64_reset(mms_xxh64_state *state, uint64_t seed);
+void mms_xxh64_update(mms_xxh64_state *state, const void *data, size_t length);
+uint64_t mms_xxh64_digest(const mms_xxh64_state *state);
 
 #ifdef __cplusplus
 }

@@ -49,12 +49,17 @@ public struct SourceDescription: Sendable, Equatable {
     /// GeoNames' alternateNamesV2.txt, other names of cities, countries and regions
     /// (`mmsearch build --alternate-names`), if any.
     public var alternateNames: InputFile?
+    /// Of the alternate names file's rows, the names it gave records (by their ids) and the names it
+    /// gave countries and regions (qualifier names), before repeated folds were dropped.
+    public var alternateNamesOfRecords: Int
+    public var alternateNamesOfPlaces: Int
 
     /// ```swift
     /// let source = SourceDescription(name: "city.list.json", size: 0, checksum: 0, builtAt: 0)
     /// ```
     public init(name: String, size: UInt64, checksum: UInt64, builtAt: Int64, kind: Kind = .cityList, joined: InputFile? = nil,
-                admin1: InputFile? = nil, countries: InputFile? = nil, alternateNames: InputFile? = nil) {
+                admin1: InputFile? = nil, countries: InputFile? = nil, alternateNames: InputFile? = nil,
+                alternateNamesOfRecords: Int = 0, alternateNamesOfPlaces: Int = 0) {
         self.name = name
         self.size = size
         self.checksum = checksum
@@ -64,6 +69,8 @@ public struct SourceDescription: Sendable, Equatable {
         self.admin1 = admin1
         self.countries = countries
         self.alternateNames = alternateNames
+        self.alternateNamesOfRecords = alternateNamesOfRecords
+        self.alternateNamesOfPlaces = alternateNamesOfPlaces
     }
 }
 
@@ -96,8 +103,11 @@ public struct IndexInfo: Sendable, Equatable {
     public var nodeCount: Int
     /// Search keys: one per name of a city and per word start inside one.
     public var entryCount: Int
-    /// Names other than the display names.
+    /// Names other than the display names, as given (by a GeoNames dump, the alternate names file).
     public var alternateCount: Int
+    /// Names generated from the names (`St Paul` for `Saint Paul`; rank.py's "Spellings"), matched
+    /// with `MatchMode.words` only.
+    public var spellingCount: Int
     /// Nodes with a stored count and first page.
     public var summaryCount: Int
     /// Whether the cities have populations (built with GeoNames data).
@@ -139,7 +149,8 @@ extension CityIndex {
                 recordCount: layout.recordCount,
                 nodeCount: layout.nodeCount,
                 entryCount: layout.entryCount,
-                alternateCount: layout.alternateCount,
+                alternateCount: layout.givenAlternateCount,
+                spellingCount: layout.alternateCount - layout.givenAlternateCount,
                 summaryCount: layout.summaryCount,
                 hasPopulation: layout.hasPopulation,
                 regionCount: layout.regionCount,
@@ -160,7 +171,9 @@ extension CityIndex {
                     joined: file(names.joined, size: fields.joined_size, checksum: fields.joined_checksum),
                     admin1: file(names.admin1, size: fields.admin1_size, checksum: fields.admin1_checksum),
                     countries: file(names.countries, size: fields.countries_size, checksum: fields.countries_checksum),
-                    alternateNames: file(names.alternates, size: fields.alternates_size, checksum: fields.alternates_checksum)
+                    alternateNames: file(names.alternates, size: fields.alternates_size, checksum: fields.alternates_checksum),
+                    alternateNamesOfRecords: Int(fields.alternates_record_names),
+                    alternateNamesOfPlaces: Int(fields.alternates_qualifier_names)
                 )
             )
         }

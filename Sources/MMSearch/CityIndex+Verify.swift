@@ -118,6 +118,7 @@ private struct _Verifier {
         if let unused = countryUsed.firstIndex(of: false) {
             throw corrupt(layout.countries + unused * _IndexLayout.countrySize, "country \(unused) is no record's country")
         }
+        try checkQualifierNames(checkText)
         if layout.hasRegions, layout.regionCount == 0 {
             throw corrupt(layout.recordRegions, "the record regions section is not empty, but no record has a region")
         }
@@ -126,11 +127,38 @@ private struct _Verifier {
         }
     }
 
+    /// QUALIFIER_NAMES: each of a country or region that exists, its folded name in the pool, non-empty,
+    /// folded (its fold is itself) and followed by its end byte, sorted by (owner kind, owner, name), no
+    /// two equal, reserved zero.
+    func checkQualifierNames(_ checkText: (UnsafeRawBufferPointer, Int, String, Bool) throws(MMSearchError) -> Void) throws(MMSearchError) {
+        var previous: (owner: UInt64, name: UnsafeRawBufferPointer)?
+        for position in 0 ..< layout.qualifierNameCount {
+            let at = layout.qualifierNames + position * _IndexLayout.qualifierNameSize
+            let name = raw(at, as: mms_qualifier_name.self)
+            let limit = name.owner_kind == MMS_QUALIFIER_OF_COUNTRY ? layout.countryCount : name.owner_kind == MMS_QUALIFIER_OF_REGION ? layout.regionCount : 0
+            guard Int(name.owner) < limit, name.reserved == 0 else {
+                throw corrupt(at, "qualifier name \(position) belongs to \(name.owner_kind == MMS_QUALIFIER_OF_REGION ? "region" : "country") \(name.owner) of kind \(name.owner_kind), which does not exist, or has a reserved byte set")
+            }
+            let text = try index.span(offset: name.folded_offset, length: name.folded_length, at: at, what: "qualifier name \(position)")
+            try checkText(text, at, "qualifier name \(position)", true)
+            guard Folding.fold(String(decoding: text, as: UTF8.self)).elementsEqual(text) else {
+                throw corrupt(at, "qualifier name \(position) is not folded")
+            }
+            let owner = UInt64(name.owner_kind) << 32 | UInt64(name.owner)
+            if let previous {
+                let order = previous.owner != owner ? (previous.owner < owner ? -1 : 1) : compareBytes(previous.name, 0 ..< previous.name.count, text, 0 ..< text.count)
+                guard order < 0 else { throw corrupt(at, "qualifier name \(position) is not after qualifier name \(position - 1) in (owner, name) order") }
+            }
+            previous = (owner, text)
+        }
+    }
+
     /// The SOURCE section: names filling it (`source()` checks), a known kind, no size for a file not named.
     func checkSource() throws(MMSearchError) {
         let fields = try index.source().fields
         guard SourceDescription.Kind(rawValue: fields.source_kind) != nil,
-              fields.alternates_name_length > 0 || (fields.alternates_size == 0 && fields.alternates_checksum == 0),
+              fields.alternates_name_length > 0 || (fields.alternates_size == 0 && fields.alternates_checksum == 0
+                  && fields.alternates_record_names == 0 && fields.alternates_qualifier_names == 0),
               fields.joined_name_length > 0 || (fields.joined_size == 0 && fields.joined_checksum == 0),
               fields.admin1_name_length > 0 || (fields.admin1_size == 0 && fields.admin1_checksum == 0),
               fields.countries_name_length > 0 || (fields.countries_size == 0 && fields.countries_checksum == 0) else {
@@ -214,20 +242,22 @@ private struct _Verifier {
         return (tails, primary)
     }
 
-    /// Checks every alternate name (its record, in record order, and its text); returns their folds.
+    /// Checks every alternate name (its record, in record order among the given ones and among the
+    /// spellings, and its text); returns their folds.
     func checkAlternates() throws(MMSearchError) -> [[UInt8]] {
         var folds: [[UInt8]] = []
         folds.reserveCapacity(layout.alternateCount)
         var previousRecord: UInt32 = 0
         for index in 0 ..< layout.alternateCount {
             let record = try self.index.alternate(index).record
+            if index == layout.givenAlternateCount { previousRecord = 0 } // the spellings start over
             guard record >= previousRecord else {
-                throw corrupt(layout.alternates + index * _IndexLayout.alternateSize, "alternate name \(index) belongs to record \(record), after one of record \(previousRecord); alternates are sorted by record")
+                throw corrupt(self.index.alternateOffset(index), "alternate name \(index) belongs to record \(record), after one of record \(previousRecord); alternates are sorted by record")
             }
             previousRecord = record
             let text = try self.index.alternateText(index)
             guard !text.isEmpty, isValidUTF8(text) else {
-                throw corrupt(layout.alternates + index * _IndexLayout.alternateSize, "alternate name \(index) is empty or not valid UTF-8")
+                throw corrupt(self.index.alternateOffset(index), "alternate name \(index) is empty or not valid UTF-8")
             }
             var folded: [UInt8] = []
             Folding.append(foldingUTF8: text.assumingMemoryBound(to: UInt8.self), to: &folded)
@@ -273,6 +303,7 @@ private struct _Verifier {
         }
         var summarized = 0
         var primaries = [UInt8](repeating: 0, count: layout.recordCount)
+
         var visited = 0
         var stack: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int)] = [(0, 0 ..< layout.entryCount, [], -1)]
         while let (node, entries, prefix, parentDepth) = stack.popLast() {

@@ -277,8 +277,10 @@ extension _IndexBytes {
     func candidate(_ position: Int, keyLength: Int, queryLength: Int, match: MatchMode) throws(MMSearchError) -> UInt64? {
         let value = try entry(position)
         let kind = value >> MMS_ENTRY_KIND_SHIFT
-        if match == .name && (kind == MMS_KIND_WORD.rawValue || kind == MMS_KIND_SPELLING.rawValue) { return nil }
+        // The owner first: it checks the name a SPELLING entry skipped below names (a spelling).
+        if match == .name && kind == MMS_KIND_WORD.rawValue { return nil }
         let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
+        if match == .name && kind == MMS_KIND_SPELLING.rawValue { return nil }
         // The key is the name part and the tail, ", cc" or nothing.
         let nameLength = keyLength - (try record(owner.record).country == (0, 0) ? 0 : 4)
         let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, nameLength: nameLength)
@@ -390,7 +392,7 @@ extension _IndexBytes {
             return (matches.count, .listed(matches))
         }
         let isSummarized = located.entries.count > Int(MMS_SUMMARY_THRESHOLD)
-        if match == .name, order == .name, layout.alternateCount == 0 {
+        if match == .name, order == .name, layout.givenAlternateCount == 0 {
             // Only primary names can match: the records whose primary key starts with the prefix,
             // contiguous in name order (version 1's answer, as cheap).
             let records = isSummarized ? try summary(ofNode: located.node).primaryRecords : try primaryRecords(in: located.entries)

@@ -11,6 +11,7 @@ import Darwin
 // against that one library only: .ci/run rejects it.)
 @inline(__always) private func cRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 @inline(__always) private func cWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+@inline(__always) private func cRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, bytes, count) }
 @inline(__always) private func cClose(_ fd: Int32) -> Int32 { close(fd) }
 @inline(__always) private func cExit(_ status: Int32) -> Never { exit(status) }
 
@@ -173,13 +174,23 @@ package final class FileDescriptor {
         if fstat(rawValue, &info) == 0, info.st_size > 0 { result.reserveCapacity(Int(info.st_size)) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(rawValue, $0.baseAddress!, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { cRead(rawValue, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw MMSearchError.io(path: path, operation: "read", errno: errno)
             }
             if n == 0 { return result }
             result.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes from the current position into `buffer`: how many it read,
+    /// 0 at the end of the file.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(MMSearchError) -> Int {
+        while true {
+            let n = cRead(rawValue, buffer.baseAddress!, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw MMSearchError.io(path: path, operation: "read", errno: errno) }
         }
     }
 

@@ -65,16 +65,16 @@ extension _IndexBytes {
         return low
     }
 
-    /// The alternates of record `index` (a valid record): ALTERNATES is sorted by record, so they are
-    /// one run, found by binary search. A file that breaks the order gives some run of alternates,
-    /// each still checked when read.
-    func alternates(ofRecord index: Int) -> Range<Int> {
+    /// The alternates of record `index` (a valid record) among `part` of ALTERNATES (the given ones,
+    /// or the spellings), each sorted by record, so they are one run, found by binary search. A file
+    /// that breaks the order gives some run of alternates, each still checked when read.
+    func alternates(ofRecord index: Int, in part: Range<Int>) -> Range<Int> {
         let recordField = MemoryLayout<mms_alternate>.offset(of: \.record)!
         func owner(_ position: Int) -> Int {
-            Int(raw.loadUnaligned(fromByteOffset: layout.alternates + position * _IndexLayout.alternateSize + recordField, as: UInt32.self) & MMS_ALTERNATE_RECORD_MASK)
+            Int(raw.loadUnaligned(fromByteOffset: alternateOffset(position) + recordField, as: UInt32.self))
         }
         func firstPosition(notBelow record: Int) -> Int {
-            var low = 0, high = layout.alternateCount
+            var low = part.lowerBound, high = part.upperBound
             while low < high {
                 let middle = low + (high - low) / 2
                 if owner(middle) < record { low = middle + 1 } else { high = middle }
@@ -85,20 +85,22 @@ extension _IndexBytes {
         return first ..< max(first, firstPosition(notBelow: index + 1))
     }
 
-    /// The names of record `index` in order, each with its kind (PRIMARY for the first, ALTERNATE for
-    /// the rest): its display name unless that is empty and it has alternates, then its alternates.
+    /// The names of record `index` in order, each with its kind (PRIMARY for the first, ALTERNATE or
+    /// SPELLING for the rest): its display name unless that is empty and it has alternates, then its
+    /// given alternates, then its spellings.
     func names(ofRecord index: Int) throws(MMSearchError) -> [(text: UnsafeRawBufferPointer, kind: UInt32)] {
         let record = try record(index)
-        let alternates = alternates(ofRecord: index)
+        let given = alternates(ofRecord: index, in: 0 ..< layout.givenAlternateCount)
+        let spellings = alternates(ofRecord: index, in: layout.givenAlternateCount ..< layout.alternateCount)
         var names: [(text: UnsafeRawBufferPointer, kind: UInt32)] = []
-        names.reserveCapacity(alternates.count + 1)
-        if record.name_length > 0 || alternates.isEmpty {
+        names.reserveCapacity(given.count + spellings.count + 1)
+        if record.name_length > 0 || given.isEmpty {
             names.append((try name(of: record, recordIndex: index), MMS_KIND_PRIMARY.rawValue))
         }
-        for alternate in alternates {
-            let kind = names.isEmpty ? MMS_KIND_PRIMARY : isSpelling(alternate: alternate) ? MMS_KIND_SPELLING : MMS_KIND_ALTERNATE
-            names.append((try alternateText(alternate), kind.rawValue))
+        for alternate in given {
+            names.append((try alternateText(alternate), names.isEmpty ? MMS_KIND_PRIMARY.rawValue : MMS_KIND_ALTERNATE.rawValue))
         }
+        for alternate in spellings { names.append((try alternateText(alternate), MMS_KIND_SPELLING.rawValue)) }
         return names
     }
 

@@ -230,12 +230,12 @@ struct _IndexBytes {
             return (name, nil)
         }
         let alternate = name - layout.recordCount
-        let record = Int(try self.alternate(alternate).record)
-        // A SPELLING entry names a generated spelling, an ALTERNATE one a given name.
-        if kind == MMS_KIND_ALTERNATE.rawValue || kind == MMS_KIND_SPELLING.rawValue, isSpelling(alternate: alternate) != (kind == MMS_KIND_SPELLING.rawValue) {
-            throw corrupt(offset, "entry \(value) of kind \(kind) names alternate name \(alternate), \(isSpelling(alternate: alternate) ? "a generated spelling" : "a given name")")
+        // Given alternates come first in ALTERNATES, spellings last: each kind names its own.
+        let isSpelling = alternate >= layout.givenAlternateCount
+        guard kind == MMS_KIND_WORD.rawValue || isSpelling == (kind == MMS_KIND_SPELLING.rawValue) else {
+            throw corrupt(offset, "entry \(value) of kind \(kind) names alternate name \(alternate), \(isSpelling ? "a generated spelling" : "a given name")")
         }
-        return (record, alternate)
+        return (Int(try self.alternate(alternate).record), alternate)
     }
 
     /// Alternate name `index`, its record checked.
@@ -244,26 +244,26 @@ struct _IndexBytes {
         guard index >= 0, index < layout.alternateCount else {
             throw corrupt(layout.entries, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
         }
-        let offset = layout.alternates + index * _IndexLayout.alternateSize
-        var alternate = raw.loadUnaligned(fromByteOffset: offset, as: mms_alternate.self)
-        alternate.record &= MMS_ALTERNATE_RECORD_MASK
+        let offset = alternateOffset(index)
+        let alternate = raw.loadUnaligned(fromByteOffset: offset, as: mms_alternate.self)
         guard Int(alternate.record) < layout.recordCount else {
             throw corrupt(offset, "alternate name \(index) belongs to record \(alternate.record) of \(layout.recordCount)")
         }
         return alternate
     }
 
-    /// Whether alternate name `index` (a valid one) is a generated spelling.
+    /// Where alternate name `index` (a valid one) lies: in ALTERNATES, or past the given ones in SPELLINGS.
     @inline(__always)
-    func isSpelling(alternate index: Int) -> Bool {
-        raw.loadUnaligned(fromByteOffset: layout.alternates + index * _IndexLayout.alternateSize, as: UInt32.self) & MMS_ALTERNATE_SPELLING != 0
+    func alternateOffset(_ index: Int) -> Int {
+        index < layout.givenAlternateCount ? layout.alternates + index * _IndexLayout.alternateSize
+            : layout.spellings + (index - layout.givenAlternateCount) * _IndexLayout.alternateSize
     }
 
     /// The text of alternate name `index`: NAMES from its offset up to the next MMS_STRING_END,
     /// checked to end inside the pool and within MMS_MAX_STRING_LENGTH bytes.
     func alternateText(_ index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
         let start = Int(try alternate(index).name_offset)
-        let location = layout.alternates + index * _IndexLayout.alternateSize
+        let location = alternateOffset(index)
         guard start < layout.names.count else {
             throw corrupt(location, "alternate name \(index) starts at \(start), outside the \(layout.names.count)-byte name pool")
         }

@@ -20,9 +20,10 @@ struct _IndexLayout: Sendable {
     let hasRegions: Bool
     /// Whether "Name, Qualifier" queries match (MMS_FLAG_QUALIFIED).
     let isQualified: Bool
-    /// Whether some record has a given alternate name (MMS_FLAG_GIVEN_ALTERNATES): without, names
-    /// match only by the records' primary keys.
-    let hasGivenAlternates: Bool
+    /// The alternates given by the input (ALTERNATES; the alternates past them are the SPELLINGS,
+    /// `alternateCount` counts both): without any, names match only by the records' primary keys.
+    let givenAlternateCount: Int
+    var hasGivenAlternates: Bool { givenAlternateCount > 0 }
     /// Byte offsets of the fixed-size arrays.
     let nodes: Int
     let children: Int
@@ -37,6 +38,7 @@ struct _IndexLayout: Sendable {
     let regions: Int
     let countries: Int
     let qualifierNames: Int
+    let spellings: Int
     /// Byte ranges of the pools.
     let labels: Range<Int>
     let names: Range<Int>
@@ -60,7 +62,8 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"), (MMS_SECTION_RECORDS, "records"),
         (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
         (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_RECORD_REGIONS, "record regions"), (MMS_SECTION_REGIONS, "regions"),
-        (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_QUALIFIER_NAMES, "qualifier names"), (MMS_SECTION_SOURCE, "source"),
+        (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_QUALIFIER_NAMES, "qualifier names"), (MMS_SECTION_SPELLINGS, "spellings"),
+        (MMS_SECTION_SOURCE, "source"),
     ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
@@ -107,8 +110,8 @@ struct _IndexLayout: Sendable {
         guard header.node_count >= 1, header.node_count < UInt32.max else {
             throw corrupt(at(\.node_count), "node count \(header.node_count), expected at least 1 (the root)")
         }
-        guard UInt64(header.record_count) + UInt64(header.alternate_count) <= UInt64(MMS_MAX_NAME_NUMBER) + 1 else {
-            throw corrupt(at(\.alternate_count), "\(header.record_count) records and \(header.alternate_count) alternate names; name numbers hold at most \(UInt64(MMS_MAX_NAME_NUMBER) + 1)")
+        guard UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count) <= UInt64(MMS_MAX_NAME_NUMBER) + 1 else {
+            throw corrupt(at(\.alternate_count), "\(header.record_count) records, \(header.alternate_count) alternate names and \(header.spelling_count) spellings; name numbers hold at most \(UInt64(MMS_MAX_NAME_NUMBER) + 1)")
         }
         guard header.record_count < 1 << 29 else {
             throw corrupt(at(\.record_count), "record count \(header.record_count); an index holds fewer than \(1 << 29) records")
@@ -117,7 +120,7 @@ struct _IndexLayout: Sendable {
         recordCount = Int(header.record_count)
         nodeCount = Int(header.node_count)
         entryCount = Int(header.entry_count)
-        alternateCount = Int(header.alternate_count)
+        alternateCount = Int(header.alternate_count) + Int(header.spelling_count)
         summaryCount = Int(header.summary_count)
         topCount = Int(header.top_count)
         guard header.region_count < MMS_NO_REGION else {
@@ -125,12 +128,14 @@ struct _IndexLayout: Sendable {
         }
         regionCount = Int(header.region_count)
         countryCount = Int(header.country_count)
-        let knownFlags = MMS_FLAG_QUALIFIED | MMS_FLAG_GIVEN_ALTERNATES
-        guard header.flags & ~knownFlags == 0 else {
-            throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flags are 0x\(String(knownFlags, radix: 16))")
+        guard header.flags & ~MMS_FLAG_QUALIFIED == 0 else {
+            throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
-        hasGivenAlternates = header.flags & MMS_FLAG_GIVEN_ALTERNATES != 0
+        givenAlternateCount = Int(header.alternate_count)
+        guard header.reserved == 0 else {
+            throw corrupt(at(\.reserved), "reserved header field is \(header.reserved), expected 0")
+        }
         qualifierNameCount = Int(header.qualifier_name_count)
         // Sections lie back to back in kind order, each at the next aligned offset after the one
         // before, and the file ends with the last: a damaged offset or length cannot shift an array
@@ -174,7 +179,7 @@ struct _IndexLayout: Sendable {
         let populationSection = try perRecordSection(MMS_SECTION_POPULATION, elementSize: 4)
         population = populationSection.lowerBound
         hasPopulation = !populationSection.isEmpty
-        alternates = try section(MMS_SECTION_ALTERNATES, elementSize: Self.alternateSize, count: alternateCount).lowerBound
+        alternates = try section(MMS_SECTION_ALTERNATES, elementSize: Self.alternateSize, count: givenAlternateCount).lowerBound
         names = try section(MMS_SECTION_NAMES)
         idOrder = try section(MMS_SECTION_ID_ORDER, elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
         let recordRegionsSection = try perRecordSection(MMS_SECTION_RECORD_REGIONS, elementSize: 2)
@@ -183,6 +188,7 @@ struct _IndexLayout: Sendable {
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
         countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
+        spellings = try section(MMS_SECTION_SPELLINGS, elementSize: Self.alternateSize, count: Int(header.spelling_count)).lowerBound
         source = try section(MMS_SECTION_SOURCE)
         guard source.upperBound == raw.count else {
             throw corrupt(at(\.file_size), "the sections end at byte \(source.upperBound), the file at \(raw.count)")

@@ -12,11 +12,15 @@ public struct Admin1Region: Sendable, Equatable {
     /// Column 2, the name: UTF-8 as given, validated; at most `MMS_MAX_STRING_LENGTH` bytes. May be
     /// empty, in which case `rank.py` gives a record no region.
     public var name: [UInt8]
+    /// Column 4, geonameid: the region's id in GeoNames, by which the alternate names file gives its
+    /// other names; nil when the column is empty.
+    public var geonameID: UInt32?
 
-    public init(country: [UInt8], code: [UInt8], name: [UInt8]) {
+    public init(country: [UInt8], code: [UInt8], name: [UInt8], geonameID: UInt32? = nil) {
         self.country = country
         self.code = code
         self.name = name
+        self.geonameID = geonameID
     }
 }
 
@@ -175,7 +179,8 @@ private struct Admin1FileParser {
         // rather than about its geonameids.
         let endsWithCarriageReturn = !geonameID.isEmpty && text.input[geonameID.upperBound - 1] == TabSeparatedByte.carriageReturn
         let digits = geonameID.lowerBound ..< geonameID.upperBound - (endsWithCarriageReturn ? 1 : 0)
-        if !digits.isEmpty && text.readWholeNumber(digits, limit: UInt64(UInt32.max)) == nil {
+        let id = digits.isEmpty ? nil : text.readWholeNumber(digits, limit: UInt64(UInt32.max)).map { UInt32($0) }
+        if !digits.isEmpty && id == nil {
             return try fault({ text.valueError(row, geonameID, expected: "a geonameid (empty, or a whole number from 0 to \(UInt32.max))", in: Admin1Column.layout.describe(Admin1Column.geonameID)) }, at: geonameID.lowerBound)
         }
         if row.firstBadByte != Int.max { return try reject(text.badByteError(row)) }
@@ -187,7 +192,7 @@ private struct Admin1FileParser {
             return try reject(text.error(row, at: row.start, "duplicate admin1 code \(repeated); the first is on line \(firstLine)"))
         }
         firstLines[key] = row.line
-        return Admin1Region(country: text.copy(country), code: text.copy(code), name: text.copy(name))
+        return Admin1Region(country: text.copy(country), code: text.copy(code), name: text.copy(name), geonameID: id)
     }
 
     /// Throws `error` by default; with `skipInvalid` notes it as the row's reason for being dropped.

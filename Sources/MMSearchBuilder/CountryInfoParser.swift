@@ -10,11 +10,15 @@ public struct CountryInfo: Sendable, Equatable {
     /// Column 5, Country: the name, UTF-8 as given, validated; at most `MMS_MAX_STRING_LENGTH` bytes;
     /// may be empty.
     public var name: [UInt8]
+    /// Column 17, geonameid: the country's id in GeoNames, by which the alternate names file gives its
+    /// other names; nil when the column is empty.
+    public var geonameID: UInt32?
 
-    public init(code: [UInt8], iso3: [UInt8], name: [UInt8]) {
+    public init(code: [UInt8], iso3: [UInt8], name: [UInt8], geonameID: UInt32? = nil) {
         self.code = code
         self.iso3 = iso3
         self.name = name
+        self.geonameID = geonameID
     }
 }
 
@@ -105,7 +109,7 @@ public enum CountryInfoParser {
 
 /// The file's columns, counted from 0 as `rank.py` counts them.
 private enum CountryColumn {
-    static let code = 0, iso3 = 1, name = 4
+    static let code = 0, iso3 = 1, name = 4, geonameID = 16
 
     /// The names of GeoNames' own header line.
     static let layout = TabSeparatedLayout(columnNames: [
@@ -183,6 +187,14 @@ private struct CountryInfoFileParser {
         if name.count > Int(MMS_MAX_STRING_LENGTH) {
             return try fault({ text.tooLongError(row, name, "the country name in \(CountryColumn.layout.describe(CountryColumn.name))") }, at: name.lowerBound)
         }
+        let geonameID = row.column(CountryColumn.geonameID)
+        var id: UInt32?
+        if !geonameID.isEmpty {
+            guard let value = text.readWholeNumber(geonameID, limit: UInt64(UInt32.max)) else {
+                return try fault({ columnError(CountryColumn.geonameID, expected: "a geonameid (empty, or a whole number from 0 to \(UInt32.max))") }, at: geonameID.lowerBound)
+            }
+            id = UInt32(value)
+        }
         if row.firstBadByte != Int.max { return try reject(text.badByteError(row)) }
 
         // Only a row with no other error can be the first of its code.
@@ -191,7 +203,7 @@ private struct CountryInfoFileParser {
             return try reject(text.error(row, at: row.start, "duplicate country code \(repeated); the first is on line \(firstLines[slot])"))
         }
         firstLines[slot] = row.line
-        return CountryInfo(code: text.copy(code), iso3: text.copy(iso3), name: text.copy(name))
+        return CountryInfo(code: text.copy(code), iso3: text.copy(iso3), name: text.copy(name), geonameID: id)
     }
 
     /// Throws `error` by default; with `skipInvalid` notes it as the line's reason for being dropped.

@@ -4,8 +4,9 @@ import MMSearch
 /// Reading gzip files (RFC 1952) through the system zlib: the builder's only zlib code.
 enum Gzip {
     /// Whether `bytes` start like a gzip file (the magic bytes 1f 8b), whatever the file is called.
-    static func isCompressed(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    static func isCompressed(_ bytes: some Collection<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        return iterator.next() == 0x1F && iterator.next() == 0x8B
     }
 
     /// The decompressed content of the gzip file `bytes`. Members written one after another (as
@@ -13,51 +14,85 @@ enum Gzip {
     /// Corrupt, truncated or trailing data is `MMSearchError.invalidCompressedInput`, naming the byte
     /// of `bytes` where decompression stopped; `file` names the input in that error.
     static func decompress(_ bytes: [UInt8], file: String) throws(MMSearchError) -> [UInt8] {
-        func failure(_ offset: Int, _ message: String) -> MMSearchError {
-            .invalidCompressedInput(file: file, byteOffset: offset, message: message)
-        }
         var output: [UInt8] = []
         output.reserveCapacity(sizeHint(bytes))
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        var stream = z_stream()
-        // 15 + 16: a window of up to 32 KiB, gzip wrapping only (no zlib or raw deflate).
-        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw failure(0, "zlib could not start decompressing (out of memory?)")
-        }
-        defer { inflateEnd(&stream) }
-        var consumed = 0
+        let inflater = try Inflater(file: file)
         try bytes.withRawBytes { (input) throws(MMSearchError) in
-            let base = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            while true {
-                stream.next_in = base + consumed
-                stream.avail_in = UInt32(min(input.count - consumed, Int(UInt32.max)))
+            try inflater.inflate(input, isLast: true) { output.append(contentsOf: $0) }
+        }
+        return output
+    }
+
+    /// A decompression in progress, fed the compressed bytes piece by piece: what reads a file too big
+    /// to hold whole (`InputStream`).
+    final class Inflater {
+        private var stream = z_stream()
+        private var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        private let file: String
+        /// Compressed bytes consumed so far (error offsets count from the file's start).
+        private var consumed = 0
+        /// A member ended and nothing of the next one has been read yet.
+        private var betweenMembers = false
+
+        init(file: String) throws(MMSearchError) {
+            self.file = file
+            // 15 + 16: a window of up to 32 KiB, gzip wrapping only (no zlib or raw deflate).
+            guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                throw .invalidCompressedInput(file: file, byteOffset: 0, message: "zlib could not start decompressing (out of memory?)")
+            }
+        }
+
+        deinit { inflateEnd(&stream) }
+
+        private func failure(_ offset: Int, _ message: String) -> MMSearchError {
+            .invalidCompressedInput(file: file, byteOffset: offset, message: message)
+        }
+
+        /// Decompresses `input`, the compressed bytes that follow those fed before, giving what it
+        /// decompresses to `output` in order. `isLast`: `input` ends the file, so a member cut short is
+        /// an error.
+        func inflate(_ input: UnsafeRawBufferPointer, isLast: Bool, output: (UnsafeRawBufferPointer) throws(MMSearchError) -> Void) throws(MMSearchError) {
+            var used = 0
+            while used < input.count || (isLast && !betweenMembers) {
+                if betweenMembers {
+                    // Another member may follow; anything else after a member is an error.
+                    guard input[used] == 0x1F, used + 1 >= input.count || input[used + 1] == 0x8B else {
+                        throw failure(consumed, "unexpected bytes after the end of the gzip data")
+                    }
+                    inflateReset(&stream)
+                    betweenMembers = false
+                }
+                let base = UnsafeMutablePointer(mutating: (input.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: UInt8.self))
+                stream.next_in = base + used
+                stream.avail_in = UInt32(min(input.count - used, Int(UInt32.max)))
                 let before = Int(stream.avail_in)
                 let status = chunk.withUnsafeMutableBufferPointer { buffer in
                     stream.next_out = buffer.baseAddress
                     stream.avail_out = UInt32(buffer.count)
-                    return inflate(&stream, Z_NO_FLUSH)
+                    return CZlib.inflate(&stream, Z_NO_FLUSH)
                 }
-                consumed += before - Int(stream.avail_in)
-                output.append(contentsOf: chunk[0 ..< chunk.count - Int(stream.avail_out)])
+                let read = before - Int(stream.avail_in)
+                used += read
+                consumed += read
+                let produced = chunk.count - Int(stream.avail_out)
+                if produced > 0 {
+                    try chunk.withRawBytes { (all) throws(MMSearchError) in try output(UnsafeRawBufferPointer(rebasing: all[0 ..< produced])) }
+                }
                 switch status {
                 case Z_OK:
                     continue
                 case Z_STREAM_END:
-                    // Another member may follow; anything else after a member is an error.
-                    guard consumed < input.count else { return }
-                    guard input.count - consumed >= 2, input[consumed] == 0x1F, input[consumed + 1] == 0x8B else {
-                        throw failure(consumed, "unexpected bytes after the end of the gzip data")
-                    }
-                    inflateReset(&stream)
-                case Z_BUF_ERROR where consumed == input.count:
-                    throw failure(consumed, "truncated gzip data: the file ends before the compressed stream does")
+                    betweenMembers = true
+                case Z_BUF_ERROR where used == input.count:
+                    // zlib wants more input than this piece has.
+                    if isLast { throw failure(consumed, "truncated gzip data: the file ends before the compressed stream does") }
+                    return
                 default:
                     let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
                     throw failure(consumed, "corrupt gzip data: \(reason)")
                 }
             }
         }
-        return output
     }
 
     /// The size of the decompressed content if `bytes` is one member: the trailer's ISIZE field (the

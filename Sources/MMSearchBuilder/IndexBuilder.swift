@@ -29,8 +29,10 @@ public struct BuildSummary: Sendable, Equatable {
     public var nodeCount: Int
     /// Search keys (entries): every name's key and every word start's.
     public var entryCount: Int = 0
-    /// Names other than the display names.
+    /// Names other than the display names, as given (by the dump, the alternate names file).
     public var alternateCount: Int = 0
+    /// Names generated from those (`Spellings`: "St Paul" for "Saint Paul"), matched with words only.
+    public var spellingCount: Int = 0
     /// The index file, in bytes.
     public var fileSize: Int
     /// Records kept although their name, or country, is empty (the list has a few: continents).
@@ -44,6 +46,10 @@ public struct BuildSummary: Sendable, Equatable {
     /// Regions and countries in the index (those some record has).
     public var regionCount: Int = 0
     public var countryCount: Int = 0
+    /// With an alternate names file: the names it gave records, and the other names of countries and
+    /// regions (qualifier names) it gave.
+    public var alternateNamesOfRecords: Int = 0
+    public var qualifierNameCount: Int = 0
     /// Records (or dump rows) left out as invalid (with `skipInvalid`), one error each, in input order.
     public var skipped: [MMSearchError] = []
 }
@@ -72,17 +78,31 @@ public enum IndexBuilder {
     /// `admin1` (GeoNames' admin1CodesASCII.txt) names each record's region from its dump row; it
     /// needs a dump (joined, or the input itself), else the build is refused with `invalidOptions`.
     /// `countries` (GeoNames' countryInfo.txt) gives each country its name and ISO3 code.
+    ///
+    /// `alternateNames` (GeoNames' alternateNamesV2.txt layout, plain or gzip, streamed) adds the
+    /// names it gives a record's id to that record, and the names it gives a country's or a region's
+    /// geonameid (from `countries` and `admin1`) to what "Name, Qualifier" queries match.
     @discardableResult
-    public static func build(input: String, geonames: String? = nil, admin1: String? = nil, countries: String? = nil, output: String,
+    public static func build(input: String, geonames: String? = nil, admin1: String? = nil, countries: String? = nil,
+                             alternateNames: String? = nil, output: String,
                              options: CityListParseOptions = CityListParseOptions(), progress: (BuildProgress) -> Void = { _ in }) throws(MMSearchError) -> BuildSummary {
         var loaded = try loadRecords(input: input, geonames: geonames, needsRegionCodes: admin1 != nil, options: options)
         let names = try loadRegionsAndCountries(admin1: admin1, countries: countries, options: options)
         loaded.source.admin1 = names.admin1File
         loaded.source.countries = names.countriesFile
+        var qualifierNames = QualifierNames()
+        var otherNames = AlternateNames()
+        if let alternateNames {
+            (qualifierNames, otherNames) = try addAlternateNames(alternateNames, to: &loaded.records, regions: names.regions, countries: names.countries, options: options)
+            loaded.source.alternateNames = otherNames.file
+            loaded.source.alternateNamesOfRecords = otherNames.recordNameCount
+            loaded.source.alternateNamesOfPlaces = otherNames.keptCount - otherNames.recordNameCount
+        }
         progress(.read(records: loaded.records.count))
         var (index, summary) = try makeIndex(records: loaded.records, source: loaded.source, regions: names.regions, countries: names.countries,
-                                             file: input, progress: progress)
-        summary.skipped = loaded.skipped + names.skipped
+                                             qualifierNames: qualifierNames, file: input, progress: progress)
+        summary.skipped = loaded.skipped + names.skipped + otherNames.skipped
+        summary.alternateNamesOfRecords = loaded.source.alternateNamesOfRecords
         summary.joinedRecords = loaded.joinedRecords
         try writeAtomically(index, to: output)
         progress(.written(bytes: index.count))
@@ -109,6 +129,34 @@ public enum IndexBuilder {
             countriesFile = SourceDescription.InputFile(name: FilePaths.fileName(of: countries), size: UInt64(bytes.count), checksum: checksum(bytes))
         }
         return (regions, countryRows, skipped, admin1File, countriesFile)
+    }
+
+    /// Reads the alternate names file at `path` (streamed: only the names of the records', countries'
+    /// and regions' ids are kept) and adds its names: a record's after its own, in file order; a
+    /// country's and a region's to the qualifier names returned.
+    public static func addAlternateNames(_ path: String, to records: inout [SourceRecord], regions: [Admin1Region], countries: [CountryInfo],
+                                         options: CityListParseOptions = CityListParseOptions()) throws(MMSearchError) -> (QualifierNames, AlternateNames) {
+        var recordIDs = Set<UInt32>(minimumCapacity: records.count)
+        for record in records { recordIDs.insert(record.id) }
+        var placeIDs = Set<UInt32>()
+        for country in countries { if let id = country.geonameID { placeIDs.insert(id) } }
+        for region in regions { if let id = region.geonameID { placeIDs.insert(id) } }
+        var names = try AlternateNamesParser.read(path, options: options) { recordIDs.contains($0) || placeIDs.contains($0) }
+        for index in records.indices {
+            guard let more = names.byID[records[index].id] else { continue }
+            records[index].alternateNames += more
+            names.recordNameCount += more.count
+        }
+        var qualifierNames = QualifierNames()
+        for country in countries {
+            guard let id = country.geonameID, let more = names.byID[id] else { continue }
+            qualifierNames.byCountry[country.code, default: []] += more
+        }
+        for region in regions {
+            guard let id = region.geonameID, let more = names.byID[id] else { continue }
+            qualifierNames.byRegion[Admin1Key(country: region.country, code: region.code), default: []] += more
+        }
+        return (qualifierNames, names)
     }
 
     /// The records of `input` (a city list or a GeoNames dump), with the dump at `geonames` joined by
@@ -241,8 +289,7 @@ public enum IndexBuilder {
         var alternates: [mms_alternate] = []
         alternates.reserveCapacity(keys.alternates.count)
         for alternate in keys.alternates {
-            alternates.append(mms_alternate(record: alternate.record | (alternate.isSpelling ? MMS_ALTERNATE_SPELLING : 0),
-                                            name_offset: try names.intern(alternate.name, file: file)))
+            alternates.append(mms_alternate(record: alternate.record, name_offset: try names.intern(alternate.name, file: file)))
         }
         // Positions in name order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
         let idOrder = (0 ..< UInt32(recordEntries.count)).sorted {
@@ -258,25 +305,27 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_TOP, summaries.top)
         writer.place(MMS_SECTION_RECORDS, recordEntries)
         writer.place(MMS_SECTION_POPULATION, populations)
-        writer.place(MMS_SECTION_ALTERNATES, alternates)
+        writer.place(MMS_SECTION_ALTERNATES, Array(alternates[..<(alternates.count - keys.spellingCount)]))
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, idOrder)
         writer.place(MMS_SECTION_RECORD_REGIONS, places.recordRegions)
         writer.place(MMS_SECTION_REGIONS, places.regions)
         writer.place(MMS_SECTION_COUNTRIES, places.countries)
         writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
+        writer.place(MMS_SECTION_SPELLINGS, Array(alternates[(alternates.count - keys.spellingCount)...]))
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
-            alternates: alternates.count, summaries: summaries.summaries.count, top: summaries.top.count,
+            alternates: alternates.count - keys.spellingCount, summaries: summaries.summaries.count, top: summaries.top.count,
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
-            flags: (places.isQualified ? MMS_FLAG_QUALIFIED : 0) | (keys.alternates.contains { !$0.isSpelling } ? MMS_FLAG_GIVEN_ALTERNATES : 0)
+            spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0
         ))
         var summary = BuildSummary(
             recordCount: records.count,
             nodeCount: trie.nodes.count,
             entryCount: keys.count,
-            alternateCount: alternates.count,
+            alternateCount: alternates.count - keys.spellingCount,
+            spellingCount: keys.spellingCount,
             fileSize: bytes.count,
             emptyNames: records.count { $0.name.isEmpty },
             emptyCountries: records.count { $0.country.isEmpty }
@@ -285,6 +334,7 @@ public enum IndexBuilder {
         summary.countryRecords = places.countryRecords
         summary.regionCount = places.regions.count
         summary.countryCount = places.countries.count
+        summary.qualifierNameCount = places.qualifierNames.count
         return (bytes, summary)
     }
 
@@ -308,7 +358,9 @@ public enum IndexBuilder {
             source_kind: source.kind.rawValue,
             alternates_name_length: UInt32(source.alternateNames?.name.utf8.count ?? 0),
             alternates_size: source.alternateNames?.size ?? 0,
-            alternates_checksum: source.alternateNames?.checksum ?? 0
+            alternates_checksum: source.alternateNames?.checksum ?? 0,
+            alternates_record_names: UInt32(clamping: source.alternateNamesOfRecords),
+            alternates_qualifier_names: UInt32(clamping: source.alternateNamesOfPlaces)
         )) { section.append(contentsOf: $0) }
         for name in [source.name, source.joined?.name, source.admin1?.name, source.countries?.name, source.alternateNames?.name] {
             section.append(contentsOf: (name ?? "").utf8)

@@ -8,4 +8,9 @@ public struct QualifierNames: Sendable {
         self.byCountry = byCountry
         self.byRegion = byRegion
     }
+
+    /// How many names, all owners together.
+    public var count: Int {
+        byCountry.values.reduce(0) { $0 + $1.count } + byRegion.values.reduce(0) { $0 + $1.count }
+    }
 }

@@ -116,7 +116,9 @@ struct SearchKeys {
     private(set) var values: [UInt32] = []
     private(set) var records: [UInt32] = []
     private(set) var nameLengths: [UInt16] = []
+    /// Every alternate name: the given ones, then the generated spellings (the last `spellingCount`).
     private(set) var alternates: [Alternate] = []
+    private(set) var spellingCount = 0
 
     var count: Int { values.count }
 
@@ -128,6 +130,9 @@ struct SearchKeys {
         starts.reserveCapacity(estimate); lengths.reserveCapacity(estimate); values.reserveCapacity(estimate)
         owners.reserveCapacity(estimate); folded.reserveCapacity(estimate); pool.reserveCapacity(estimate * 16)
         var tail: [UInt8] = []
+        // The generated spellings, and the entries made from them: numbered once all given alternates are.
+        var spellings: [Alternate] = []
+        var spellingEntries: [Int] = []
         for (recordIndex, record) in orderedRecords.enumerated() {
             tail.removeAll(keepingCapacity: true)
             if !record.country.isEmpty {
@@ -142,6 +147,9 @@ struct SearchKeys {
                 let nameNumber: Int
                 if name.isDisplayName {
                     nameNumber = recordIndex
+                } else if name.isSpelling {
+                    // Numbered after every given alternate once those are all counted (below).
+                    nameNumber = spellings.count
                 } else {
                     nameNumber = recordCount + alternates.count
                     guard nameNumber <= Int(MMS_MAX_NAME_NUMBER) else {
@@ -153,10 +161,13 @@ struct SearchKeys {
                 guard keyLength <= Int(MMS_MAX_STRING_LENGTH) else {
                     throw .limitExceeded(file: file, message: "the search key of record \(record.id) is \(keyLength) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
                 }
-                if !name.isDisplayName {
-                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes, isSpelling: name.isSpelling))
+                if name.isSpelling {
+                    spellings.append(Alternate(record: UInt32(recordIndex), name: name.bytes, isSpelling: true))
+                } else if !name.isDisplayName {
+                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes, isSpelling: false))
                 }
                 func add(_ kind: mms_kind, from start: Int) {
+                    if name.isSpelling { spellingEntries.append(values.count) }
                     starts.append(pool.count)
                     pool.append(contentsOf: name.folded[start...])
                     pool.append(contentsOf: tail)
@@ -169,6 +180,12 @@ struct SearchKeys {
                 for start in WordStarts.of(name.folded) { add(MMS_KIND_WORD, from: start) }
             }
         }
+        guard recordCount + alternates.count + spellings.count <= Int(MMS_MAX_NAME_NUMBER) + 1 else {
+            throw .limitExceeded(file: file, message: "\(recordCount) records with \(alternates.count + spellings.count) alternate names and spellings; at most \(Int(MMS_MAX_NAME_NUMBER) + 1) names fit")
+        }
+        for entry in spellingEntries { values[entry] += UInt32(recordCount + alternates.count) }
+        spellingCount = spellings.count
+        alternates += spellings
         guard values.count < Int(UInt32.max) else {
             throw .limitExceeded(file: file, message: "\(values.count) search keys; at most \(UInt32.max - 1) fit")
         }

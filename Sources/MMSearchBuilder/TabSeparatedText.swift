@@ -66,11 +66,16 @@ struct TabSeparatedText {
     /// Where the first line starts: after a byte order mark (EF BB BF), if the input starts with one.
     let textStart: Int
 
-    init(input: UnsafeRawBufferPointer, file: String, layout: TabSeparatedLayout) {
+    /// Where `input` starts in the whole file: 0, or for a piece of a file read in pieces
+    /// (`InputStream`) the byte offset of its first byte; errors name offsets in the whole file.
+    let base: Int
+
+    init(input: UnsafeRawBufferPointer, file: String, layout: TabSeparatedLayout, base: Int = 0) {
         self.input = input
         self.file = file
         self.layout = layout
-        let hasMark = input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
+        self.base = base
+        let hasMark = base == 0 && input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
         self.textStart = hasMark ? 3 : 0
     }
 
@@ -188,7 +193,7 @@ struct TabSeparatedText {
     // MARK: Errors (only built when reported)
 
     func error(_ row: TabSeparatedRow, at offset: Int, _ message: String) -> MMSearchError {
-        .invalidInput(file: file, line: row.line, column: column(of: offset, in: row), byteOffset: offset, message: message)
+        .invalidInput(file: file, line: row.line, column: column(of: offset, in: row), byteOffset: base + offset, message: message)
     }
 
     /// The row's first error: `error` (found by a check at `offset` or later) unless the row has a bad

@@ -15,6 +15,7 @@ struct _SectionWriter {
         var regions: Int
         var countries: Int
         var qualifierNames: Int
+        var spellings: Int
         var flags: UInt32
     }
 
@@ -61,6 +62,7 @@ struct _SectionWriter {
         header.country_count = UInt32(counts.countries)
         header.flags = counts.flags
         header.qualifier_name_count = UInt32(counts.qualifierNames)
+        header.spelling_count = UInt32(counts.spellings)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

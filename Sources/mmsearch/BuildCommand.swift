@@ -3,7 +3,8 @@ import MMSearchBuilder
 
 enum BuildCommand: Command {
     static let usage = """
-        usage: mmsearch build [--skip-invalid] [--geonames DUMP] [--admin1 FILE] [--countries FILE] INPUT -o OUTPUT
+        usage: mmsearch build [--skip-invalid] [--geonames DUMP] [--admin1 FILE] [--countries FILE]
+                             [--alternate-names FILE] INPUT -o OUTPUT
 
         Reads INPUT, OpenWeatherMap's city list (a JSON array of {"_id", "name", "country", "coord":
         {"lon", "lat"}}) or a GeoNames dump (cities500.txt, allCountries.txt, ...: 19 tab-separated
@@ -23,6 +24,12 @@ enum BuildCommand: Command {
         --countries FILE
                         give each country its name and ISO3 code from GeoNames' countryInfo.txt, so
                         that "paris, france" and "paris usa" match
+        --alternate-names FILE
+                        add the other names GeoNames' alternateNamesV2.txt (plain or gzip; read as a
+                        stream, so the whole 700 MB file builds in bounded memory) gives each city, by
+                        its id, and each country and region (by the geonameids of --countries and
+                        --admin1), so that "london, uk" and "münchen, deutschland" match; links, codes
+                        and historic names are left out
         --skip-invalid  leave out records (or dump rows) whose content is invalid (a field missing or of the wrong
                         type, an id out of range or repeated, a bad country code, a name too long,
                         coordinates out of range, bad text in a string, ...) and report how many, with
@@ -30,12 +37,12 @@ enum BuildCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--geonames", "--admin1", "--countries"], flagNames: ["--skip-invalid"])
+        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--geonames", "--admin1", "--countries", "--alternate-names"], flagNames: ["--skip-invalid"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one INPUT file") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("-o OUTPUT is required") }
         do {
             try build(input: parsed.positionals[0], geonames: parsed.value("--geonames"), admin1: parsed.value("--admin1"),
-                      countries: parsed.value("--countries"), output: output,
+                      countries: parsed.value("--countries"), alternateNames: parsed.value("--alternate-names"), output: output,
                       options: CityListParseOptions(skipInvalid: parsed.has("--skip-invalid")))
         } catch let MMSearchError.invalidOptions(message) {
             throw UsageError(message)
@@ -45,7 +52,7 @@ enum BuildCommand: Command {
 
     /// Builds `output` from `input`, reporting the result on standard error, and the progress too
     /// when standard error is a terminal (one line, rewritten in place, cleared at the end).
-    static func build(input: String, geonames: String? = nil, admin1: String? = nil, countries: String? = nil, output: String,
+    static func build(input: String, geonames: String? = nil, admin1: String? = nil, countries: String? = nil, alternateNames: String? = nil, output: String,
                       options: CityListParseOptions = CityListParseOptions()) throws {
         let clock = ContinuousClock()
         let start = clock.now
@@ -59,7 +66,8 @@ enum BuildCommand: Command {
         show("mmsearch build: reading \(input)...")
         let summary: BuildSummary
         do {
-            summary = try IndexBuilder.build(input: input, geonames: geonames, admin1: admin1, countries: countries, output: output, options: options) { stage in
+            summary = try IndexBuilder.build(input: input, geonames: geonames, admin1: admin1, countries: countries, alternateNames: alternateNames,
+                                             output: output, options: options) { stage in
                 switch stage {
                 case .read(let records): show("mmsearch build: \(records) records read; sorting...")
                 case .sorted(let records): show("mmsearch build: \(records) records sorted; writing \(output)...")
@@ -89,8 +97,13 @@ enum BuildCommand: Command {
         if let countries {
             Output.error("mmsearch build: countries from \(countries): \(summary.countryRecords) of \(summary.recordCount) records are in one of \(summary.countryCount) countries")
         }
+        if let alternateNames {
+            Output.error("mmsearch build: other names from \(alternateNames): \(summary.alternateNamesOfRecords) of cities, \(summary.qualifierNameCount) qualifier names of countries and regions")
+        }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let names = summary.alternateCount > 0 ? " (\(summary.alternateCount) other names)" : ""
+        let counted = [summary.alternateCount > 0 ? "\(summary.alternateCount) other names" : nil,
+                       summary.spellingCount > 0 ? "\(summary.spellingCount) spellings" : nil].compactMap { $0 }
+        let names = counted.isEmpty ? "" : " (" + counted.joined(separator: ", ") + ")"
         Output.error("mmsearch build: wrote \(output): \(summary.recordCount) records\(names), \(summary.entryCount) search keys, \(summary.fileSize) bytes, in \(formatSeconds(seconds)) s")
     }
 

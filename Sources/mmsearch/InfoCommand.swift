@@ -21,11 +21,12 @@ enum InfoCommand: Command {
             "format version  \(info.formatVersion)",
             "file size       \(info.fileSize) bytes",
             "records         \(info.recordCount)",
-            "names           \(info.alternateCount) besides the records' own",
+            "names           \(info.alternateCount) besides the records' own" + (info.spellingCount > 0 ? ", and \(info.spellingCount) generated spellings (St Paul for Saint Paul)" : ""),
             "search keys     \(info.entryCount) (names and word starts), in a trie of \(info.nodeCount) nodes",
             "summaries       \(info.summaryCount) nodes with a stored count and first page",
             "population      \(info.hasPopulation ? "yes: results are ranked by it" : "none (ranked by how the name matched, then alphabetically)")",
             "regions         \(info.regionCount) regions and \(info.countryCount) named countries; \(info.matchesQualifiers ? "\"Name, Region\" and \"Name, Country\" queries match" : "none (build with --admin1 and --countries to match \"Name, Region\")")",
+            "qualifier names \(info.qualifierNameCount) other names of countries and regions (\"uk\", \"deutschland\")\(info.qualifierNameCount == 0 ? "; build with --alternate-names to add them" : "")",
             "checksum        \(hex(info.checksum)) (XXH64, as stored; `mmsearch verify` checks it)",
             "sections",
         ]
@@ -47,6 +48,10 @@ enum InfoCommand: Command {
         }
         if let countries = info.source.countries {
             lines.append("countries       \(countries.name), \(countries.size) bytes of GeoNames country info \(asRead), XXH64 \(hex(countries.checksum))")
+        }
+        if let alternates = info.source.alternateNames {
+            lines.append("alternates      \(alternates.name), \(alternates.size) bytes of GeoNames alternate names \(asRead), XXH64 \(hex(alternates.checksum)); "
+                + "\(info.source.alternateNamesOfRecords) names of cities, \(info.source.alternateNamesOfPlaces) of countries and regions")
         }
         var output = Output(.output)
         output.write(lines.joined(separator: "\n") + "\n")

@@ -76,9 +76,9 @@ enum ResultFormat: String, CaseIterable {
         return result
     }
 
-    /// "N matches", and ", with 1 typo" (or "2 typos") when the matches were found by allowing typos.
+    /// "N matches" ("1 match"), and ", with 1 typo" (or "2 typos") when the matches were found by allowing typos.
     static func countLine(_ count: Int, typos: Int) -> String {
-        "\(count) matches" + typosNote(typos)
+        "\(count) " + (count == 1 ? "match" : "matches") + typosNote(typos)
     }
 
     /// ", with 1 typo" or ", with 2 typos"; nothing when the query matched as typed.

@@ -77,7 +77,8 @@ enum SearchPage {
           const first = answer.results.length ? answer.offset + 1 : 0;
           count.textContent = answer.count === 0 ? "No city starts with that."
             : (answer.results.length < answer.count ? first + "–" + (answer.offset + answer.results.length) + " of " : "")
-              + answer.count.toLocaleString("en-US") + (answer.count === 1 ? " match" : " matches");
+              + answer.count.toLocaleString("en-US") + (answer.count === 1 ? " match" : " matches")
+              + (answer.typos ? ", with " + answer.typos + (answer.typos === 1 ? " typo" : " typos") : "");
           answer.results.forEach((city, row) => {
             const item = element("li");
             item.id = "result-" + row;

@@ -27,13 +27,20 @@ private func row(column: Int, bytes: [UInt8]) -> [UInt8] {
 
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
+/// The countries of `text`, without their geonameids (`readsTheGeonameID` checks those).
 private func parse(_ text: String) throws(MMSearchError) -> [CountryInfo] {
-    try CountryInfoParser.parse(bytes(text), file: "test.txt").countries
+    withoutIDs(try CountryInfoParser.parse(bytes(text), file: "test.txt").countries)
+}
+
+private func withoutIDs(_ countries: [CountryInfo]) -> [CountryInfo] {
+    countries.map { var country = $0; country.geonameID = nil; return country }
 }
 
 /// Parses with `skipInvalid`.
 private func parseSkipping(_ bytes: [UInt8]) throws(MMSearchError) -> ParsedCountryInfo {
-    try CountryInfoParser.parse(bytes, file: "bad.txt", options: CityListParseOptions(skipInvalid: true))
+    var parsed = try CountryInfoParser.parse(bytes, file: "bad.txt", options: CityListParseOptions(skipInvalid: true))
+    parsed.countries = withoutIDs(parsed.countries)
+    return parsed
 }
 
 /// "line:column: message" of an `invalidInput` error.
@@ -42,12 +49,25 @@ private func placeAndMessage(_ error: MMSearchError) -> String {
     return "\(line):\(column): \(message)"
 }
 
-private func country(_ code: String, _ iso3: String, _ name: String) -> CountryInfo {
-    CountryInfo(code: bytes(code), iso3: bytes(iso3), name: bytes(name))
+private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID: UInt32? = nil) -> CountryInfo {
+    CountryInfo(code: bytes(code), iso3: bytes(iso3), name: bytes(name), geonameID: geonameID)
 }
 
 @Suite struct CountryInfoParserTests {
     // MARK: Happy path
+
+    /// Column 17, the geonameid the alternate names file names a country by: a number, nil when
+    /// empty, an error otherwise (at the column's start, named).
+    @Test func readsTheGeonameID() throws {
+        let countries = try CountryInfoParser.parse(bytes(row() + "\n" + row([0: "FR", 16: ""])), file: "x").countries
+        #expect(countries.map(\.geonameID) == [2921044, nil])
+        #expect {
+            _ = try CountryInfoParser.parse(bytes(row([16: "29x"])), file: "x")
+        } throws: { error in
+            guard case let .invalidInput(_, line, _, _, message) = error as! MMSearchError else { return false }
+            return line == 1 && message == #"expected a geonameid (empty, or a whole number from 0 to 4294967295) in column 17 (geonameid), found "29x""#
+        }
+    }
 
     @Test func readsEveryField() throws {
         let text = [
@@ -73,8 +93,9 @@ private func country(_ code: String, _ iso3: String, _ name: String) -> CountryI
     @Test func keepsNamesAsGiven() throws {
         let name = "Tür \"kiye\" \\ 😀 \u{7F}x\u{85}"
         #expect(try parse(row([4: name])) == [country("DE", "DEU", name)])
-        // Columns not used are not checked beyond UTF-8 and control characters.
-        let odd = row([2: "x", 3: "??", 6: "-1.5e3", 7: "lots", 8: "", 16: "#", 17: ",,"])
+        // Columns not used are not checked beyond UTF-8 and control characters (the geonameid is:
+        // `readsTheGeonameID`).
+        let odd = row([2: "x", 3: "??", 6: "-1.5e3", 7: "lots", 8: "", 16: "", 17: ",,"])
         #expect(try parse(odd) == [country("DE", "DEU", "Germany")])
     }
 
@@ -85,7 +106,7 @@ private func country(_ code: String, _ iso3: String, _ name: String) -> CountryI
 
     @Test func skipsALeadingByteOrderMark() throws {
         let withMark: [UInt8] = [0xEF, 0xBB, 0xBF] + bytes(header + "\n" + row() + "\n")
-        #expect(try CountryInfoParser.parse(withMark, file: "bom.txt").countries == parse(row()))
+        #expect(try withoutIDs(CountryInfoParser.parse(withMark, file: "bom.txt").countries) == parse(row()))
         // Columns count from after the mark; byte offsets from the file's start.
         #expect(throws: MMSearchError.invalidInput(
             file: "bom.txt", line: 1, column: 1, byteOffset: 3,
@@ -297,7 +318,8 @@ private func country(_ code: String, _ iso3: String, _ name: String) -> CountryI
     @Test func validFilesGiveTheSameCountriesEitherWay() throws {
         let text = bytes(header + "\n" + row() + "\n" + row([0: "FR"]) + "\n")
         let parsed = try parseSkipping(text)
-        #expect(parsed == (try CountryInfoParser.parse(text, file: "x")))
+        let strict = try CountryInfoParser.parse(text, file: "x")
+        #expect(parsed.countries == withoutIDs(strict.countries) && parsed.skipped == strict.skipped)
         #expect(parsed.skipped.isEmpty && parsed.countries.count == 2)
     }
 
@@ -376,7 +398,8 @@ private func country(_ code: String, _ iso3: String, _ name: String) -> CountryI
         let naive = lines.filter { !$0.hasPrefix("#") }.map { line -> CountryInfo in
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
             #expect(columns.count == 19, "\(line)")
-            return CountryInfo(code: Array(columns[0].utf8), iso3: Array(columns[1].utf8), name: Array(columns[4].utf8))
+            return CountryInfo(code: Array(columns[0].utf8), iso3: Array(columns[1].utf8), name: Array(columns[4].utf8),
+                               geonameID: UInt32(columns[16]))
         }
         #expect(parsed.countries.count == naive.count)
         for (parsedCountry, naiveCountry) in zip(parsed.countries, naive) {
@@ -385,8 +408,8 @@ private func country(_ code: String, _ iso3: String, _ name: String) -> CountryI
 
         let countries = Dictionary(uniqueKeysWithValues: parsed.countries.map { (String(decoding: $0.code, as: UTF8.self), $0) })
         #expect(countries.count == parsed.countries.count)
-        #expect(countries["DE"] == country("DE", "DEU", "Germany"))
-        #expect(countries["CH"] == country("CH", "CHE", "Switzerland"))
-        #expect(countries["US"] == country("US", "USA", "United States"))
+        #expect(countries["DE"] == country("DE", "DEU", "Germany", 2921044))
+        #expect(countries["CH"] == country("CH", "CHE", "Switzerland", 2658434))
+        #expect(countries["US"] == country("US", "USA", "United States", 6252001))
     }
 }

@@ -12,12 +12,15 @@ public enum RealData {
     public static let typingTypos = shared + "/data/typing-typos.txt"
     public static let admin1 = shared + "/data/admin1CodesASCII.txt"
     public static let countries = shared + "/data/countryInfo.txt"
+    public static let alternateNames = shared + "/data/alternateNames-countries.txt"
+    public static let typingNear = shared + "/data/typing-near.txt"
+    public static let reversePoints = shared + "/data/reverse-points.txt"
     public static let rankScript = shared + "/peers/rank.py"
 }
 
 /// The inputs an index is built from: the list alone, the list joined with the GeoNames dump, and
 /// the dump alone (version 2's three); and with region and country names: the list with countries,
-/// the joined list with both, the dump with regions.
+/// the joined list with both and the countries' other names (what the README builds), the dump with regions.
 public enum RealInput: String, CaseIterable, Sendable {
     case list, joined, dump
     case listCountries, joinedRegions, dumpRegions
@@ -32,7 +35,8 @@ public enum RealInput: String, CaseIterable, Sendable {
         case .joined: [RealData.cityList, "--geonames", RealData.dump]
         case .dump: [RealData.dump]
         case .listCountries: [RealData.cityList, "--countries", RealData.countries]
-        case .joinedRegions: [RealData.cityList, "--geonames", RealData.dump, "--admin1", RealData.admin1, "--countries", RealData.countries]
+        case .joinedRegions: [RealData.cityList, "--geonames", RealData.dump, "--admin1", RealData.admin1, "--countries", RealData.countries,
+                              "--alternate-names", RealData.alternateNames]
         case .dumpRegions: [RealData.dump, "--admin1", RealData.admin1]
         }
     }

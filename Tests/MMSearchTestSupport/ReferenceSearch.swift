@@ -111,9 +111,11 @@ public struct ReferenceRecord: Sendable, Hashable {
     public var regionCode: String
     public var iso3: String
     public var countryName: String
+    /// Other names of the country and the region (from an alternate names file), qualifiers too.
+    public var extraQualifiers: [String]
 
     public init(id: UInt32, name: String, country: String, alternateNames: [String] = [], population: UInt32 = 0,
-                region: String = "", regionCode: String = "", iso3: String = "", countryName: String = "") {
+                region: String = "", regionCode: String = "", iso3: String = "", countryName: String = "", extraQualifiers: [String] = []) {
         self.id = id
         self.name = name
         self.country = country
@@ -123,14 +125,15 @@ public struct ReferenceRecord: Sendable, Hashable {
         self.regionCode = regionCode
         self.iso3 = iso3
         self.countryName = countryName
+        self.extraQualifiers = extraQualifiers
     }
 
-    /// rank.py's `qualifiers`: folded, without repeats, the empty ones left out.
+    /// rank.py's `qualifiers` (rules 4): folded without periods, without repeats, the empty ones left out.
     public var qualifiers: [[UInt8]] {
         let code = regionCode.count >= 2 && regionCode.unicodeScalars.allSatisfy({ ("A" ... "Z").contains($0) }) ? regionCode : ""
         var out: [[UInt8]] = []
-        for text in [country, iso3, countryName, region, code] {
-            let folded = Folding.fold(text)
+        for text in [country, iso3, countryName, region, code] + extraQualifiers {
+            let folded = Folding.fold(text).filter { $0 != UInt8(ascii: ".") }
             if !folded.isEmpty && !out.contains(folded) { out.append(folded) }
         }
         return out
@@ -154,8 +157,10 @@ public struct RankedReference: Sendable {
     private let keyStarts: [Int]
     private let keyRecord: [Int32]
     private let keyKind: [UInt8]
-    /// Bytes of the fold of the name the key was made from (what an alternate's weight depends on).
+    /// Bytes of the key's name part: the fold of the name it was made from, from its word start.
     private let keyNameLength: [Int32]
+    /// Whether the key was made from a generated spelling (matched with "words" only).
+    private let keyIsSpelling: [Bool]
     /// Which of the record's kept names the key was made from.
     private let keyName: [Int32]
     /// Per record, its place in name order: (primary key bytes, display name bytes, id).
@@ -191,27 +196,64 @@ public struct RankedReference: Sendable {
         (1 ..< max(1, folded.count)).filter { !separators.contains(folded[$0]) && separators.contains(folded[$0 - 1]) }
     }
 
-    /// A matching key's weight: primary 100; alternate 20 when the query covers half of it, else 1; word 1.
+    /// A matching key's weight: primary 100; alternate 20 when the query covers half of it, else 1; word
+    /// 1; ten times that when the query covers the whole name (rules 4).
     public static func weight(kind: Int, queryLength: Int, nameLength: Int) -> Int {
+        let base: Int
         switch kind {
-        case 0: return 100
-        case 1: return 2 * queryLength >= nameLength ? 20 : 1
-        default: return 1
+        case 0: base = 100
+        case 1: base = 2 * queryLength >= nameLength ? 20 : 1
+        default: base = 1
         }
+        return queryLength >= nameLength ? base * 10 : base
+    }
+
+    /// rank.py's `spellings`: for each kept name, with P the name without periods and S = P with
+    /// hyphens as spaces: P, S, short(P), short(S), long(P), long(S), kept as `keptNames` keeps
+    /// alternates (never empty, never lowercase ASCII, never a fold met before).
+    public static func spellings(of names: [String]) -> [String] {
+        let short = ["saint": "St", "sainte": "Ste", "sankt": "St", "santa": "Sta", "mount": "Mt", "fort": "Ft", "port": "Pt", "point": "Pt"]
+        let long = ["st": "Saint", "ste": "Sainte", "sta": "Santa", "mt": "Mount", "ft": "Fort"]
+        func replacingWords(_ text: String, _ table: [String: String]) -> String {
+            var parts: [String] = [], word = ""
+            for character in text.unicodeScalars.map(String.init) + [" "] {
+                if character.utf8.count == 1, separators.contains(character.utf8.first!) {
+                    parts.append(word.isEmpty ? "" : table[String(decoding: Folding.fold(word), as: UTF8.self)] ?? word)
+                    parts.append(character)
+                    word = ""
+                } else {
+                    word += character
+                }
+            }
+            return parts.dropLast().joined()
+        }
+        var seen = Set(names.map { Folding.fold($0) })
+        var out: [String] = []
+        for name in names {
+            let plain = name.unicodeScalars.filter { $0 != "." }.map(String.init).joined()
+            let spaced = plain.unicodeScalars.map { $0 == "-" ? " " : String($0) }.joined()
+            for generated in [plain, spaced, replacingWords(plain, short), replacingWords(spaced, short), replacingWords(plain, long), replacingWords(spaced, long)] {
+                if generated.isEmpty { continue }
+                if generated.utf8.allSatisfy({ $0 < 0x80 }), generated == generated.lowercased(), generated != generated.uppercased() { continue }
+                if seen.insert(Folding.fold(generated)).inserted { out.append(generated) }
+            }
+        }
+        return out
     }
 
     public init(records: [ReferenceRecord]) {
         self.records = records
         var names: [[String]] = [], primaryIsDisplayName: [Bool] = []
-        var pool: [UInt8] = [], starts = [0], owners: [Int32] = [], kinds: [UInt8] = [], lengths: [Int32] = [], nameNumbers: [Int32] = []
+        var pool: [UInt8] = [], starts = [0], owners: [Int32] = [], kinds: [UInt8] = [], lengths: [Int32] = [], nameNumbers: [Int32] = [], spelled: [Bool] = []
         var primaryKeys: [[UInt8]] = []
         for (index, record) in records.enumerated() {
             let tail: [UInt8] = record.country.isEmpty ? [] : Array(", ".utf8) + Folding.fold(record.country)
             primaryKeys.append(Folding.fold(record.name) + tail)
             let (kept, displayKept) = Self.keptNames(record)
-            names.append(kept)
+            let all = kept + Self.spellings(of: kept)
+            names.append(all)
             primaryIsDisplayName.append(displayKept)
-            for (position, name) in kept.enumerated() {
+            for (position, name) in all.enumerated() {
                 let folded = Folding.fold(name)
                 func add(from start: Int, kind: UInt8) {
                     pool += folded[start...]
@@ -221,6 +263,7 @@ public struct RankedReference: Sendable {
                     kinds.append(kind)
                     lengths.append(Int32(folded.count - start))
                     nameNumbers.append(Int32(position))
+                    spelled.append(position >= kept.count)
                 }
                 add(from: 0, kind: position == 0 ? 0 : 1)
                 for start in Self.wordStarts(folded) { add(from: start, kind: 2) }
@@ -233,6 +276,7 @@ public struct RankedReference: Sendable {
         keyRecord = owners
         keyKind = kinds
         keyNameLength = lengths
+        keyIsSpelling = spelled
         keyName = nameNumbers
         let displayNames = records.map { Array($0.name.utf8) }
         let order = records.indices.sorted { a, b in
@@ -269,7 +313,8 @@ public struct RankedReference: Sendable {
     /// them; with typos on and no match, every key is compared with the query's scalars by a full
     /// optimal-string-alignment table, as rank.py's `_typos` does.
     public func search(_ query: String, match: MatchMode, order: ResultOrder, typos: Typos) -> (matches: [Match], typos: Int) {
-        let prefix = Folding.fold(query)
+        var prefix = Folding.fold(query)
+        if match == .words { prefix.removeAll { $0 == UInt8(ascii: ".") } } // every name has a spelling without periods
         var found = keyMatches(prefix, match: match) { key, pool, starts in
             starts[key + 1] - starts[key] >= prefix.count && (prefix.isEmpty || memcmp(pool.baseAddress! + starts[key], prefix, prefix.count) == 0)
         }
@@ -279,7 +324,11 @@ public struct RankedReference: Sendable {
         if found.isEmpty, typos == .on {
             for (maximum, shortest) in [(1, 4), (2, 8)] where found.isEmpty && scalars.count >= shortest {
                 found = keyMatches(prefix, match: match) { key, pool, starts in
-                    Self.hasPrefixWithin(maximum, of: scalars, in: Array(String(decoding: pool[starts[key] ..< starts[key + 1]], as: UTF8.self).unicodeScalars))
+                    // Typos in the name part only; a country tail, if typed, typed exactly.
+                    let nameEnd = starts[key] + Int(keyNameLength[key])
+                    let name = Array(String(decoding: pool[starts[key] ..< nameEnd], as: UTF8.self).unicodeScalars)
+                    let tail = Array(String(decoding: pool[nameEnd ..< starts[key + 1]], as: UTF8.self).unicodeScalars)
+                    return Self.isWithin(maximum, of: scalars, name: name, tail: tail)
                 }
                 allowed = found.isEmpty ? 0 : maximum
             }
@@ -324,6 +373,34 @@ public struct RankedReference: Sendable {
         return false
     }
 
+    /// rank.py's rules-4 typo test of a key `name` + `tail`: some prefix of the name within `maximum`
+    /// of the query, or the query a start within `maximum` of the whole name, then a non-empty start
+    /// of the tail typed exactly.
+    static func isWithin(_ maximum: Int, of query: [Unicode.Scalar], name: [Unicode.Scalar], tail: [Unicode.Scalar]) -> Bool {
+        if hasPrefixWithin(maximum, of: query, in: name) { return true }
+        guard !tail.isEmpty, let first = name.first, first == query.first else { return false }
+        for j in 1 ..< query.count where tail.starts(with: query[j...]) {
+            if distance(name, Array(query[..<j])) <= maximum { return true }
+        }
+        return false
+    }
+
+    /// The optimal-string-alignment distance of two scalar strings.
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        var rows = [Array(0 ... b.count)]
+        for i in 1 ... max(1, a.count) where !a.isEmpty {
+            var row = [i]
+            for j in 1 ... max(1, b.count) where !b.isEmpty {
+                var value = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i >= 2, j >= 2, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { value = min(value, rows[i - 2][j - 2] + 1) }
+                row.append(value)
+            }
+            if b.isEmpty { row = [i] }
+            rows.append(row)
+        }
+        return rows[a.count][b.count]
+    }
+
     /// Per matching record: its greatest weight, least kind, and best key so far.
     typealias Found = [(record: Int, weight: Int, kind: Int, bestWeight: Int, bestKind: Int, bestKey: Int)]
 
@@ -339,7 +416,7 @@ public struct RankedReference: Sendable {
                 for key in 0 ..< keyRecord.count where keyKind[key] != 2 {
                     let record = Int(keyRecord[key])
                     guard Folding.fold(names[record][Int(keyName[key])]) == x, Self.fits(rest, records[record].qualifiers) else { continue }
-                    let kind = Int(keyKind[key]), weight = kind == 0 ? 100 : 20
+                    let kind = Int(keyKind[key]), weight = kind == 0 ? 1000 : 200
                     if let slot = found.firstIndex(where: { $0.record == record }) {
                         var current = found[slot]
                         current.weight = max(current.weight, weight)
@@ -379,7 +456,7 @@ public struct RankedReference: Sendable {
         var found: Found = []
         func consider(_ key: Int, pool: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int>) {
             let kind = Int(keyKind[key])
-            if match == .name && kind == 2 { return }
+            if match == .name && (kind == 2 || keyIsSpelling[key]) { return }
             let weight = Self.weight(kind: kind, queryLength: prefix.count, nameLength: Int(keyNameLength[key]))
             let record = Int(keyRecord[key])
             guard slot[record] >= 0 else {
@@ -457,4 +534,10 @@ public struct SeededRandom: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+extension ResultOrder {
+    /// The orders a search without a point has (distance order needs one): what the tests that try
+    /// every order iterate.
+    public static let withoutPoint: [ResultOrder] = allCases.filter { $0 != .distance }
 }

@@ -25,7 +25,7 @@ import Testing
             let name = String(decoding: record.name, as: UTF8.self)
             return (1 ... min(6, name.count)).map { String(name.prefix($0)) }
         }
-        let combinations = MatchMode.allCases.flatMap { match in ResultOrder.allCases.map { (match, $0) } }
+        let combinations = MatchMode.allCases.flatMap { match in ResultOrder.withoutPoint.map { (match, $0) } }
         /// The first page, a later one (read from the entries), the matched names and the count.
         @Sendable func answer(_ query: String, _ match: MatchMode, _ order: ResultOrder) -> [String]? {
             guard let results = try? index.search(query, match: match, order: order),

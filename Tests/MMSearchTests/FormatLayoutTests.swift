@@ -34,7 +34,7 @@ import Testing
         #expect(MemoryLayout<mms_header>.offset(of: \.version) == 8)
         #expect(MemoryLayout<mms_header>.offset(of: \.checksum) == MMS_HEADER_CHECKSUM_OFFSET)
         #expect(MemoryLayout<mms_header>.offset(of: \.sections)! + Int(MMS_SECTION_COUNT.rawValue) * MemoryLayout<mms_section>.stride == MemoryLayout<mms_header>.size)
-        #expect(MMS_SECTION_RESERVED.rawValue + 1 == MMS_SECTION_COUNT.rawValue)
+        #expect(MMS_SECTION_SOURCE.rawValue + 1 == MMS_SECTION_COUNT.rawValue) // SOURCE ends the file
         // The probe agrees with the compiler.
         #expect(IndexFormat.header.field("magic") == IndexFormat.Field(name: "magic", offset: 0, width: 8))
         #expect(IndexFormat.header.field("checksum")?.offset == Int(MMS_HEADER_CHECKSUM_OFFSET))
@@ -62,5 +62,28 @@ import Testing
         #expect(mms_xxh64(abc, abc.count, 0) == 0x44BC2CF5AD770999)
         let long = Array("Nobody inspects the spammish repetition".utf8)
         #expect(mms_xxh64(long, long.count, 0) == 0xFBCEA83C8A378BF1)
+    }
+
+    /// The streamed form (reset, update piece by piece, digest) gives what the whole form gives, however
+    /// the bytes are cut: pieces shorter than a 32-byte stripe, across stripes, empty ones.
+    @Test func streamedChecksumIsTheWholeOne() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 31, 32, 33, 63, 64, 65, 100, 1000, 4099] {
+            let bytes = (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+            for seed: UInt64 in [0, 0x9E3779B185EBCA87] {
+                let whole = mms_xxh64(bytes, bytes.count, seed)
+                for _ in 0 ..< 20 {
+                    var state = mms_xxh64_state()
+                    mms_xxh64_reset(&state, seed)
+                    var at = 0
+                    while at < length {
+                        let piece = Int.random(in: 0 ... min(70, length - at), using: &generator)
+                        bytes[at ..< at + piece].withUnsafeBytes { mms_xxh64_update(&state, $0.baseAddress, piece) }
+                        at += piece
+                    }
+                    #expect(mms_xxh64_digest(&state) == whole, "\(length) bytes, seed \(seed)")
+                }
+            }
+        }
     }
 }

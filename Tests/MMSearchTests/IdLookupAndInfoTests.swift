@@ -40,7 +40,7 @@ import Testing
         let built = try IndexBuilder.makeIndex(records: [Self.record(1, "Alpha"), Self.record(2, "Beta")], source: Self.source)
         let index = try CityIndex(bytes: Data(built.bytes), path: "fixture.mms")
         let info = try index.info()
-        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 3)
+        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 4)
         #expect(info.recordCount == 2 && info.fileSize == index.fileSize && info.fileSize == built.bytes.count)
         #expect(info.source == Self.source && info.source.kind == .cityList && info.source.joined == nil)
         #expect(info.nodeCount == built.summary.nodeCount && info.entryCount == built.summary.entryCount)
@@ -54,7 +54,7 @@ import Testing
         let names = info.sections.map(\.name)
         #expect(Set(names).count == names.count && !names.contains(""))
         let known = ["nodes", "labels", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order",
-                     "record regions", "regions", "countries", "source"]
+                     "record regions", "regions", "countries", "qualifier names", "spellings", "source"]
         #expect(names.filter(known.contains) == known, "\(names)")
         #expect(info.sections.first?.offset == Int(MMS_HEADER_SIZE))
         #expect(info.sections.last.map { $0.offset + $0.length } == info.fileSize)
@@ -77,8 +77,10 @@ import Testing
         let info = try index.info()
         #expect(info.source == source)
         #expect(info.alternateCount == 1 && built.summary.alternateCount == 1)
-        // 40 primary keys, 40 word keys ("0" ... "39"), one alternate key and its word key ("zero").
-        #expect(info.entryCount == 82 && built.summary.entryCount == 82)
+        // 40 primary keys, 40 word keys ("0" ... "39"), one alternate key and its word key ("zero"),
+        // and the spelling "St Zero" (rules 4) with its own.
+        #expect(info.spellingCount == 1 && built.summary.spellingCount == 1)
+        #expect(info.entryCount == 84 && built.summary.entryCount == 84)
         #expect(info.summaryCount >= 2) // the root and "san " have more than 32 entries
         #expect(info.hasPopulation && index.hasPopulation)
         #expect(info.sections.first { $0.name == "population" }?.length == 4 * records.count)

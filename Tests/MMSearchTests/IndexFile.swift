@@ -46,6 +46,8 @@ enum IndexFormat {
         (MMS_SECTION_RECORD_REGIONS, uint16Element),
         (MMS_SECTION_REGIONS, probe(mms_region.self)),
         (MMS_SECTION_COUNTRIES, probe(mms_country.self)),
+        (MMS_SECTION_QUALIFIER_NAMES, probe(mms_qualifier_name.self)),
+        (MMS_SECTION_SPELLINGS, probe(mms_alternate.self)),
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
@@ -76,8 +78,9 @@ enum IndexFormat {
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
         case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_RECORDS, "name_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
-        case (MMS_SECTION_ALTERNATES, "record"): return Meaning { $0.recordCount }
-        case (MMS_SECTION_ALTERNATES, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
+        case (MMS_SECTION_ALTERNATES, "record"), (MMS_SECTION_SPELLINGS, "record"): return Meaning { $0.recordCount }
+        case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
+        case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
         case (MMS_SECTION_REGIONS, "name_offset"), (MMS_SECTION_REGIONS, "folded_offset"), (MMS_SECTION_REGIONS, "code_offset"),
              (MMS_SECTION_REGIONS, "name_length"), (MMS_SECTION_REGIONS, "folded_length"), (MMS_SECTION_REGIONS, "code_length"),
@@ -93,7 +96,10 @@ enum IndexFormat {
     /// belongs to), so damage there may change answers and pass verify.
     static func isContent(_ kind: mms_section_kind, _ field: String) -> Bool {
         switch (kind, field) {
-        case (MMS_SECTION_RECORDS, "id"), (MMS_SECTION_POPULATION, "value"), (MMS_SECTION_ALTERNATES, "record"): return true
+        case (MMS_SECTION_RECORDS, "id"), (MMS_SECTION_POPULATION, "value"), (MMS_SECTION_ALTERNATES, "record"), (MMS_SECTION_SPELLINGS, "record"): return true
+        // Another country's or region's other name, or another folded text of the pool (verify sees
+        // only that it is folded and in order).
+        case (MMS_SECTION_QUALIFIER_NAMES, "owner"), (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return true
         // Which region a record is in (MMS_NO_REGION too), and a country's ISO3 code.
         case (MMS_SECTION_RECORD_REGIONS, "value"), (MMS_SECTION_COUNTRIES, "iso3.0"), (MMS_SECTION_COUNTRIES, "iso3.1"), (MMS_SECTION_COUNTRIES, "iso3.2"): return true
         default: return false
@@ -151,8 +157,8 @@ enum IndexFormat {
     static let checksumField = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let sectionTable = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let sectionCount = Int(MMS_SECTION_COUNT.rawValue)
-    /// The kinds that hold data (the reserved entry left out), in file order.
-    static let dataSections = (0 ..< sectionCount).map { mms_section_kind(UInt32($0)) }.filter { $0 != MMS_SECTION_RESERVED }
+    /// The kinds that hold data, in file order.
+    static let dataSections = (0 ..< sectionCount).map { mms_section_kind(UInt32($0)) }
 }
 
 /// An index file's bytes, with its header's view of where everything lies.
@@ -176,7 +182,9 @@ struct IndexFile {
 
     var nodeCount: Int { count(of: MMS_SECTION_NODES) }
     var recordCount: Int { count(of: MMS_SECTION_RECORDS) }
-    var alternateCount: Int { count(of: MMS_SECTION_ALTERNATES) }
+    /// Alternate names of every kind: the given ones (ALTERNATES), then the spellings (SPELLINGS).
+    var alternateCount: Int { count(of: MMS_SECTION_ALTERNATES) + count(of: MMS_SECTION_SPELLINGS) }
+    var givenAlternateCount: Int { count(of: MMS_SECTION_ALTERNATES) }
 
     /// Where `field` of element `element` of section `kind` lies in the file.
     func offset(_ kind: mms_section_kind, element: Int, _ field: IndexFormat.Field) -> Int {

@@ -79,17 +79,24 @@ import Testing
                                            ("FR", "FRA", "France"), ("IT", "ITA", "Italy")]
         .map { CountryInfo(code: Array($0.0.utf8), iso3: Array($0.1.utf8), name: Array($0.2.utf8)) }
 
+    /// Other names of countries and regions (from an alternate names file) the full fixture has.
+    static let qualifierNames = QualifierNames(byCountry: [Array("GB".utf8): [Array("UK".utf8), Array("Great Britain".utf8)], Array("DE".utf8): [Array("Deutschland".utf8)]],
+                                               byRegion: [Admin1Key(country: Array("US".utf8), code: Array("TX".utf8)): [Array("Lone Star State".utf8), Array("T.X.".utf8)]])
+
     /// Records as the reference sees them: the region and country joined by hand.
-    static func referenceRecords(_ records: [SourceRecord], regions: [Admin1Region], countries: [CountryInfo]) -> [ReferenceRecord] {
+    static func referenceRecords(_ records: [SourceRecord], regions: [Admin1Region], countries: [CountryInfo], qualifierNames: QualifierNames = QualifierNames()) -> [ReferenceRecord] {
         records.map { record in
             let region = record.admin1.flatMap { key in regions.last { $0.country == key.country && $0.code == key.code } }
             let country = countries.last { $0.code == record.country }
+            let countryExtras = country == nil ? [] : qualifierNames.byCountry[record.country] ?? []
+            let regionExtras = region == nil ? [] : record.admin1.flatMap { qualifierNames.byRegion[$0] } ?? []
             return ReferenceRecord(id: record.id, name: String(decoding: record.name, as: UTF8.self), country: String(decoding: record.country, as: UTF8.self),
                                    alternateNames: record.alternateNames.map { String(decoding: $0, as: UTF8.self) }, population: record.population,
                                    region: region.map { String(decoding: $0.name, as: UTF8.self) } ?? "",
                                    regionCode: region.map { String(decoding: $0.code, as: UTF8.self) } ?? "",
                                    iso3: country.map { String(decoding: $0.iso3, as: UTF8.self) } ?? "",
-                                   countryName: country.map { String(decoding: $0.name, as: UTF8.self) } ?? "")
+                                   countryName: country.map { String(decoding: $0.name, as: UTF8.self) } ?? "",
+                                   extraQualifiers: (countryExtras + regionExtras).map { String(decoding: $0, as: UTF8.self) })
         }
     }
 
@@ -133,16 +140,17 @@ import Testing
         let file: IndexFile
         let intact: Outcome
 
-        init(_ name: String, _ records: [SourceRecord], regions: [Admin1Region] = [], countries: [CountryInfo] = []) {
+        init(_ name: String, _ records: [SourceRecord], regions: [Admin1Region] = [], countries: [CountryInfo] = [], qualifierNames: QualifierNames = QualifierNames()) {
             self.name = name
             self.records = records
-            reference = IndexMutationTests.referenceRecords(records, regions: regions, countries: countries)
-            file = IndexFile(try! IndexBuilder.makeIndex(records: records, source: IndexMutationTests.source, regions: regions, countries: countries).bytes)
+            reference = IndexMutationTests.referenceRecords(records, regions: regions, countries: countries, qualifierNames: qualifierNames)
+            file = IndexFile(try! IndexBuilder.makeIndex(records: records, source: IndexMutationTests.source, regions: regions, countries: countries,
+                                                         qualifierNames: qualifierNames).bytes)
             intact = IndexMutationTests.exercise(file.bytes)
         }
     }
 
-    static let full = Fixture("full", fullRecords, regions: regions, countries: countries)
+    static let full = Fixture("full", fullRecords, regions: regions, countries: countries, qualifierNames: qualifierNames)
     static let names = Fixture("names", namesRecords)
     static let fixtureNames = ["full", "names"]
     static func fixture(_ name: String) -> Fixture { name == "full" ? full : names }
@@ -151,13 +159,14 @@ import Testing
     static let queries = ["", "a", "al", "ba", "bad", "l", "lon", "londo", "m", "mü", "mu", "s", "san", "santa", "sankt", "ß", "al, us", ", ", "york",
                           String(repeating: "al", count: 40), String(repeating: "a", count: 1000),
                           "san ", "san, ", "san t", "san, texas", "san usa", "san fra", "san, il", "holy, cal", "san c", "munchen, bayern, d",
-                          "münchen deu", "muenchen, germany", "san toma, fr", "mnchen", "mucnhen", "sna t", "muncheen bay", "sankkt"]
-    static let combinations: [(match: MatchMode, order: ResultOrder)] = MatchMode.allCases.flatMap { match in ResultOrder.allCases.map { (match, $0) } }
+                          "münchen deu", "muenchen, germany", "san toma, fr", "mnchen", "mucnhen", "sna t", "muncheen bay", "sankkt",
+                          "munchen, deutschland", "san, lone star", "san, t.x.", "london, uk", "st. al", "mnchen, d"]
+    static let combinations: [(match: MatchMode, order: ResultOrder)] = MatchMode.allCases.flatMap { match in ResultOrder.withoutPoint.map { (match, $0) } }
     /// What every damaged file is asked: everything in the full run; in the quick run one query of
     /// each path a read takes (the root, a summarized node, a plain prefix, "Name, Qualifier", one and
     /// two typos, a long query), in the default mode and in version 1's.
     static let askedQueries = FullTests.enabled ? queries
-        : ["", "lon", "mü", "santa", "al, us", String(repeating: "a", count: 1000), "munchen, bayern, d", "mnchen", "muncheen bay"]
+        : ["", "lon", "mü", "santa", "al, us", String(repeating: "a", count: 1000), "munchen, bayern, d", "mnchen", "muncheen bay", "san, lone star", "mnchen, d"]
     static let askedCombinations = FullTests.enabled ? combinations : [(match: MatchMode.words, order: ResultOrder.rank), (.name, .name)]
     static let lookedUpIds: [UInt32] = [0, 1, 150, 231, 999, 100_000]
 
@@ -289,7 +298,8 @@ import Testing
             #expect(info.alternateCount > 50 && info.hasPopulation && info.matchesQualifiers)
             #expect(info.regionCount >= 8 && info.regionCount < Self.regions.count && info.countryCount == 4, "\(info.regionCount) regions") // IT: no record's
         } else {
-            #expect(info.alternateCount == 0 && !info.hasPopulation && !info.matchesQualifiers)
+            // No given alternates (the generated spellings only), no populations, no qualifiers.
+            #expect(!info.hasPopulation && !info.matchesQualifiers)
         }
         #expect(fixture.file.padding.count >= 2, "some sections end unaligned, so padding is damaged too")
         let reference = RankedReference(records: fixture.reference)
@@ -498,10 +508,16 @@ import Testing
             let offset = file.section(kind).lowerBound + elementIndex * 4
             let value = UInt32(file.load(at: offset, width: 4))
             let kindBits = value >> shift, name = value & mask
-            let outOfBounds: [UInt32] = [3 << shift | name, kindBits << shift | names, kindBits << shift | mask, UInt32.max]
+            // A SPELLING entry names a spelling (the names past the given alternates), an ALTERNATE one
+            // a given alternate: the other kind of name is out of bounds for each.
+            let isSpelling = name >= UInt32(file.recordCount + file.givenAlternateCount)
+            let wrongKind = isSpelling ? MMS_KIND_ALTERNATE.rawValue : MMS_KIND_SPELLING.rawValue
+            let outOfBounds: [UInt32] = [wrongKind << shift | name, kindBits << shift | names, kindBits << shift | mask, UInt32.max]
             var inBounds: [UInt32] = [kindBits << shift | (name + 1) % names, kindBits << shift | 0]
             // Another kind; not PRIMARY for an alternate name (entryKindsSwappedAreRefused tests that).
-            for other: UInt32 in [0, 1, 2] where other != kindBits && !(other == 0 && name >= file.recordCount) { inBounds.append(other << shift | name) }
+            for other: UInt32 in [0, 1, 2, 3] where other != kindBits && other != wrongKind && !(other == 0 && name >= file.recordCount) {
+                inBounds.append(other << shift | name)
+            }
             for damagedValue in outOfBounds + inBounds where damagedValue != value {
                 var damaged = file
                 damaged.store(UInt64(damagedValue), at: offset, width: 4)
@@ -516,9 +532,9 @@ import Testing
         }
     }
 
-    /// An entry of kind 3 (no such kind) under a small node, matched by name in name order in an
-    /// index without alternates: the search must throw, as it does in every other match and order,
-    /// not drop the city from the answer.
+    /// An entry made kind 3 (SPELLING) that is no spelling's, under a small node, matched by name in
+    /// name order in an index without given alternates: verify refuses it, and the search throws or
+    /// answers as the intact file (a spelling is no name in "name" matching), never drops a city.
     @Test func entriesOfKind3AreRefusedByNameMatching() throws {
         let fixture = Self.names
         let entries = fixture.file.section(MMS_SECTION_ENTRIES)
@@ -526,6 +542,7 @@ import Testing
         for position in 0 ..< entries.count / 4 {
             var damaged = fixture.file
             let value = UInt32(damaged.load(at: entries.lowerBound + 4 * position, width: 4))
+            guard value >> MMS_ENTRY_KIND_SHIFT != MMS_KIND_SPELLING.rawValue else { continue } // a spelling's already
             damaged.store(UInt64(3 << MMS_ENTRY_KIND_SHIFT | value & MMS_ENTRY_NAME_MASK), at: entries.lowerBound + 4 * position, width: 4)
             let index = try CityIndex(bytes: Data(damaged.withChecksumFixed()), path: "kind3.mms")
             #expect(throws: MMSearchError.self) { try index.verify() }
@@ -657,7 +674,7 @@ import Testing
             let offset = entries.lowerBound + 4 * position
             let value = UInt32(file.load(at: offset, width: 4))
             let kind = value >> shift, name = value & mask
-            guard name >= file.recordCount else { continue }
+            guard name >= file.recordCount, name < file.recordCount + file.givenAlternateCount else { continue } // a given alternate's
             let record = Int(file.load(at: file.offset(MMS_SECTION_ALTERNATES, element: Int(name) - file.recordCount, alternateRecord), width: alternateRecord.width))
             let hasDisplayName = file.load(at: file.offset(MMS_SECTION_RECORDS, element: record, nameLength), width: nameLength.width) > 0
             if kind == MMS_KIND_ALTERNATE.rawValue, hasDisplayName {

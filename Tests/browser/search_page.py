@@ -96,6 +96,15 @@ def main():
                 box.fill("")
                 expect(rows).to_have_count(0)
 
+                # One match is "1 match"; one found by allowing a typo says so, as the terminal does.
+                box.fill("münchb")
+                expect(page.locator("#count")).to_have_text("1 match")
+                box.fill("munihc")
+                expect(page.locator("#count")).to_have_text("1 match, with 1 typo")
+                expect(rows.first.locator(".name")).to_have_text("Munich")
+                box.fill("")
+                expect(rows).to_have_count(0)
+
                 # A stale answer never replaces a newer one: the answer to "m" is held back until the
                 # answer to "münch" is shown, then let through.
                 held = []

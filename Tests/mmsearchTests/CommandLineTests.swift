@@ -87,7 +87,7 @@ import Testing
         let alphabetical = try MMSearchProcess.run(["query", "--index", index, "--order", "name", "s"])
         #expect(alphabetical.output == " Spaced  0, 0  6\nSydney, AU  -33.867851, 151.207321  5\n2 matches\n")
         let namesOnly = try MMSearchProcess.run(["query", "--index", index, "--match", "name", "s"])
-        #expect(namesOnly.output == "Sydney, AU  -33.867851, 151.207321  5\n1 matches\n")
+        #expect(namesOnly.output == "Sydney, AU  -33.867851, 151.207321  5\n1 match\n")
     }
 
     @Test func queryJSONHasTheContractedShape() throws {
@@ -141,9 +141,9 @@ import Testing
             (["--match", "prefix"], #"--match takes one of words, name, not "prefix""#),
             (["--match", "Words"], #"--match takes one of words, name, not "Words""#),
             (["--match="], #"--match takes one of words, name, not """#),
-            (["--order", "population"], #"--order takes one of rank, name, not "population""#),
-            (["--order=alphabetical"], #"--order takes one of rank, name, not "alphabetical""#),
-            (["--match", "name", "--order", "names"], #"--order takes one of rank, name, not "names""#),
+            (["--order", "population"], #"--order takes one of rank, name, distance, not "population""#),
+            (["--order=alphabetical"], #"--order takes one of rank, name, distance, not "alphabetical""#),
+            (["--match", "name", "--order", "names"], #"--order takes one of rank, name, distance, not "names""#),
         ]
         for (flags, message) in badModes {
             let result = try MMSearchProcess.run(["query", "--index", index] + flags + ["a"])
@@ -203,14 +203,14 @@ import Testing
         #expect(missing.status == 2 && missing.error.contains("mmsearch build"))
         // $MMSEARCH_INDEX names the index.
         let byEnvironment = try MMSearchProcess.run(["query", "alb"], environment: ["MMSEARCH_INDEX": directory.file("cities.mms")], in: empty.path)
-        #expect(byEnvironment.output.hasSuffix("1 matches\n"))
+        #expect(byEnvironment.output.hasSuffix("1 match\n"))
         // --data builds ./cities.mms first, and says so.
         let built = try MMSearchProcess.run(["query", "--data", directory.file("list.json"), "ana"], in: empty.path)
-        #expect(built.status == 0 && built.output.hasSuffix("1 matches\n") && built.error.contains("building"))
+        #expect(built.status == 0 && built.output.hasSuffix("1 match\n") && built.error.contains("building"))
         #expect(FileManager.default.fileExists(atPath: empty.file("cities.mms")))
         // $MMSEARCH_DATA does the same for an index named by $MMSEARCH_INDEX.
         let viaEnvironment = try MMSearchProcess.run(["query", "syd"], environment: ["MMSEARCH_DATA": directory.file("list.json"), "MMSEARCH_INDEX": empty.file("other.mms")], in: empty.path)
-        #expect(viaEnvironment.status == 0 && viaEnvironment.output.hasSuffix("1 matches\n"))
+        #expect(viaEnvironment.status == 0 && viaEnvironment.output.hasSuffix("1 match\n"))
     }
 
     /// The CLI end to end on the real list, many queries through one process, against the naive

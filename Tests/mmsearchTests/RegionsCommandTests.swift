@@ -73,7 +73,7 @@ import Testing
 
             """)
         // A region the admin1 file does not name is no region.
-        #expect(try Self.query(directory, ["nowhere"]) == "Nowhere, US  10, 20  1111111  population 5\n1 matches\n")
+        #expect(try Self.query(directory, ["nowhere"]) == "Nowhere, US  10, 20  1111111  population 5\n1 match\n")
         let json = try JSONSerialization.jsonObject(with: Data(try Self.query(directory, ["--json", "--limit", "1", "paris"]).utf8)) as! [String: Any]
         let first = (json["results"] as! [[String: Any]])[0]
         #expect(first["region"] as? String == "Île-de-France" && json["typos"] as? Int == 0)
@@ -108,8 +108,8 @@ import Testing
     @Test func typosAreForgivenWhenNothingMatches() throws {
         let directory = try Self.directory()
         defer { directory.remove() }
-        #expect(try Self.query(directory, ["cincinatti"]) == "Cincinnati, Ohio, US  10, 20  4508722  population 311097\n1 matches, with 2 typos\n")
-        #expect(try Self.query(directory, ["cincinnatti"]) == "Cincinnati, Ohio, US  10, 20  4508722  population 311097\n1 matches, with 1 typo\n")
+        #expect(try Self.query(directory, ["cincinatti"]) == "Cincinnati, Ohio, US  10, 20  4508722  population 311097\n1 match, with 2 typos\n")
+        #expect(try Self.query(directory, ["cincinnatti"]) == "Cincinnati, Ohio, US  10, 20  4508722  population 311097\n1 match, with 1 typo\n")
         #expect(try Self.query(directory, ["--typos", "off", "cincinatti"]) == "0 matches\n")
         #expect(try Self.query(directory, ["--json", "prtland"]).hasPrefix(#"{"query": "prtland", "count": 2, "offset": 0, "typos": 1, "results": [{"id": 5746545"#))
         #expect(try Self.query(directory, ["sprinfgield"]).hasSuffix("4 matches, with 1 typo\n"))
