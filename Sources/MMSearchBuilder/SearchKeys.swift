@@ -63,10 +63,13 @@ struct RecordNames {
         // Spellings come from each name as rank.py keeps it: the first text met of each fold.
         let given = names.indices.map { spellings[$0][0].bytes }
         for text in given {
-            for generated in Spellings.generated(from: String(decoding: text, as: UTF8.self)) {
-                let bytes = Array(generated.utf8)
+            for bytes in Spellings.generated(from: text) {
                 guard !bytes.isEmpty, !Self.isLowercaseASCII(bytes) else { continue }
-                let folded = Folding.fold(generated)
+                let folded = bytes.withUnsafeBufferPointer { bytes in
+                    var folded: [UInt8] = []
+                    Folding.append(foldingUTF8: bytes, to: &folded)
+                    return folded
+                }
                 guard place[ByteString(folded)] == nil else { continue }
                 place[ByteString(folded)] = names.count
                 names.append(Name(bytes: bytes, folded: folded, isDisplayName: false, isSpelling: true))
@@ -261,35 +264,62 @@ struct SearchKeys {
 /// long() writes st, ste, sta, mt and ft out. Words are runs of scalars between separators, compared
 /// folded.
 enum Spellings {
-    static let short: [String: String] = ["saint": "St", "sainte": "Ste", "sankt": "St", "santa": "Sta", "mount": "Mt", "fort": "Ft",
-                                          "port": "Pt", "point": "Pt"]
-    static let long: [String: String] = ["st": "Saint", "ste": "Sainte", "sta": "Santa", "mt": "Mount", "ft": "Fort"]
+    static let short = table(["saint": "St", "sainte": "Ste", "sankt": "St", "santa": "Sta", "mount": "Mt", "fort": "Ft", "port": "Pt", "point": "Pt"])
+    static let long = table(["st": "Saint", "ste": "Sainte", "sta": "Santa", "mt": "Mount", "ft": "Fort"])
 
-    static func generated(from name: String) -> [String] {
-        let plain = String(String.UnicodeScalarView(name.unicodeScalars.filter { $0 != "." }))
-        let spaced = String(String.UnicodeScalarView(plain.unicodeScalars.map { $0 == "-" ? " " : $0 }))
+    private static func table(_ words: [String: String]) -> [[UInt8]: [UInt8]] {
+        Dictionary(uniqueKeysWithValues: words.map { (Array($0.key.utf8), Array($0.value.utf8)) })
+    }
+
+    private static let dot = UInt8(ascii: "."), hyphen = UInt8(ascii: "-"), space = UInt8(ascii: " ")
+
+    /// rank.py's six generated names of `name` (UTF-8), in its order; none when every one would be
+    /// `name` itself (no period, no hyphen, no word either table knows), as is so for most names.
+    static func generated(from name: [UInt8]) -> [[UInt8]] {
+        guard name.contains(where: { $0 == dot || $0 == hyphen }) || hasTableWord(name) else { return [] }
+        let plain = name.filter { $0 != dot }
+        let spaced = plain.map { $0 == hyphen ? space : $0 }
         return [plain, spaced, words(plain, short), words(spaced, short), words(plain, long), words(spaced, long)]
     }
 
-    /// `text` with every word whose fold is a key of `table` replaced by its value.
-    static func words(_ text: String, _ table: [String: String]) -> String {
-        var out = String.UnicodeScalarView()
-        var word = String.UnicodeScalarView()
-        func flush() {
-            guard !word.isEmpty else { return }
-            let folded = String(decoding: Folding.fold(String(word)), as: UTF8.self)
-            if let replacement = table[folded] { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(contentsOf: word) }
-            word.removeAll()
+    /// `text` with every word whose fold is a key of `table` replaced by its value. Separators are
+    /// ASCII, so words are found on the bytes.
+    static func words(_ text: [UInt8], _ table: [[UInt8]: [UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 8)
+        forEachWord(text) { word, separator in
+            if let replacement = table[fold(word)] { out += replacement } else { out += word }
+            if let separator { out.append(separator) }
         }
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII, WordStarts.isSeparator(UInt8(scalar.value)) {
-                flush()
-                out.append(scalar)
-            } else {
-                word.append(scalar)
-            }
+        return out
+    }
+
+    private static func hasTableWord(_ text: [UInt8]) -> Bool {
+        var found = false
+        forEachWord(text) { word, _ in
+            if !found, !word.isEmpty { let folded = fold(word); found = short[folded] != nil || long[folded] != nil }
         }
-        flush()
-        return String(out)
+        return found
+    }
+
+    /// Each maximal run of non-separators (possibly empty), with the separator that ends it (nil at the end).
+    private static func forEachWord(_ text: [UInt8], _ body: (ArraySlice<UInt8>, UInt8?) -> Void) {
+        var start = 0
+        for index in text.indices where WordStarts.isSeparator(text[index]) {
+            body(text[start ..< index], text[index])
+            start = index + 1
+        }
+        body(text[start...], nil)
+    }
+
+    /// fold(word): lowercase for ASCII (what folding does to it), `Folding` otherwise; the table keys
+    /// are at most 6 ASCII letters, so a longer ASCII word is no key.
+    private static func fold(_ word: ArraySlice<UInt8>) -> [UInt8] {
+        if word.allSatisfy({ $0 < 0x80 }) {
+            return word.count > 6 ? [] : word.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
+        }
+        var folded: [UInt8] = []
+        word.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &folded) }
+        return folded
     }
 }
