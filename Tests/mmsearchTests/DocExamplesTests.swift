@@ -119,7 +119,7 @@ import Testing
         case .joined: "the list + cities500"
         case .dump: "cities500 alone"
         case .listCountries: "the list + countries"
-        case .joinedRegions: "the list + cities500 + admin1 + countries"
+        case .joinedRegions: "the list + cities500 + admin1 + countries + country names"
         case .dumpRegions: "cities500 + admin1 alone"
         }
         let format = try Self.text(of: "docs/format.md")
