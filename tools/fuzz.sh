@@ -51,26 +51,31 @@ done
 printf 'GB.ENG\tEngland\tEngland\t6269131\nBR.27\tSão Paulo\tSao Paulo\t3448433\nPL.74\tŁódź Voivodeship\tLodz Voivodeship\t3337493\nDE.00\tBayern\tBayern\t2951839\nDE.01\tBerlin\tBerlin\t2950157\n' >"$work/seeds/admin1.txt"
 {
   printf '#ISO\tISO3\tISO-Numeric\tfips\tCountry\n'
-  while read -r code iso3 name; do
-    printf '%s\t%s\t1\tXX\t%s\tCapital\t1\t1\tEU\t.x\tEUR\tEuro\t1\t\t\ten\t1\t\t\n' "$code" "$iso3" "$name"
+  while read -r code iso3 id name; do
+    printf '%s\t%s\t1\tXX\t%s\tCapital\t1\t1\tEU\t.x\tEUR\tEuro\t1\t\t\ten\t%s\t\t\n' "$code" "$iso3" "$name" "$id"
   done <<'ROWS'
-GB GBR United Kingdom
-BR BRA Brazil
-PL POL Poland
-DE DEU Germany
-US USA United States
+GB GBR 2635167 United Kingdom
+BR BRA 3469034 Brazil
+PL POL 798544 Poland
+DE DEU 2921044 Germany
+US USA 6252001 United States
 ROWS
 } >"$work/seeds/countries.txt"
-build_seed() { # OUTPUT INPUT [--geonames DUMP] [--admin1 FILE] [--countries FILE]
+# Other names (alternateNamesV2.txt's layout) of countries, regions and records: the QUALIFIER_NAMES
+# section and more alternates; links and historic names are left out by the builder.
+printf '1\t2635167\tabbr\tUK\t\t\t\t\t\t\n2\t2921044\tde\tDeutschland\t1\t\t\t\t\t\n3\t6252001\tabbr\tU.S.A.\t\t\t\t\t\t\n4\t6269131\ten\tEngland and Wales\t\t\t\t\t\t\n5\t2951839\ten\tBavaria\t\t\t\t\t\t\n6\t3\tfr\tLondres\t\t\t\t\t\t\n7\t3\tlink\thttps://en.wikipedia.org/wiki/London\t\t\t\t\t\t\n8\t5\ten\tSt. Paul of Brazil\t\t\t\t1\t\t\n9\t101\ten\tSt. Place-One\t\t\t\t\t\t\n' >"$work/seeds/alternates.txt"
+build_seed() { # OUTPUT INPUT [--geonames DUMP] [--admin1 FILE] [--countries FILE] [--alternate-names FILE]
   local output=$1; shift
-  .build-fuzz-tools/release/mmsearch build "$@" -o "$work/corpus/$output.mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\|joined\|regions\|countries\)' || true
+  .build-fuzz-tools/release/mmsearch build "$@" -o "$work/corpus/$output.mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\|joined\|regions\|countries\|other names\)' || true
   [ -s "$work/corpus/$output.mms" ] || { echo "could not build the seed $output from $*" >&2; exit 1; }
 }
 for list in "$work"/seeds/*.json; do build_seed "$(basename "$list" .json)" "$list"; done
 build_seed joined "$work/seeds/classic.json" --geonames "$work/seeds/joined.txt"
 build_seed dump "$work/seeds/dump.txt"
-build_seed regions "$work/seeds/classic.json" --geonames "$work/seeds/joined.txt" --admin1 "$work/seeds/admin1.txt" --countries "$work/seeds/countries.txt"
-build_seed dump-regions "$work/seeds/dump.txt" --admin1 "$work/seeds/admin1.txt" --countries "$work/seeds/countries.txt"
+build_seed regions "$work/seeds/classic.json" --geonames "$work/seeds/joined.txt" --admin1 "$work/seeds/admin1.txt" --countries "$work/seeds/countries.txt" \
+  --alternate-names "$work/seeds/alternates.txt"
+build_seed dump-regions "$work/seeds/dump.txt" --admin1 "$work/seeds/admin1.txt" --countries "$work/seeds/countries.txt" \
+  --alternate-names "$work/seeds/alternates.txt"
 
 status=0
 .build-fuzz/release/mmsearch-fuzz "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \

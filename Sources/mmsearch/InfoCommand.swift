@@ -51,7 +51,7 @@ enum InfoCommand: Command {
         }
         if let alternates = info.source.alternateNames {
             lines.append("alternates      \(alternates.name), \(alternates.size) bytes of GeoNames alternate names \(asRead), XXH64 \(hex(alternates.checksum)); "
-                + "\(info.source.alternateNamesOfRecords) names of cities, \(info.source.alternateNamesOfPlaces) of countries and regions")
+                + "names it gave: \(info.source.alternateNamesOfRecords) of cities, \(info.source.alternateNamesOfPlaces) of countries and regions")
         }
         var output = Output(.output)
         output.write(lines.joined(separator: "\n") + "\n")
