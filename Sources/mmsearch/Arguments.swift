@@ -17,7 +17,10 @@ struct Arguments {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "--" { positionals.append(contentsOf: rest); break }
-            guard argument.hasPrefix("-"), argument != "-" else { positionals.append(argument); continue }
+            // "-" alone, and a negative number ("-33.87,151.21", a point south of the equator), are
+            // positionals: no option starts with a digit.
+            let isNegativeNumber = argument.utf8.count > 1 && argument.utf8.dropFirst().first.map { $0 &- UInt8(ascii: "0") < 10 || $0 == UInt8(ascii: ".") } == true
+            guard argument.hasPrefix("-"), argument != "-", !isNegativeNumber else { positionals.append(argument); continue }
             var name = argument
             var inlineValue: String?
             if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {

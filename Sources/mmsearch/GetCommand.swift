@@ -34,7 +34,7 @@ enum GetCommand: Command {
             cities += found
         }
         var output = Output(.output)
-        output.write(format.header + format.render(cities: cities))
+        output.write(format.header() + format.render(cities: cities))
         output.flush()
         for id in unknown { Output.error("mmsearch get: no city with id \(id) in \(index.path)") }
         return unknown.isEmpty ? 0 : 1

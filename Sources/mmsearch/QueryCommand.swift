@@ -2,8 +2,10 @@ import MMSearch
 
 enum QueryCommand: Command {
     static let usage = """
-        usage: mmsearch query [--index PATH] [--data PATH] [--match words|name] [--order rank|name]
-                              [--typos on|off] [--limit N] [--offset K] [--format FORMAT] PREFIX
+        usage: mmsearch query [--index PATH] [--data PATH] [--match words|name] [--order rank|name|distance]
+                              [--typos on|off] [--limit N] [--offset K] [--format FORMAT]
+                              [--near LAT,LON [--near-km H]] [--country CODES] [--bbox W,S,E,N]
+                              [--within LAT,LON,KM] [--min-population N] PREFIX
 
         Prints the cities that PREFIX finds, ignoring case and accents: by default every city with a
         name (its own or another, such as München for Muenchen) or a word of a name that starts with
@@ -28,6 +30,17 @@ enum QueryCommand: Command {
           --typos on|off    on (the default): when nothing matches, allow one typo from 4 characters
                             (a character added, dropped, replaced, or two swapped; never the first),
                             two from 8; off: only what matches as typed
+          --near LAT,LON    rank cities near this point first: a city at the point counts as if 1001
+                            times bigger, and that boost halves every --near-km H km (default 100);
+                            every result then ends with its distance (`  12.3 km`; JSON "distance_km")
+          --order distance  with --near: nearest first, then by id (PREFIX "" gives the nearest cities)
+          --country CODES   only cities of these countries: codes or ISO3 codes, comma-separated
+          --bbox W,S,E,N    only cities in this box (min lon, min lat, max lon, max lat; W > E crosses
+                            the 180th meridian)
+          --within LAT,LON,KM  only cities within KM of that point
+          --min-population N   only cities of at least N people
+                            (the filters apply before the count, the typo fallback and every page;
+                            a value may start with "-": --near -33.87,151.21)
           --limit N         print at most N results (default 20; 0 prints only the count)
           --offset K        skip the first K results (default 0)
           --format FORMAT   how to print the answer:
@@ -40,8 +53,9 @@ enum QueryCommand: Command {
                       one, "population" where the index has populations, "matched" where the city
                       was found by another name than its own)
             jsonl     one JSON object a city (as in json's results), a line each; no count
-            tsv       a header line `id name country lat lon region` (tab-separated), then a row a
-                      city; tabs, line breaks and backslashes in names are written \\t, \\n, \\r, \\\\
+            tsv       a header line `id name country lat lon region` (tab-separated; with --near
+                      also `distance_km`), then a row a city; tabs, line breaks and backslashes in
+                      names are written \\t, \\n, \\r, \\\\
             geojson   one GeoJSON FeatureCollection of Point features ([lon, lat], properties id,
                       name, country, and region, population, matched as in json) a query, on one line
           --json            the same as --format json
@@ -62,7 +76,7 @@ enum QueryCommand: Command {
         let geo = try GeoOptions(parsed, order: mode.order)
         let index = try openIndex(path: parsed.value("--index"), data: parsed.value("--data"))
         var output = Output(.output)
-        output.write(format.header)
+        output.write(format.header(withDistance: geo.near != nil))
         let prefix = parsed.positionals[0]
         if prefix == "-" {
             while let line = readLine(strippingNewline: true) {

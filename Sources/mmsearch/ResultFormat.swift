@@ -28,8 +28,11 @@ enum ResultFormat: String, CaseIterable {
         self = format
     }
 
-    /// What comes once at the start of the output, before any answer.
-    var header: String { self == .tsv ? "id\tname\tcountry\tlat\tlon\tregion\n" : "" }
+    /// What comes once at the start of the output, before any answer; `withDistance`: the answers
+    /// are near a point, so TSV rows end with a `distance_km` column.
+    func header(withDistance: Bool = false) -> String {
+        self == .tsv ? "id\tname\tcountry\tlat\tlon\tregion" + (withDistance ? "\tdistance_km\n" : "\n") : ""
+    }
 
     /// One query's answer: the cities of the page asked for, the total count, and how many typos
     /// were allowed to find them.
@@ -101,6 +104,11 @@ enum ResultFormat: String, CaseIterable {
             line.append(contentsOf: "  population ".utf8)
             line.append(contentsOf: String(population).utf8)
         }
+        if let distance = city.distanceKm {
+            line.append(contentsOf: "  ".utf8)
+            line.append(contentsOf: decimal(distance, places: 1).utf8)
+            line.append(contentsOf: " km".utf8)
+        }
         return String(decoding: line, as: UTF8.self)
     }
 
@@ -119,7 +127,19 @@ enum ResultFormat: String, CaseIterable {
         if let region = city.region { members += ", \"region\": \(JSONText.quoted(region))" }
         if let population = city.population { members += ", \"population\": \(population)" }
         if let matched = city.matchedName { members += ", \"matched\": \(JSONText.quoted(matched))" }
+        if let distance = city.distanceKm { members += ", \"distance_km\": \(decimal(distance, places: 3))" }
         return members
+    }
+
+    /// `value` rounded to `places` decimals (half away from zero), written with exactly that many:
+    /// "12.3", "0.000". Distances are never negative, and far below 2^53 / 1000.
+    static func decimal(_ value: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0 ..< places { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let divisor = Int(scale)
+        let fraction = String(scaled % divisor)
+        return String(scaled / divisor) + "." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 
     /// The coordinates are the list's decimal text, so they come back digit for digit.
@@ -143,7 +163,8 @@ enum ResultFormat: String, CaseIterable {
             }
             return escaped
         }
-        return "\(city.id)\t\(escaped(city.name))\t\(city.country)\t\(city.coordinate.latitudeText)\t\(city.coordinate.longitudeText)\t\(escaped(city.region ?? ""))"
+        let distance = city.distanceKm.map { "\t" + decimal($0, places: 3) } ?? ""
+        return "\(city.id)\t\(escaped(city.name))\t\(city.country)\t\(city.coordinate.latitudeText)\t\(city.coordinate.longitudeText)\t\(escaped(city.region ?? ""))" + distance
     }
 
     /// A Point feature; GeoJSON puts longitude first.

@@ -8,11 +8,13 @@ static let usage = """
     from a prebuilt memory-mapped index
 
     usage:
-      mmsearch build INPUT [--geonames DUMP] [--admin1 FILE] [--countries FILE] -o OUTPUT
+      mmsearch build INPUT [--geonames DUMP] [--admin1 FILE] [--countries FILE]
+                     [--alternate-names FILE] -o OUTPUT
                                              build an index from a city list or GeoNames dump (plain
                                              or gzip), optionally joined with a GeoNames dump, with
-                                             region and country names
+                                             region and country names and their other names
       mmsearch query [OPTIONS] PREFIX        search by prefix, biggest first ("-": queries from stdin)
+      mmsearch near [OPTIONS] LAT,LON        the cities nearest a point, nearest first
       mmsearch search [--index PATH]         search as you type, full screen; Enter prints the city
       mmsearch get [OPTIONS] ID...           the cities with these ids
       mmsearch info INDEX                    what an index holds, and what it was built from
@@ -28,6 +30,7 @@ static func command(named name: String) -> Command.Type? {
     switch name {
     case "build": BuildCommand.self
     case "query": QueryCommand.self
+    case "near": NearCommand.self
     case "search": SearchCommand.self
     case "get": GetCommand.self
     case "info": InfoCommand.self

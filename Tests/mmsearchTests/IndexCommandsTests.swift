@@ -20,12 +20,12 @@ import Testing
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     @Test func newCommandsHaveHelp() throws {
-        for command in ["search", "get", "info"] {
+        for command in ["search", "get", "info", "near"] {
             let help = try MMSearchProcess.run([command, "--help"])
             #expect(help.status == 0 && help.output.contains("usage: mmsearch \(command)"))
         }
         let overview = try MMSearchProcess.run(["--help"])
-        #expect(["search", "get", "info"].allSatisfy { overview.output.contains("mmsearch \($0) ") })
+        #expect(["search", "get", "info", "near"].allSatisfy { overview.output.contains("mmsearch \($0) ") })
     }
 
     @Test func getFindsIdsAndReportsUnknownOnes() throws {

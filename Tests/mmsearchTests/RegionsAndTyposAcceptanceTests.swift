@@ -15,7 +15,7 @@ struct RegionQueries: Sendable {
 
     /// How many shared names and typo keystrokes: a sample in the quick run, thousands of queries in the full one.
     static var sharedNameCount: Int { FullTests.count(quick: 10, full: 150) }
-    static var typoSampleCount: Int { FullTests.count(quick: 50, full: 1_200) }
+    static var typoSampleCount: Int { FullTests.count(quick: 50, full: 600) }
 
     static let shared: Result<RegionQueries, any Error> = Result { try make() }
 
