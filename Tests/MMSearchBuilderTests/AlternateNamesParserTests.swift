@@ -23,23 +23,6 @@ private func placeAndMessage(_ error: MMSearchError) -> String {
     return "\(line):\(column): \(message)"
 }
 
-/// A temporary directory removed when the test ends.
-private func withDirectory<T>(_ body: (String) throws -> T) throws -> T {
-    let path = NSTemporaryDirectory() + "mmsearch-alternates-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try body(path)
-}
-
-private func gzip(_ path: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-    process.arguments = ["-k", "-f", path]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "/bin/gzip failed")
-}
-
 extension AlternateNamesParser {
     static func parse(_ bytes: [UInt8], file: String, options: CityListParseOptions = CityListParseOptions(), wanted: (UInt32) -> Bool = { _ in true }) throws(MMSearchError) -> AlternateNames {
         try bytes.withRawBytes { (raw) throws(MMSearchError) in try parse(raw, file: file, options: options, wanted: wanted) }
@@ -124,10 +107,12 @@ extension AlternateNamesParser {
         }
         let text = lines.joined(separator: "\n") + "\n"
         #expect(text.utf8.count > 3 * InputStream.pieceSize)
-        try withDirectory { directory in
-            let plain = directory + "/alternateNames.txt"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        do {
+            let plain = directory.file("alternateNames.txt")
             try Data(text.utf8).write(to: URL(fileURLWithPath: plain))
-            try gzip(plain)
+            _ = try GzipTool.compress(plain)
             let whole = try parse(text, wanted: { $0 % 7 == 0 })
             for path in [plain, plain + ".gz"] {
                 let read = try AlternateNamesParser.read(path) { $0 % 7 == 0 }
@@ -141,7 +126,7 @@ extension AlternateNamesParser {
             bad[45_678] = row([0: "1", 1: "oops"])
             let badText = bad.joined(separator: "\n")
             try Data(badText.utf8).write(to: URL(fileURLWithPath: plain))
-            try gzip(plain)
+            _ = try GzipTool.compress(plain)
             let offset = bad[..<45_678].reduce(0) { $0 + $1.utf8.count + 1 } + 2
             for path in [plain, plain + ".gz"] {
                 #expect {
@@ -155,15 +140,17 @@ extension AlternateNamesParser {
     }
 
     @Test func anEmptyFileAndACorruptGzipAreErrors() throws {
-        try withDirectory { directory in
-            let empty = directory + "/empty.txt"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        do {
+            let empty = directory.file("empty.txt")
             try Data().write(to: URL(fileURLWithPath: empty))
             #expect { _ = try AlternateNamesParser.read(empty) { _ in true } } throws: { error in
                 "\(error)".contains("no rows")
             }
-            let plain = directory + "/alt.txt"
+            let plain = directory.file("alt.txt")
             try Data((row() + "\n").utf8).write(to: URL(fileURLWithPath: plain))
-            try gzip(plain)
+            _ = try GzipTool.compress(plain)
             var compressed = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
             compressed = compressed.prefix(compressed.count - 6)
             try compressed.write(to: URL(fileURLWithPath: plain + ".gz"))

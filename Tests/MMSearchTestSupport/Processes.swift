@@ -114,3 +114,21 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) 
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
+
+/// The system's gzip, for tests that read compressed inputs.
+public enum GzipTool {
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs /bin/gzip on `path` (keeping it), giving `path.gz`; a failed run is an error.
+    public static func compress(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-k", "-f", path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failed(description: "/bin/gzip failed on \(path) with status \(process.terminationStatus)") }
+        return path + ".gz"
+    }
+}

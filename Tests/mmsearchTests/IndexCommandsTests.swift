@@ -7,15 +7,7 @@ import Testing
 /// `get`, `info`, and `build` from gzip input (and without progress when standard error is no terminal).
 @Suite struct IndexCommandsTests {
     /// Runs /bin/gzip on `path` (keeping it), giving `path.gz`.
-    static func gzip(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-k", "-f", path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "/bin/gzip failed")
-        return path + ".gz"
-    }
+    static func gzip(_ path: String) throws -> String { try GzipTool.compress(path) }
 
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
