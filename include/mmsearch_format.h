@@ -19,6 +19,8 @@
  *   sections[ENTRIES]       uint32_t[entry_count]        one per search key, in key order
  *   sections[SUMMARIES]     mms_summary[summary_count]   counts and first pages of the big nodes
  *   sections[TOP]           uint32_t[top_count]          the summaries' ranked first pages (entries)
+ *   sections[TOP_RANKS]     uint8_t[top_count]           each TOP entry's record's best class and least
+ *                                                         kind at its node (MMS_TOP_RANK_*)
  *   sections[RECORDS]       mms_record[record_count]     cities in primary-key order (see "Order")
  *   sections[POPULATION]    uint32_t[record_count] or empty: each record's population; empty when
  *                                                         every population is 0 (the list alone)
@@ -66,9 +68,13 @@
  *
  * Matching and ranking. A query q matches a record when one of its keys starts with fold(q) ("words",
  * the default), or one of its keys of kind PRIMARY or ALTERNATE does ("name"); each record counts
- * once. A matching entry's weight is 100 for PRIMARY, 1 for WORD, and for ALTERNATE 20 when
- * 2 * len(fold(q)) >= len(fold(name)) (lengths in bytes), else 1. A record's score is its population times
- * the greatest weight among its matching entries, its kind the least kind among them. Ranked order is
+ * once. A matching entry's class, from the length of the name part of its key (the key without its
+ * tail; for a WORD, from the word start on) and the query's, both in bytes, "whole" when the query is
+ * at least as long: 0 PRIMARY whole (weight 1000), 1 ALTERNATE or SPELLING whole (200), 2 PRIMARY
+ * (100), 3 ALTERNATE or SPELLING with 2 * len(fold(q)) >= len(name) (20), 4 WORD whole (10),
+ * 5 ALTERNATE or SPELLING (1), 6 WORD (1). An entry's kind for the tie-break is 0 for classes 0 and
+ * 2, 1 for 1, 3 and 5, 2 for 4 and 6. A record's score is its population times the weight of its
+ * best (least) class among its matching entries, its kind the least kind among them. Ranked order is
  * (score descending, kind ascending, record index ascending); name order is record index ascending.
  * A record's best entry, the one a result reports as matched, is its matching entry of greatest
  * weight, then least kind, then first in entry order.
@@ -126,6 +132,8 @@
  * node with one child) wherever needed so that the first page of every summarized node is the same
  * for every query length along its edge: no alternate entry below it changes weight between the
  * shortest and the longest query that reaches it. Smaller nodes are answered by reading their entries.
+ * TOP_RANKS[i] is the class and kind that rank TOP[i]'s record there (MMS_TOP_RANK_*): a first page
+ * merged with "Name, Qualifier" matches compares them with the stored ones without reading names.
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
@@ -139,14 +147,14 @@
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
  *   is used (children after their parent and inside NODES, labels and names up to their 0xFF, entry
- *   ranges nested in the parent's, name numbers, records, name spans, summaries and their top pages,
+ *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and the ranks stored with them (bits 5-7 zero),
  *   region numbers and the regions' and countries' name spans),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
  *   (child blocks adding up, children sorted, numbered after their parent, labels non-empty, ranges
  *   tiling), every entry's key
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
- *   summaries exactly where they belong with the right counts and pages, records in order, the id
+ *   summaries exactly where they belong with the right counts, pages and page ranks, records in order, the id
  *   order a sorted permutation, alternates sorted by record, every region some record's and regions
  *   and countries sorted, unique and well formed (each folded name the fold of its name), and
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say.
@@ -196,6 +204,15 @@ extern "C" {
 #define MMS_SUMMARY_THRESHOLD 32u
 /* Length of a summary's first ranked page: min(record_count, MMS_TOP_COUNT) entries of TOP. */
 #define MMS_TOP_COUNT 20u
+/*
+ * A TOP_RANKS byte: what ranks the record of TOP[i] at its summary's node, so that a page merged
+ * with "Name, Qualifier" matches needs no name of it folded. Bits 0-2: the class of the record's
+ * best key match at the node's depth (0-6, see "Ranking"); bits 3-4: the least kind among its
+ * matches there (0 PRIMARY, 1 ALTERNATE or SPELLING, 2 WORD: Ranking.kind(ofClass:)); bits 5-7 zero.
+ */
+#define MMS_TOP_RANK_CLASS_MASK 0x07u
+#define MMS_TOP_RANK_KIND_SHIFT 3u
+#define MMS_TOP_RANK_KIND_MASK 0x18u
 /* An entry: kind in bits 30-31, name number in bits 0-29. */
 #define MMS_ENTRY_KIND_SHIFT 30u
 #define MMS_ENTRY_NAME_MASK 0x3FFFFFFFu
@@ -225,18 +242,19 @@ typedef enum mms_section_kind {
     MMS_SECTION_ENTRIES = 3,
     MMS_SECTION_SUMMARIES = 4,
     MMS_SECTION_TOP = 5,
-    MMS_SECTION_RECORDS = 6,
-    MMS_SECTION_POPULATION = 7,
-    MMS_SECTION_ALTERNATES = 8,
-    MMS_SECTION_NAMES = 9,
-    MMS_SECTION_ID_ORDER = 10,
-    MMS_SECTION_RECORD_REGIONS = 11,
-    MMS_SECTION_REGIONS = 12,
-    MMS_SECTION_COUNTRIES = 13,
-    MMS_SECTION_QUALIFIER_NAMES = 14,
-    MMS_SECTION_SPELLINGS = 15,
-    MMS_SECTION_SOURCE = 16,
-    MMS_SECTION_COUNT = 17
+    MMS_SECTION_TOP_RANKS = 6,
+    MMS_SECTION_RECORDS = 7,
+    MMS_SECTION_POPULATION = 8,
+    MMS_SECTION_ALTERNATES = 9,
+    MMS_SECTION_NAMES = 10,
+    MMS_SECTION_ID_ORDER = 11,
+    MMS_SECTION_RECORD_REGIONS = 12,
+    MMS_SECTION_REGIONS = 13,
+    MMS_SECTION_COUNTRIES = 14,
+    MMS_SECTION_QUALIFIER_NAMES = 15,
+    MMS_SECTION_SPELLINGS = 16,
+    MMS_SECTION_SOURCE = 17,
+    MMS_SECTION_COUNT = 18
 } mms_section_kind;
 
 /*

@@ -395,7 +395,8 @@ private struct _Verifier {
         let offset = layout.summaries // for messages: the section
         let depth = prefix.count
         let located = _IndexBytes.Located(node: node, depth: depth, entries: entries)
-        let ranked = try index.evaluate([located], queryLength: depth, match: .words, order: .rank)
+        let matches = try index.rankedMatches([located], queryLength: depth, match: .words) // sorted by record
+        let ranked = _IndexBytes.ordered(matches, order: .rank, population: index.population)
         let named = try index.evaluate([located], queryLength: depth, match: .name, order: .name)
         let primary = prefix.withUnsafeBytes { prefix in
             primaryKeys.pool.withUnsafeBytes { pool in
@@ -409,8 +410,19 @@ private struct _Verifier {
             throw corrupt(offset, "the summary of node \(node) says \(summary.record_count) records, \(summary.name_record_count) by name, primaries \(summary.primary_first)+\(summary.primary_count); the entries give \(ranked.count), \(named.count), \(primary.lowerBound)+\(primary.count)")
         }
         for (position, match) in ranked.prefix(Int(MMS_TOP_COUNT)).enumerated() {
-            guard try index.topEntry(Int(summary.top_first) + position) == match.entry else {
-                throw corrupt(layout.top + (Int(summary.top_first) + position) * 4, "the first page of node \(node) differs from its ranked results at position \(position)")
+            let stored = Int(summary.top_first) + position
+            guard try index.topEntry(stored) == match.entry else {
+                throw corrupt(layout.top + stored * 4, "the first page of node \(node) differs from its ranked results at position \(position)")
+            }
+            var low = 0, high = matches.count // the record's match: matches are sorted by record
+            while low < high {
+                let middle = (low + high) / 2
+                if matches[middle].record < match.record { low = middle + 1 } else { high = middle }
+            }
+            let record = matches[low]
+            let rank = try index.topRank(stored)
+            guard rank.matchClass == record.matchClass, rank.kind == record.kind else {
+                throw corrupt(layout.topRanks + stored, "the first page of node \(node) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
             }
         }
         guard node != 0 else { return }

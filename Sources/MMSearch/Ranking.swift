@@ -57,6 +57,21 @@ package enum Ranking {
         }
     }
 
+    /// A TOP_RANKS byte: a record's best class and least kind at a summarized node.
+    @inline(__always)
+    package static func topRank(bestClass: UInt32, kind: UInt32) -> UInt8 {
+        UInt8(bestClass) | UInt8(kind) << MMS_TOP_RANK_KIND_SHIFT
+    }
+
+    /// The best class and least kind a TOP_RANKS byte holds, or nil for a byte no builder writes
+    /// (a class past 6, a kind past 2, bits 5-7 set).
+    @inline(__always)
+    package static func topRank(_ byte: UInt8) -> (matchClass: UInt32, kind: UInt32)? {
+        let matchClass = UInt32(byte) & MMS_TOP_RANK_CLASS_MASK, kind = (UInt32(byte) & MMS_TOP_RANK_KIND_MASK) >> MMS_TOP_RANK_KIND_SHIFT
+        guard UInt32(byte) & ~(MMS_TOP_RANK_CLASS_MASK | MMS_TOP_RANK_KIND_MASK) == 0, matchClass < classCount, kind <= 2 else { return nil }
+        return (matchClass, kind)
+    }
+
     /// A record's place in ranked order: its score (population times its best entry's weight), its
     /// kind (the least among its matching entries) and its index (name order).
     package struct Rank: Comparable {

@@ -193,7 +193,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                         cities.append(try bytes.city(owner.record, matchedBy: entry))
                     }
                 } else if let top, positions.upperBound <= firstPageLength {
-                    let page = try bytes.firstPage(top: top, length: firstPageLength, query: query, match: match, qualified: qualified)
+                    let page = try bytes.firstPage(top: top, length: firstPageLength, qualified: qualified)
                     for position in positions {
                         cities.append(try bytes.city(Int(page[position].record), matchedBy: page[position].entry))
                     }
@@ -250,7 +250,9 @@ extension _IndexBytes {
         var candidates: [UInt64] = []
         candidates.reserveCapacity(located.reduce(0) { $0 + $1.entries.count })
         for range in located {
-            let keyLengths = try keyLengths(under: range)
+            // A key longer than the query by more than itself and a country tail is neither covered
+            // whole nor half (see `Ranking.matchClass`): its length is not needed.
+            let keyLengths = try keyLengths(under: range, deepest: 2 * queryLength + 4)
             for position in range.entries {
                 if let candidate = try candidate(position, keyLength: Int(keyLengths[position - range.entries.lowerBound]), queryLength: queryLength, match: match) {
                     candidates.append(candidate)
@@ -281,8 +283,9 @@ extension _IndexBytes {
         if match == .name && kind == MMS_KIND_WORD.rawValue { return nil }
         let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
         if match == .name && kind == MMS_KIND_SPELLING.rawValue { return nil }
-        // The key is the name part and the tail, ", cc" or nothing.
-        let nameLength = keyLength - (try record(owner.record).country == (0, 0) ? 0 : 4)
+        // The key is the name part and the tail, ", cc" or nothing (a key too long to matter is left
+        // as it is, its record unread).
+        let nameLength = keyLength == Int(Int32.max) ? keyLength : keyLength - (try record(owner.record).country == (0, 0) ? 0 : 4)
         let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, nameLength: nameLength)
         return UInt64(owner.record) << 35 | UInt64(matchClass) << 32 | UInt64(position)
     }
@@ -342,18 +345,16 @@ extension _IndexBytes {
     /// The first `length` ranked matches under a summarized node whose stored page is `TOP[top]`,
     /// with the "Name, Qualifier" matches `qualified` merged in: a record off the stored page ranks
     /// below its last, and a qualifier match only adds or raises a record, so the page is among the
-    /// stored one and `qualified`.
-    func firstPage(top: Range<Int>, length: Int, query: [UInt8], match: MatchMode, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
+    /// stored one and `qualified`. The stored records rank by TOP_RANKS: no name of theirs is read.
+    func firstPage(top: Range<Int>, length: Int, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
         var stored: [_Ranked] = []
         stored.reserveCapacity(top.count)
         for position in top {
             let entry = try topEntry(position)
             let owner = try owner(ofEntry: entry, at: layout.top + position * 4)
             // The stored records' classes and kinds, to rank them among the qualifier matches.
-            guard let best = try bestKeyClass(ofRecord: owner.record, query: query, match: match) else {
-                throw corrupt(layout.top + position * 4, "record \(owner.record) on a stored first page has no key that starts with the query")
-            }
-            stored.append(_Ranked(record: UInt32(owner.record), matchClass: best.matchClass, kind: best.kind, entry: entry))
+            let rank = try topRank(position)
+            stored.append(_Ranked(record: UInt32(owner.record), matchClass: rank.matchClass, kind: rank.kind, entry: entry))
         }
         stored.sort { $0.record < $1.record }
         return Array(Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))
@@ -398,7 +399,10 @@ extension _IndexBytes {
             let records = isSummarized ? try summary(ofNode: located.node).primaryRecords : try primaryRecords(in: located.entries)
             return (records.count, .recordRange(records))
         }
-        guard isSummarized else {
+        // A qualifier match's record is looked at name by name below (its key matches' class); when
+        // there are many ("san luis ": every San Luis), reading the node's entries once costs less.
+        let entriesPerQualifier = 256
+        guard isSummarized, located.entries.count / entriesPerQualifier >= qualified.count else {
             let matches = try evaluate([located], queryLength: query.count, match: match, order: order, qualified: qualified)
             return (matches.count, .listed(matches))
         }

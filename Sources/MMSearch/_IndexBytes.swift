@@ -171,10 +171,11 @@ struct _IndexBytes {
 
     /// The length of every entry's key under `located` (the entry at `located.entries.lowerBound + i`
     /// has the key length `i`th in the result): each entry's key is its node's prefix, so one walk of
-    /// the node's subtree gives them all, without reading any name.
-    func keyLengths(under located: Located) throws(MMSearchError) -> [Int32] {
-        var lengths = [Int32](repeating: 0, count: located.entries.count)
-        try forEachNode(under: located) { (depth, ownEntries) in
+    /// the node's subtree gives them all, without reading any name. Keys longer than `deepest` read as
+    /// Int32.max: the walk stops there.
+    func keyLengths(under located: Located, deepest: Int = .max) throws(MMSearchError) -> [Int32] {
+        var lengths = [Int32](repeating: deepest == .max ? 0 : .max, count: located.entries.count)
+        try forEachNode(under: located, deepest: deepest) { (depth, ownEntries) in
             for position in ownEntries { lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth) }
         }
         return lengths
@@ -339,6 +340,19 @@ struct _IndexBytes {
     @inline(__always)
     func topEntry(_ position: Int) throws(MMSearchError) -> UInt32 {
         try uint32(position, of: layout.top, count: layout.topCount, "top page entry \(position) does not exist (\(layout.topCount))")
+    }
+
+    /// What ranks the record of TOP entry `position` at its node: its best class and least kind
+    /// (TOP_RANKS), checked.
+    @inline(__always)
+    func topRank(_ position: Int) throws(MMSearchError) -> (matchClass: UInt32, kind: UInt32) {
+        guard position >= 0, position < layout.topCount else {
+            throw corrupt(layout.topRanks, "top page rank \(position) does not exist (\(layout.topCount))")
+        }
+        guard let rank = Ranking.topRank(raw[layout.topRanks + position]) else {
+            throw corrupt(layout.topRanks + position, "top page rank \(position) is \(raw[layout.topRanks + position]): no class and kind")
+        }
+        return rank
     }
 
     /// `length` bytes at `offset` of the name pool, checked; `at` and `what` say whose, for errors.

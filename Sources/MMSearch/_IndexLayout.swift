@@ -30,6 +30,7 @@ struct _IndexLayout: Sendable {
     let entries: Int
     let summaries: Int
     let top: Int
+    let topRanks: Int
     let records: Int
     let population: Int
     let alternates: Int
@@ -59,7 +60,8 @@ struct _IndexLayout: Sendable {
     /// The sections in file order, with the names that errors and `CityIndex.info()` give them.
     static let sectionNames: [(kind: mms_section_kind, name: String)] = [
         (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_CHILDREN, "children"), (MMS_SECTION_LABELS, "labels"), (MMS_SECTION_ENTRIES, "entries"),
-        (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"), (MMS_SECTION_RECORDS, "records"),
+        (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"), (MMS_SECTION_TOP_RANKS, "top page ranks"),
+        (MMS_SECTION_RECORDS, "records"),
         (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
         (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_RECORD_REGIONS, "record regions"), (MMS_SECTION_REGIONS, "regions"),
         (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_QUALIFIER_NAMES, "qualifier names"), (MMS_SECTION_SPELLINGS, "spellings"),
@@ -164,6 +166,7 @@ struct _IndexLayout: Sendable {
         entries = try section(MMS_SECTION_ENTRIES, elementSize: 4, count: entryCount).lowerBound
         summaries = try section(MMS_SECTION_SUMMARIES, elementSize: Self.summarySize, count: summaryCount).lowerBound
         top = try section(MMS_SECTION_TOP, elementSize: 4, count: topCount).lowerBound
+        topRanks = try section(MMS_SECTION_TOP_RANKS, elementSize: 1, count: topCount).lowerBound
         records = try section(MMS_SECTION_RECORDS, elementSize: Self.recordSize, count: recordCount).lowerBound
         /// A section that is either empty or one element a record.
         let perRecordCount = Int(header.record_count) // a copy: the function below must not capture self

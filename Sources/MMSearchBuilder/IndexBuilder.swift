@@ -303,6 +303,7 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_ENTRIES, keys.values)
         writer.place(MMS_SECTION_SUMMARIES, summaries.summaries)
         writer.place(MMS_SECTION_TOP, summaries.top)
+        writer.place(MMS_SECTION_TOP_RANKS, summaries.topRanks)
         writer.place(MMS_SECTION_RECORDS, recordEntries)
         writer.place(MMS_SECTION_POPULATION, populations)
         writer.place(MMS_SECTION_ALTERNATES, Array(alternates[..<(alternates.count - keys.spellingCount)]))

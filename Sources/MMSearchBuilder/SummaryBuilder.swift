@@ -1,12 +1,14 @@
 import CMMSearchFormat
 import MMSearch
 
-/// The SUMMARIES and TOP sections: for every node with more than MMS_SUMMARY_THRESHOLD entries, the
-/// exact number of distinct records among its entries (all, and names only), the records whose
-/// primary key starts with its prefix, and its first ranked page for a query as long as its prefix.
+/// The SUMMARIES, TOP and TOP_RANKS sections: for every node with more than MMS_SUMMARY_THRESHOLD
+/// entries, the exact number of distinct records among its entries (all, and names only), the records
+/// whose primary key starts with its prefix, and its first ranked page for a query as long as its
+/// prefix, with what ranks each record on it.
 struct SummaryBuilder {
     private(set) var summaries: [mms_summary] = []
     private(set) var top: [UInt32] = []
+    private(set) var topRanks: [UInt8] = []
 
     init(trie: TrieBuilder, keys: SearchKeys, primaryOrder: PrimaryOrder, populations: [UInt32], recordCount: Int) {
         let threshold = Int(MMS_SUMMARY_THRESHOLD), pageLength = Int(MMS_TOP_COUNT)
@@ -71,6 +73,7 @@ struct SummaryBuilder {
                 top_first: UInt32(top.count)
             ))
             top.append(contentsOf: page.map { bestEntry[Int($0.record)] })
+            topRanks.append(contentsOf: page.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
         }
     }
 }

@@ -30,6 +30,8 @@ enum IndexFormat {
     static let uint32Element = Element(type: "uint32_t", stride: 4, fields: [Field(name: "value", offset: 0, width: 4)])
     /// A plain uint16_t array (RECORD_REGIONS).
     static let uint16Element = Element(type: "uint16_t", stride: 2, fields: [Field(name: "value", offset: 0, width: 2)])
+    /// A plain uint8_t array (TOP_RANKS).
+    static let uint8Element = Element(type: "uint8_t", stride: 1, fields: [Field(name: "value", offset: 0, width: 1)])
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES and
     /// SOURCE are not arrays.)
@@ -39,6 +41,7 @@ enum IndexFormat {
         (MMS_SECTION_ENTRIES, uint32Element),
         (MMS_SECTION_SUMMARIES, probe(mms_summary.self)),
         (MMS_SECTION_TOP, uint32Element),
+        (MMS_SECTION_TOP_RANKS, uint8Element),
         (MMS_SECTION_RECORDS, probe(mms_record.self)),
         (MMS_SECTION_POPULATION, uint32Element),
         (MMS_SECTION_ALTERNATES, probe(mms_alternate.self)),
