@@ -6,7 +6,7 @@ import CMMSearchFormat
 /// ```swift
 /// let us = try index.country(code: "US")   // US, USA, "United States"
 /// ```
-public struct CountryInfo: Sendable, Hashable {
+public struct Country: Sendable, Hashable {
     /// ISO 3166-1 alpha-2, as records hold it ("US").
     public let code: String
     /// ISO 3166-1 alpha-3 ("USA"), or nil when the country file gave none.
@@ -23,15 +23,15 @@ extension CityIndex {
     /// ```swift
     /// try index.country(code: "DE")?.iso3   // "DEU"
     /// ```
-    public func country(code: String) throws(MMSearchError) -> CountryInfo? {
+    public func country(code: String) throws(MMSearchError) -> Country? {
         let bytes = Array(code.utf8)
         guard bytes.count == 2 else { return nil }
-        return try withBytes { (index) throws(MMSearchError) -> CountryInfo? in
+        return try withBytes { (index) throws(MMSearchError) -> Country? in
             guard let number = index.countryNumber(code: (bytes[0], bytes[1])) else { return nil }
             let (country, at) = index.country(number)
             let name = try index.span(offset: country.name_offset, length: country.name_length, at: at, what: "country \(number)")
             let iso3 = [country.iso3.0, country.iso3.1, country.iso3.2]
-            return CountryInfo(code: code,
+            return Country(code: code,
                                iso3: iso3 == [0, 0, 0] ? nil : String(decoding: iso3, as: UTF8.self),
                                name: name.isEmpty ? nil : String(decoding: name, as: UTF8.self))
         }

@@ -145,7 +145,7 @@ extension ServeRoutes {
     /// A city as Pelias writes a locality: its ids (`gid` "mmsearch:locality:ID"), name, `distance`
     /// (km) from the focus or reverse point, country (name, ISO3 code `country_a`, ISO2
     /// `country_code`), region, and `label` "Name, Region, Country".
-    static func peliasFeature(_ city: City, country: CountryInfo?) -> String {
+    static func peliasFeature(_ city: City, country: Country?) -> String {
         let id = String(city.id)
         var properties = "\"id\": \"\(id)\", \"gid\": \"mmsearch:locality:\(id)\", \"layer\": \"locality\", \"source\": \"mmsearch\", \"source_id\": \"\(id)\""
         properties += ", \"name\": \(JSONText.quoted(city.name))"
