@@ -25,7 +25,9 @@ import Testing
         let fixedPoints = ["48.85341,2.3488", "-20,179", "-20,-179.5", "89.9,0", "-90,0", "0,-140", "42.98,-81.2"]
         if FullTests.enabled {
             let (server, index, directory) = try await serve()
-            return (server, index, directory, fixedPoints + ["40.7128,-74.006", "-17.8,179.99", "-17.8,-179.99"] + (try reversePoints(100)))
+            // 10 of the shared reverse points: until the spatial index lands, a reverse lookup measures
+            // every city (about 0.8 s in a release build on this machine), asked eight times a point.
+            return (server, index, directory, fixedPoints + ["40.7128,-74.006", "-17.8,179.99", "-17.8,-179.99"] + (try reversePoints(10)))
         }
         let directory = try TemporaryDirectory()
         let index = directory.file("capitals.mms")
@@ -212,8 +214,10 @@ import Testing
             let country = countryInfo[code]
             #expect(properties["gid"] as? String == "mmsearch:locality:\(id)" && properties["layer"] as? String == "locality" && properties["source"] as? String == "mmsearch")
             #expect(properties["name"] as? String == city["name"] as? String && properties["region"] as? String == city["region"] as? String, "\(what)")
-            #expect(properties["country_a"] as? String == country?.iso3 && properties["country"] as? String == country?.name && properties["country_code"] as? String == code, "\(what): \(code)")
-            let label = [city["name"] as? String, city["region"] as? String, country?.name ?? code].compactMap { $0 }.joined(separator: ", ")
+            // A city of no country (the list has a few, such as "Antarctica") has no country members.
+            #expect(properties["country_a"] as? String == country?.iso3 && properties["country"] as? String == country?.name, "\(what): \(code)")
+            #expect(properties["country_code"] as? String == (code.isEmpty ? nil : code), "\(what): \(code)")
+            let label = [city["name"] as? String, city["region"] as? String, country?.name ?? code].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
             #expect(properties["label"] as? String == label, "\(what)")
             #expect(properties["distance"] as? Double == city["distance_km"] as? Double, "\(what): \(properties) \(city)")
             #expect((feature["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [city["lon"] as! Double, city["lat"] as! Double])
