@@ -130,9 +130,7 @@ enum QueryCommand: Command {
 
     /// Writes one query's page of results and its count.
     static func answer(_ query: String, in index: CityIndex, mode: SearchMode, geo: GeoOptions = GeoOptions(), limit: Int, offset: Int, format: ResultFormat, to output: inout Output) throws {
-        let results = try index.search(query, match: mode.match, order: mode.order, typos: mode.typos, filter: geo.filter, near: geo.near)
-        let page = min(offset, results.count) ..< min(offset.addingReportingOverflow(limit).partialValue, results.count)
-        let cities = try results.cities(in: page)
-        output.write(format.render(query: query, count: results.count, offset: offset, typos: results.typos, cities: cities))
+        let page = try CitySearch(query: query, mode: mode, geo: geo, limit: limit, offset: offset).run(in: index)
+        output.write(format.render(query: query, count: page.count ?? 0, offset: offset, typos: page.typos, cities: page.cities))
     }
 }

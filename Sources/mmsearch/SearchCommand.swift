@@ -2,7 +2,8 @@ import MMSearch
 
 enum SearchCommand: Command {
     static let usage = """
-        usage: mmsearch search [--index PATH]
+        usage: mmsearch search [--index PATH] [--near LAT,LON [--near-km H]] [--country CODES]
+                               [--bbox W,S,E,N] [--within LAT,LON,KM] [--min-population N]
 
         A full-screen search: type the start of a city's name and the matches and their count follow
         every keystroke. Backspace, Ctrl-U (clear) and Ctrl-W (delete a word) edit the query; Up and
@@ -13,6 +14,11 @@ enum SearchCommand: Command {
 
         options:
           --index PATH   the index (default: $MMSEARCH_INDEX, else cities.mms in this directory)
+          --near LAT,LON the cities near this point first, each row with its distance (as `query`;
+                         --near-km H: the boost halves every H km, default 100); with the query
+                         empty, the nearest cities
+          --country CODES, --bbox W,S,E,N, --within LAT,LON,KM, --min-population N
+                         only the cities these allow (as for `query`)
 
         exit status: 0 when a city was chosen, 130 when the search was quit (Esc, Ctrl-C), 128 + N when
         signal N ended it, 1 on a bad index or no terminal, 2 on bad usage.
@@ -26,10 +32,11 @@ enum SearchCommand: Command {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["--index"], flagNames: [])
+        let parsed = try Arguments(arguments, valued: ["--index"] + GeoOptions.commandLineNames, flagNames: [])
         guard parsed.positionals.isEmpty else { throw UsageError("search takes no PREFIX; type it on the screen") }
+        let geo = try GeoOptions(parsed, order: .rank)
         let index = try QueryCommand.openIndex(path: parsed.value("--index"), data: nil)
-        switch try runScreen(index) {
+        switch try runScreen(index, geo: geo) {
         case .chosen(let city):
             var output = Output(.output)
             output.write(ResultFormat.textLine(city) + "\n" + mapLink(city) + "\n")
@@ -44,10 +51,10 @@ enum SearchCommand: Command {
 
     /// Runs the screen until a city is chosen or the search ends; the terminal is restored on every
     /// way out, errors included.
-    private static func runScreen(_ index: CityIndex) throws -> Ending {
+    private static func runScreen(_ index: CityIndex, geo: GeoOptions) throws -> Ending {
         let terminal = try Terminal.start()
         defer { terminal.restore() }
-        var screen = SearchScreen(index: index, size: terminal.size)
+        var screen = try SearchScreen(index: index, size: terminal.size, geo: geo)
         var decoder = KeyDecoder()
         terminal.write(try screen.update())
         while true {

@@ -1,6 +1,8 @@
 /// The page `serve` answers `/` with: one self-contained HTML file (no external script, font or
 /// image), a search box that asks `/search` on every keystroke. Every name is put in the page as text
-/// (`textContent`), never as markup; an answer older than the one shown is dropped.
+/// (`textContent`), never as markup; an answer older than the one shown is dropped. A "Near me" switch
+/// asks the browser for its position and passes it as `near`: the cities near it first, each with its
+/// distance, and with the box empty the nearest cities.
 enum SearchPage {
     static let bytes: [UInt8] = Array(html.utf8)
 
@@ -16,8 +18,12 @@ enum SearchPage {
           * { box-sizing: border-box; }
           body { font: 16px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto; padding: 1rem; max-width: 40rem; }
           h1 { font-size: 1.1rem; margin: 0 0 .75rem; font-weight: 600; }
-          input { width: 100%; font: inherit; font-size: 1.15rem; padding: .6rem .75rem; border: 2px solid #888; border-radius: .5rem; }
+          .bar { display: flex; gap: .5rem; }
+          input { flex: 1; min-width: 0; font: inherit; font-size: 1.15rem; padding: .6rem .75rem; border: 2px solid #888; border-radius: .5rem; }
           input:focus { outline: none; border-color: var(--accent); }
+          #near { font: inherit; font-size: .95rem; padding: 0 .75rem; border: 2px solid #888; border-radius: .5rem; background: transparent; color: inherit; cursor: pointer; white-space: nowrap; }
+          #near[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #fff; }
+          #near:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
           #count { margin: .5rem .25rem; color: #777; font-size: .9rem; min-height: 1.3em; }
           ol { list-style: none; margin: 0; padding: 0; }
           li a { display: block; padding: .45rem .75rem; border-radius: .4rem; color: inherit; text-decoration: none; }
@@ -31,8 +37,11 @@ enum SearchPage {
         </head>
         <body>
         <h1>mmsearch: cities by name, as you type</h1>
+        <div class="bar">
         <input id="q" type="search" autocomplete="off" autofocus spellcheck="false" placeholder="Type a city's name, e.g. münch"
                role="combobox" aria-controls="results" aria-expanded="false" aria-label="City name">
+        <button id="near" type="button" aria-pressed="false" title="Cities near your position first (the browser asks to share it)">Near me</button>
+        </div>
         <div id="count" aria-live="polite">Type the start of a city's name.</div>
         <ol id="results" role="listbox"></ol>
         <script>
@@ -40,6 +49,8 @@ enum SearchPage {
         const input = document.getElementById("q");
         const count = document.getElementById("count");
         const list = document.getElementById("results");
+        const nearButton = document.getElementById("near");
+        let here = null;    // "LAT,LON" while "Near me" is on, else null
         let asked = 0;      // the number of the latest question asked
         let shown = 0;      // the number of the question whose answer is shown
         let selected = -1;  // the highlighted row, -1 for none
@@ -75,7 +86,8 @@ enum SearchPage {
             return;
           }
           const first = answer.results.length ? answer.offset + 1 : 0;
-          count.textContent = answer.count === 0 ? "No city starts with that."
+          count.textContent = answer.count === 0 ? (answer.query === "" ? "No city there." : "No city starts with that.")
+            : answer.query === "" ? "The " + answer.results.length + " nearest of " + answer.count.toLocaleString("en-US") + " cities"
             : (answer.results.length < answer.count ? first + "–" + (answer.offset + answer.results.length) + " of " : "")
               + answer.count.toLocaleString("en-US") + (answer.count === 1 ? " match" : " matches")
               + (answer.typos ? ", with " + answer.typos + (answer.typos === 1 ? " typo" : " typos") : "");
@@ -90,7 +102,8 @@ enum SearchPage {
             if (city.matched) link.append(" ", element("span", "matched", "(" + city.matched + ")"));
             const where = [city.region, city.country].filter(Boolean).join(", ");
             const population = city.population ? "population " + city.population.toLocaleString("en-US") : "";
-            link.append(element("span", "where", [where, population].filter(Boolean).join(" · ")));
+            const distance = city.distance_km === undefined ? "" : city.distance_km.toFixed(1) + " km";
+            link.append(element("span", "where", [where, population, distance].filter(Boolean).join(" · ")));
             link.addEventListener("mousemove", () => select(row));
             item.append(link);
             list.append(item);
@@ -101,10 +114,12 @@ enum SearchPage {
         async function ask() {
           const query = input.value;
           const number = ++asked;
-          if (query === "") { shown = number; show(null); return; }
+          if (query === "" && here === null) { shown = number; show(null); return; }
           let answer;
           try {
-            const response = await fetch("search?limit=20&q=" + encodeURIComponent(query));
+            // Near a point: those near it first; the empty query then lists the nearest.
+            const near = here === null ? "" : (query === "" ? "&order=distance" : "") + "&near=" + here;
+            const response = await fetch("search?limit=20&q=" + encodeURIComponent(query) + near);
             answer = await response.json();
             if (!response.ok) throw new Error(answer.error || "HTTP " + response.status);
           } catch (error) {
@@ -121,6 +136,29 @@ enum SearchPage {
         }
 
         input.addEventListener("input", ask);
+        // "Near me": the browser's position once each time it is switched on (the browser asks the
+        // user first); off again forgets it.
+        if (!navigator.geolocation) nearButton.disabled = true;
+        nearButton.addEventListener("click", () => {
+          if (here !== null) {
+            here = null;
+            nearButton.setAttribute("aria-pressed", "false");
+            ask();
+            return;
+          }
+          nearButton.textContent = "Locating…";
+          navigator.geolocation.getCurrentPosition((position) => {
+            here = position.coords.latitude + "," + position.coords.longitude;
+            nearButton.textContent = "Near me";
+            nearButton.setAttribute("aria-pressed", "true");
+            ask();
+            input.focus();
+          }, (error) => {
+            nearButton.textContent = "Near me";
+            count.className = "error";
+            count.textContent = "Your position is not available: " + error.message;
+          }, { maximumAge: 60000, timeout: 15000 });
+        });
         input.addEventListener("keydown", (event) => {
           if (event.key === "ArrowDown") { select(selected + 1); event.preventDefault(); }
           else if (event.key === "ArrowUp") { select(selected - 1); event.preventDefault(); }

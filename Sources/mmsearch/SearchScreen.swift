@@ -15,8 +15,11 @@ struct SearchScreen {
     private static let help = " Up/Dn PgUp/PgDn  Enter pick  Esc quit"
 
     let index: CityIndex
+    /// The point to rank near and the filters (`--near`, `--country`...).
+    let geo: GeoOptions
     private var query = ""
-    /// The matches of `query`; nil while it is empty (the screen then shows a prompt, not every city).
+    /// The matches of `query`; nil while it is empty (the screen then shows a prompt, not every city),
+    /// unless near a point: then the nearest cities.
     private var results: SearchResults?
     /// The selected match, and the first one on screen.
     private var selected = 0
@@ -26,9 +29,11 @@ struct SearchScreen {
     /// The rows as last drawn, to redraw only those that change.
     private var drawnRows: [String] = []
 
-    init(index: CityIndex, size: (rows: Int, columns: Int)) {
+    init(index: CityIndex, size: (rows: Int, columns: Int), geo: GeoOptions = GeoOptions()) throws(MMSearchError) {
         self.index = index
+        self.geo = geo
         (rows, columns) = size
+        try search()
     }
 
     /// Matches on one screen: every row but the query, status and help lines.
@@ -90,7 +95,12 @@ struct SearchScreen {
     }
 
     private mutating func search() throws(MMSearchError) {
-        results = query.isEmpty ? nil : try index.search(query)
+        if query.isEmpty {
+            // Near a point, the empty query is the nearest cities; else a prompt.
+            results = geo.near == nil ? nil : try index.search("", order: .distance, typos: .off, filter: geo.filter, near: geo.near)
+        } else {
+            results = try index.search(query, filter: geo.filter, near: geo.near)
+        }
         selected = 0
         top = 0
     }
@@ -115,6 +125,7 @@ struct SearchScreen {
         if let results {
             let typos = ResultFormat.typosNote(results.typos)
             switch results.count {
+            case _ where query.isEmpty: status = "  nearest first: \(top + 1)-\(min(top + pageSize, results.count)) of \(results.count) cities"
             case 0: status = "  no matches"
             case 1: status = "  1 match" + typos
             default: status = "  \(top + 1)-\(min(top + pageSize, results.count)) of \(results.count) matches" + typos
@@ -122,7 +133,8 @@ struct SearchScreen {
             let shown = try results.cities(in: top ..< min(top + pageSize, results.count))
             for (offset, city) in shown.enumerated() {
                 // Fixed columns wide enough for six decimals, so rows do not shift as the page changes.
-                let coordinates = (city.coordinate.latitudeText + ",").paddedLeft(to: 11) + " " + city.coordinate.longitudeText.paddedLeft(to: 11) + " "
+                var coordinates = (city.coordinate.latitudeText + ",").paddedLeft(to: 11) + " " + city.coordinate.longitudeText.paddedLeft(to: 11) + " "
+                if let distance = city.distanceKm { coordinates += (ResultFormat.decimal(distance, places: 1) + " km").paddedLeft(to: 10) + " " }
                 body.append(row(place: ResultFormat.placeText(city), coordinates: coordinates, isSelected: top + offset == selected))
             }
         } else {

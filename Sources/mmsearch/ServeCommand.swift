@@ -8,10 +8,17 @@ enum ServeCommand: Command {
                               [--watch-interval SECONDS]
 
         Serves the index over HTTP/1.1 (keep-alive, pipelining; HTTP/1.0 too), GET and HEAD:
-          /search?q=PREFIX&limit=&offset=&match=&order=&typos=
-                          `mmsearch query --json`'s object (limit at most 1000, default 20)
-          /api?q=PREFIX&limit=
+          /search?q=PREFIX&limit=&offset=&match=&order=&typos=&near=&near_km=&country=&bbox=&within=&min_population=
+                          `mmsearch query --json`'s object (limit at most 1000, default 20); the
+                          geography as query's options (near=LAT,LON ranks near a point, each result
+                          with its distance_km; order=distance and q= empty: the nearest cities)
+          /api?q=PREFIX&limit=&lat=&lon=&zoom=&bbox=&countrycode=
                           Photon's answer: a GeoJSON FeatureCollection of Points (limit default 15)
+          /reverse?lat=&lon=&radius=&limit=
+                          Photon's reverse lookup: the cities nearest the point (limit default 1)
+          /v1/search, /v1/autocomplete?text=&size=&focus.point.lat=&focus.point.lon=&boundary.rect.*=
+                          &boundary.circle.*=&boundary.country=, /v1/reverse?point.lat=&point.lon=&size=
+                          Pelias' answers: a GeoJSON FeatureCollection with a geocoding header
           /cities/ID[,ID...]
                           `mmsearch get --format json`'s array; 404 for an unknown id
           /health         what `mmsearch info` says: format version, cities, when built, from what

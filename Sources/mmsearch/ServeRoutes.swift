@@ -83,6 +83,17 @@ struct ServeRoutes: Sendable {
         var status = 400
         var message: String
         var allow: String?
+
+        init(status: Int = 400, message: String, allow: String? = nil) {
+            self.status = status
+            self.message = message
+            self.allow = allow
+        }
+
+        /// A bad geography parameter: `parameter near takes a point LAT,LON ..., not "x"`.
+        init(_ mistake: GeoOptions.Mistake) {
+            self.init(message: "parameter " + mistake.message)
+        }
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -95,11 +106,14 @@ struct ServeRoutes: Sendable {
             switch target.path {
             case "/": return page()
             case "/search": return try search(target)
-            case "/api": return try photon(target)
+            case "/api": return try photonSearch(target)
+            case "/reverse": return try photonReverse(target)
+            case "/v1/search", "/v1/autocomplete": return pelias(target, reverse: false)
+            case "/v1/reverse": return pelias(target, reverse: true)
             case "/health": return try health()
             case _ where target.path.hasPrefix("/cities/"): return try cities(String(target.path.dropFirst("/cities/".count)))
             default:
-                throw Refusal(status: 404, message: "no such path: \(target.path) (the paths are /search, /api, /cities/ID, /health and /)")
+                throw Refusal(status: 404, message: "no such path: \(target.path) (the paths are /search, /api, /reverse, /v1/search, /v1/autocomplete, /v1/reverse, /cities/ID, /health and /)")
             }
         } catch {
             return Self.errorResponse(error.status, error.message, corsOrigin: corsOrigin, allow: error.allow)
@@ -120,13 +134,13 @@ struct ServeRoutes: Sendable {
          ("X-Content-Type-Options", "nosniff")]
     }
 
-    private func json(_ body: [UInt8], cacheable: Bool = true) -> HTTPResponse {
+    func json(_ body: [UInt8], cacheable: Bool = true) -> HTTPResponse {
         HTTPResponse(status: 200, headers: Self.jsonHeaders(corsOrigin: corsOrigin, cacheable: cacheable), body: body)
     }
 
     // MARK: Parameters
 
-    private func query(_ target: HTTPTarget) throws(Refusal) -> String {
+    func query(_ target: HTTPTarget) throws(Refusal) -> String {
         guard let query = target.value("q") else { throw Refusal(message: "missing parameter q (the prefix to search for)") }
         guard query.utf8.count <= Self.maximumQueryBytes else {
             throw Refusal(message: "parameter q is longer than \(Self.maximumQueryBytes) bytes")
@@ -134,7 +148,7 @@ struct ServeRoutes: Sendable {
         return query
     }
 
-    private func integer(_ target: HTTPTarget, _ name: String, default fallback: Int, maximum: Int) throws(Refusal) -> Int {
+    func integer(_ target: HTTPTarget, _ name: String, default fallback: Int, maximum: Int) throws(Refusal) -> Int {
         guard let text = target.value(name) else { return fallback }
         guard let value = Int(text), value >= 0, value <= maximum else {
             throw Refusal(message: "parameter \(name) takes a whole number from 0 to \(maximum), not \(JSONText.quoted(text))")
@@ -152,7 +166,8 @@ struct ServeRoutes: Sendable {
 
     // MARK: Endpoints
 
-    /// `/search?q=&limit=&offset=&match=&order=&typos=`: `mmsearch query --json`'s object, written by
+    /// `/search?q=&limit=&offset=&match=&order=&typos=` and the geography (`near`, `near_km`,
+    /// `country`, `bbox`, `within`, `min_population`): `mmsearch query --json`'s object, written by
     /// `QueryCommand.answer`.
     private func search(_ target: HTTPTarget) throws(Refusal) -> HTTPResponse {
         let query = try query(target)
@@ -161,10 +176,17 @@ struct ServeRoutes: Sendable {
         let match: MatchMode = try choice(target, "match", default: .words)
         let order: ResultOrder = try choice(target, "order", default: .rank)
         let typos: Typos = try choice(target, "typos", default: .on)
+        let geo: GeoOptions
+        do throws(GeoOptions.Mistake) {
+            geo = try GeoOptions(spelling: .http) { target.value($0) }
+            try geo.check(order: order, orderName: "order", pointName: "near=LAT,LON")
+        } catch {
+            throw Refusal(error)
+        }
         let index = served.current
         var output = Output.collecting()
         do {
-            try QueryCommand.answer(query, in: index, mode: QueryCommand.SearchMode(match: match, order: order, typos: typos),
+            try QueryCommand.answer(query, in: index, mode: QueryCommand.SearchMode(match: match, order: order, typos: typos), geo: geo,
                                     limit: limit, offset: offset, format: .json, to: &output)
         } catch {
             throw internalError(error)
@@ -172,37 +194,15 @@ struct ServeRoutes: Sendable {
         return json(output.collected)
     }
 
-    /// `/api?q=&limit=`: Photon's answer, a GeoJSON FeatureCollection of Points whose properties are
-    /// those Photon gives a place (see the README, "Serving").
-    private func photon(_ target: HTTPTarget) throws(Refusal) -> HTTPResponse {
-        let query = try query(target)
-        let limit = try integer(target, "limit", default: 15, maximum: Self.maximumLimit)
+    /// Runs `search` on the index served now (taken once: the answer and everything written with it,
+    /// such as country names, come from one file); a failure of the index is a 500.
+    func run(_ search: CitySearch, counted: Bool = true) throws(Refusal) -> (index: CityIndex, page: CitySearch.Page) {
         let index = served.current
-        var features = ""
         do {
-            let results = try index.search(query)
-            for city in try results.cities(in: 0 ..< min(limit, results.count)) {
-                if !features.isEmpty { features += ", " }
-                features += Self.photonFeature(city, countryName: try index.countryName(code: city.country))
-            }
+            return (index, try search.run(in: index, counted: counted))
         } catch {
             throw internalError(error)
         }
-        return json(Array("{\"type\": \"FeatureCollection\", \"features\": [\(features)]}\n".utf8))
-    }
-
-    /// A Photon feature: Photon's members in Photon's order (GeocodeJsonFormatter), those the index has
-    /// no data for left out as Photon leaves out what a place lacks (`country`, the country's name, and
-    /// `state`, the region, come from an index built with `--countries` and `--admin1`), then
-    /// mmsearch's `id` and `population`.
-    static func photonFeature(_ city: City, countryName: String?) -> String {
-        var properties = "\"osm_key\": \"place\", \"osm_value\": \"city\", \"type\": \"city\""
-        if let countryName { properties += ", \"country\": \(JSONText.quoted(countryName))" }
-        if !city.country.isEmpty { properties += ", \"countrycode\": \(JSONText.quoted(city.country))" }
-        if let region = city.region { properties += ", \"state\": \(JSONText.quoted(region))" }
-        properties += ", \"name\": \(JSONText.quoted(city.name)), \"id\": \(city.id)"
-        if let population = city.population { properties += ", \"population\": \(population)" }
-        return "{\"type\": \"Feature\", \"properties\": {\(properties)}, \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(city.coordinate.longitudeText), \(city.coordinate.latitudeText)]}}"
     }
 
     /// `/cities/ID[,ID...]`: `mmsearch get --format json`'s array; 404 when an id has no city.
@@ -261,7 +261,7 @@ struct ServeRoutes: Sendable {
     }
 
     /// A failure of the index itself (a damaged file): logged, and answered 500.
-    private func internalError(_ error: any Error) -> Refusal {
+    func internalError(_ error: any Error) -> Refusal {
         ServerSystemCall.writeError("mmsearch serve: \(error)\n")
         return Refusal(status: 500, message: "the index could not answer: \(error)")
     }

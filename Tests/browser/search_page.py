@@ -2,7 +2,9 @@
 """The search page of `mmsearch serve` in a real browser: Debian's chromium, driven by Playwright for
 Python with the system chromium (no browser download). Types "münch", expects Munich first, presses
 Down and Enter and expects the OpenStreetMap link; a city named "<b>x</b>" must show as text. Saves
-a screenshot. No network: the OpenStreetMap page is answered by the test itself.
+a screenshot. Then, with a position granted to the browser (Augsburg), "Near me" on: the rows and
+their distances must be /search's with that point as `near`, for a prefix and for the empty box (the
+nearest cities). No network: the OpenStreetMap page is answered by the test itself.
 
 usage: Tests/browser/search_page.py MMSEARCH_BINARY SCREENSHOT.png
 exit status: 0 passed, 1 failed, 77 skipped (no chromium or no playwright: said on standard error).
@@ -16,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
+import json
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -41,7 +46,12 @@ FIXTURE = [
     dump_row(2867613, "Münchberg", "", "50.19", "11.79", "DE", 10328),
     dump_row(2867543, "Münchenbernsdorf", "", "50.82", "11.93", "DE", 2970),
     dump_row(9000001, "<b>x</b>", "<img src=x onerror=alert(1)>", "1", "2", "XX", 5),
+    dump_row(2954172, "Augsburg", "", "48.37154", "10.89851", "DE", 259196),
+    dump_row(2861650, "Nuremberg", "Nürnberg", "49.45421", "11.07752", "DE", 499237),
+    dump_row(2895992, "Ingolstadt", "", "48.76508", "11.42372", "DE", 120658),
 ]
+# Where the browser says it is for "Near me": Augsburg's town hall.
+POSITION = {"latitude": 48.3689, "longitude": 10.8978}
 
 
 def start_server(mmsearch, index):
@@ -57,6 +67,57 @@ def start_server(mmsearch, index):
         server.kill()
         raise SystemExit(f"search_page.py: no address in {line!r}")
     return server, f"http://127.0.0.1:{match.group(1)}/"
+
+
+def search(url, **parameters):
+    """/search's answer, asked directly."""
+    with urllib.request.urlopen(url + "search?" + urllib.parse.urlencode(parameters), timeout=5) as response:
+        return json.load(response)
+
+
+def check_rows(page, answer):
+    """The page's rows are `answer`'s results in order, each with its distance (to 0.1 km)."""
+    rows = page.locator("#results li")
+    expect(rows).to_have_count(len(answer["results"]))
+    for row, city in zip(rows.all(), answer["results"]):
+        expect(row.locator(".name")).to_have_text(city["name"])
+        where = row.locator(".where").inner_text()
+        shown = re.search(r"([0-9]+\.[0-9]) km$", where)
+        assert shown, f"no distance in {where!r}"
+        assert abs(float(shown.group(1)) - city["distance_km"]) <= 0.05 + 1e-9, f"{where!r} against {city['distance_km']}"
+
+
+def check_near_me(browser, url):
+    """"Near me" with a granted position: prefix and empty box answered as /search near it."""
+    context = browser.new_context(viewport={"width": 390, "height": 700}, geolocation=POSITION, permissions=["geolocation"])
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    page.goto(url)
+    near = page.locator("#near")
+    expect(near).to_have_attribute("aria-pressed", "false")
+    point = f"{POSITION['latitude']},{POSITION['longitude']}"
+    box = page.locator("#q")
+    box.press_sequentially("münch", delay=40)
+    expect(page.locator("#count")).to_have_text("4 matches")
+    # Switched on: the same prefix near Augsburg, each row with its distance.
+    with page.expect_response(re.compile(r".*/search\?.*near=")) as asked:
+        near.click()
+    expect(near).to_have_attribute("aria-pressed", "true")
+    assert f"near={point}" in urllib.parse.unquote(asked.value.url), asked.value.url
+    check_rows(page, search(url, limit=20, q="münch", near=point))
+    # The empty box: the nearest cities, nearest first (Augsburg itself, then the rest).
+    box.fill("")
+    expected = search(url, limit=20, q="", order="distance", near=point)
+    assert expected["results"][0]["name"] == "Augsburg", expected
+    check_rows(page, expected)
+    expect(page.locator("#count")).to_have_text(f"The {len(expected['results'])} nearest of {expected['count']} cities")
+    # Switched off: no distances any more.
+    box.fill("münch")
+    near.click()
+    expect(near).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#count")).to_have_text("4 matches")
+    expect(page.locator("#results li").first).not_to_contain_text(" km")
+    context.close()
 
 
 def main():
@@ -126,6 +187,7 @@ def main():
                 with page.expect_navigation():
                     box.press("Enter")
                 assert page.url.startswith("https://www.openstreetmap.org/?mlat=48.13743&mlon=11.57549"), page.url
+                check_near_me(browser, url)
                 browser.close()
         finally:
             server.send_signal(signal.SIGTERM)

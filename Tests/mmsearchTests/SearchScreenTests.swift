@@ -116,6 +116,44 @@ import Testing
         try window.waitFor("the screen closed") { TmuxWindow.exitStatus(on: $0) != nil }
     }
 
+    /// `--near`: the cities near the point first, each row ending with its distance as `query`'s text
+    /// writes it; the empty query lists the nearest; a bad point is a usage error naming it.
+    @Test func nearAPointEachRowWithItsDistance() throws {
+        let (directory, window) = try Self.start(columns: 90)
+        defer { window.close(); directory.remove() }
+        let index = directory.file("cities.mms")
+        /// `query`'s text lines near the point: the place, and the distance it ends with.
+        func expected(_ arguments: [String]) throws -> [(place: String, distance: String)] {
+            let run = try MMSearchProcess.run(["query", "--index", index, "--near", "42.98,-81.2", "--country", "CA,US"] + arguments)
+            #expect(run.status == 0, "\(run.error)")
+            return run.output.split(separator: "\n").dropLast().map { line in
+                let parts = line.components(separatedBy: "  ")
+                return (parts[0], parts[parts.count - 1])
+            }
+        }
+        func expectRows(_ rows: [(place: String, distance: String)], on screen: String) {
+            let lines = screen.split(separator: "\n")
+            for row in rows {
+                #expect(lines.contains { $0.contains(row.place + " ") && $0.contains(" " + row.distance) }, "\(row): \(screen)")
+            }
+        }
+        try window.run("\(MMSearchProcess.executable) search --index \(index) --near 42.98,-81.2 --country CA,US; echo status=$?")
+        var screen = try window.waitFor("the nearest cities") { $0.contains("nearest first: 1-") && $0.contains(" of 34 cities") }
+        let nearest = try expected(["--order", "distance", "--limit", "3", ""])
+        #expect(nearest.first?.place == "London, CA")
+        #expect(screen.contains("> London, CA"), "\(screen)")
+        expectRows(nearest, on: screen)
+        try window.type("lond")
+        screen = try window.waitFor("the Londons near the point") { $0.contains("1-3 of 3 matches") }
+        let londons = try expected(["lond"])
+        #expect(londons.count == 3)
+        expectRows(londons, on: screen)
+        try window.press("Escape")
+        try window.waitFor("the screen closed") { TmuxWindow.exitStatus(on: $0) != nil }
+        let bad = try MMSearchProcess.run(["search", "--index", index, "--near", "91,0"])
+        #expect(bad.status == 2 && bad.error.contains("--near") && bad.error.contains("91,0"), "\(bad.error)")
+    }
+
     @Test func utf8InputAndCtrlCLeaveTheTerminalSane() throws {
         let (directory, window) = try Self.start()
         defer { window.close(); directory.remove() }
