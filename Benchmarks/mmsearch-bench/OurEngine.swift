@@ -12,9 +12,9 @@ import MMSearchBuilder
 enum OurEngine {
     /// Builds the index from the JSON list (joined with a GeoNames dump when `geonames` is given), as
     /// `mmsearch build` does, and reports the wall time and the process's peak RSS (the build's).
-    static func build(input: String, geonames: String?, admin1: String?, countries: String?, output: String) throws -> String {
+    static func build(input: String, geonames: String?, admin1: String?, countries: String?, alternateNames: String? = nil, output: String) throws -> String {
         let start = System.nanoseconds()
-        let summary = try IndexBuilder.build(input: input, geonames: geonames, admin1: admin1, countries: countries, output: output)
+        let summary = try IndexBuilder.build(input: input, geonames: geonames, admin1: admin1, countries: countries, alternateNames: alternateNames, output: output)
         let elapsed = System.nanoseconds() - start
         return "build_ns=\(elapsed) size_bytes=\(summary.fileSize) records=\(summary.recordCount) "
             + "keys=\(summary.entryCount) peak_rss_kib=\(System.resident().peak)"

@@ -4,6 +4,9 @@ struct Report {
     var joined: BuiltIndex
     /// The joined index built with regions and countries (format version 3's --admin1, --countries).
     var regions: BuiltIndex
+    /// The README's index (with the alternate names file too), and issue 21's workloads on it.
+    var readme: BuiltIndex
+    var geo: [GeoRun]
     /// The keystroke workload: [0] the list alone by name in name order ("mmsearch", the engine the peers
     /// are compared with), [1] the joined index with the defaults, [2] the list alone with the defaults,
     /// [3] the joined index with regions and countries, with the defaults.
@@ -251,6 +254,12 @@ struct Report {
         targets.append(target(15, "index size, list joined with cities500, admin1 and countries", goal: "at most 41 MB",
                               value: Double(regions.sizeBytes), limit: 41_000_000, text: { size(bytes: Int($0)) }, atMost: true))
 
+        // Issue 21: near a point and in a country.
+        for run in geo {
+            targets.append(target(21, "\(run.title): p50", goal: "at most 10 µs", value: run.latency.p50, limit: 10_000, text: ns, atMost: true))
+            targets.append(target(21, "\(run.title): p99", goal: "at most \(ns(run.p99Limit))", value: run.latency.p99, limit: run.p99Limit, text: ns, atMost: true))
+        }
+
         // Issue 9: startup.
         if let mmsearch = wholeProcess.row("mmsearch") {
             if let look = wholeProcess.row("look") {
@@ -339,6 +348,7 @@ struct Report {
         if !peers.isEmpty { out += "Ratios to mmsearch (list alone, names; their figure ÷ ours; above 1× means slower or larger than ours):\n" + ratioTable.text + "\n" }
         out += crossCheck
         out += "\n" + configurationTable.text + "\n" + largestTable.text + "\n" + typingTable.text
+        out += "\n" + GeoRun.table(geo, index: readme).text
         if !typing.neverAfterExamples.isEmpty { out += "never first after, e.g.: \(typing.neverAfterExamples.joined(separator: "; "))\n" }
         out += "\n" + wholeProcessTable.text + "\n" + inProcessTable.text + "\n" + startupDetailTable.text
         out += "cold runs: at most \(cachedAfterEviction.most) of the index's \(cachedAfterEviction.total) pages were still cached after each eviction\n"
@@ -397,6 +407,14 @@ struct Report {
         if !typing.neverAfterExamples.isEmpty {
             md += "Never first after, for example: \(typing.neverAfterExamples.joined(separator: "; ")).\n\n"
         }
+
+        md += "## Near a point and in a country (issue 21)\n\n"
+        md += "The README's index (the list joined with cities500, `--admin1`, `--countries` and `--alternate-names`, \(size(bytes: readme.sizeBytes))). "
+            + "typing-near: each keystroke of typing-queries with the point it is typed from, ranked near it (`--near LAT,LON`, half distance "
+            + "100 km); typing-queries restricted to a country. Each keystroke folded, located, counted exactly, its first 20 read; beside it, "
+            + "in the same process, the naive scan of every match (read, filtered, ordered), whose counts and first 20 ids are checked equal "
+            + "to the search's for every keystroke.\n\n"
+        md += GeoRun.table(geo, index: readme).markdown + "\n"
 
         md += "## Regions, countries and typos (issue 15)\n\n"
         md += "`mmsearch-regions` is the list joined with cities500 and built with `--admin1` and `--countries` (\(size(bytes: regions.sizeBytes)), "

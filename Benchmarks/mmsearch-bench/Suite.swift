@@ -148,12 +148,13 @@ struct Suite {
 
     /// Builds `data` (joined with `geonames`, with `admin1` and `countries`, when given) into `path`
     /// `runs` times, each in a child process.
-    func build(label: String, data: String, geonames: String?, admin1: String? = nil, countries: String? = nil, path: String, runs: Int) throws -> BuiltIndex {
+    func build(label: String, data: String, geonames: String?, admin1: String? = nil, countries: String? = nil, alternateNames: String? = nil,
+               path: String, runs: Int) throws -> BuiltIndex {
         var seconds: [Double] = []
         var peak = 0, records = 0, keys = 0, size = 0
         for run in 1 ... runs {
             progress("\(label): build \(run)/\(runs)")
-            let built = try child("build", [data, path, geonames ?? "-", admin1 ?? "-", countries ?? "-"])
+            let built = try child("build", [data, path, geonames ?? "-", admin1 ?? "-", countries ?? "-", alternateNames ?? "-"])
             seconds.append(try built.required("build_ns", from: "build") / 1e9)
             peak = max(peak, Int(try built.required("peak_rss_kib", from: "build")))
             records = Int(try built.required("records", from: "build"))
@@ -190,6 +191,25 @@ struct Suite {
                                 typoSubtrees: try ["p50", "p99", "max"].map { try values.required("typo_subtrees_\($0)", from: "keystrokes") },
                                 typoEntries: try ["p50", "p99", "max"].map { try values.required("typo_entries_\($0)", from: "keystrokes") })
         }
+    }
+
+    /// Item 8: typing-near ranked near each point, and typing-queries in the US, then in Germany, on
+    /// `index`, `plan.workloadRuns` times each in fresh processes, interleaved; each by its median-p99
+    /// run. A child whose answers differ from the naive scan's fails the benchmark.
+    func geo(index: BuiltIndex, near: String, queries: String) throws -> [GeoRun] {
+        let workloads = [("near", near), ("country=US", queries), ("country=DE", queries)]
+        var runs = Array(repeating: [GeoRun](), count: workloads.count)
+        for run in 1 ... plan.workloadRuns {
+            for (number, (workload, file)) in workloads.enumerated() {
+                progress("\(workload): keystrokes with the naive scan beside them \(run)/\(plan.workloadRuns)")
+                let values = try child("geo", [index.path, workload, file, plan.queryLimit.map(String.init) ?? "all"])
+                guard values["mismatches"] == "0" else {
+                    throw BenchError("\(workload): \(values["mismatches"] ?? "?") answers differ from the naive scan's (the first: query bytes:naive count/count \(values["first_mismatch"] ?? "?"))")
+                }
+                runs[number].append(try GeoRun(values))
+            }
+        }
+        return runs.map { $0.sorted { $0.latency.p99 < $1.latency.p99 }[$0.count / 2] }
     }
 
     /// The prefixes with the most matches on `index`, searched over and over in one process.

@@ -5,7 +5,8 @@ import MMSearch
 
 let usage = """
     usage: mmsearch-bench [--data PATH] [--geonames PATH] [--queries PATH] [--admin1 PATH] [--countries PATH]
-                          [--typo-queries PATH] [--startup-peers DIR] [--smoke]
+                          [--typo-queries PATH] [--alternate-names PATH] [--near-queries PATH]
+                          [--startup-peers DIR] [--smoke] [--geo-only]
                           [--scale] [--scale-dir DIR] [--peers FILE] [--markdown PATH] [--compare-binary BUILD=PATH]
                           [--command TEXT] [--revision TEXT] [--toolchain TEXT]
 
@@ -29,6 +30,11 @@ let usage = """
          already in use, and marisa-trie and fst the same way; median of 400 each); RSS growth; and
          mmsearch with the index evicted from the page cache (median of 50)
       6. the seeds' approaches (JSONDecoder + linear scan, every 25th query; + sort and binary search)
+      8. near a point and in a country (issue 21), on the README's index (the list joined with the dump,
+         regions, countries and the alternate names file): typing-near ranked near each keystroke's point,
+         and typing-queries with --country US, then DE; each keystroke's exact count and first 20, beside
+         the naive scan of every match, whose answers must be the same (3 passes each, in fresh
+         processes, interleaved; the pass with the median p99 is reported)
 
     options:
       --data PATH        the city list (default ../shared/data/city.list.json)
@@ -37,6 +43,9 @@ let usage = """
       --admin1 PATH      region names (default ../shared/data/admin1CodesASCII.txt)
       --countries PATH   country names (default ../shared/data/countryInfo.txt)
       --typo-queries PATH  the keystroke workload with typos (default ../shared/data/typing-typos.txt)
+      --alternate-names PATH  other names (default ../shared/data/alternateNames-countries.txt), for item 8's index
+      --near-queries PATH  the keystroke workload with points (default ../shared/data/typing-near.txt)
+      --geo-only         item 8 alone (its index built once)
       --startup-peers DIR  what Benchmarks/startup-peers/prepare.sh DIR made: adds look, sqlite3,
                          marisa-predictive-search, marisa-trie and fst to the startup comparison
       --compare-binary BUILD=PATH   also time the whole process of another build of mmsearch (PATH), built
@@ -59,6 +68,9 @@ struct Options {
     var admin1 = "../shared/data/admin1CodesASCII.txt"
     var countries = "../shared/data/countryInfo.txt"
     var typoQueries = "../shared/data/typing-typos.txt"
+    var alternateNames = "../shared/data/alternateNames-countries.txt"
+    var nearQueries = "../shared/data/typing-near.txt"
+    var geoOnly = false
     var startupPeers: String?
     /// Other builds of mmsearch to time whole beside the shipped one: (how it was built, path).
     var compareBinaries: [(build: String, path: String)] = []
@@ -86,6 +98,9 @@ struct Options {
             case "--admin1": admin1 = try value(argument)
             case "--countries": countries = try value(argument)
             case "--typo-queries": typoQueries = try value(argument)
+            case "--alternate-names": alternateNames = try value(argument)
+            case "--near-queries": nearQueries = try value(argument)
+            case "--geo-only": geoOnly = true
             case "--startup-peers": startupPeers = try value(argument)
             case "--compare-binary":
                 let text = try value(argument)
@@ -122,9 +137,10 @@ func runChild(_ arguments: [String]) throws -> String {
         return order
     }
     switch (arguments.first, arguments.count) {
-    case ("build", 6):
+    case ("build", 6), ("build", 7):
         func given(_ text: String) -> String? { text == "-" ? nil : text }
-        return try OurEngine.build(input: arguments[1], geonames: given(arguments[3]), admin1: given(arguments[4]), countries: given(arguments[5]), output: arguments[2])
+        return try OurEngine.build(input: arguments[1], geonames: given(arguments[3]), admin1: given(arguments[4]), countries: given(arguments[5]),
+                                   alternateNames: arguments.count > 6 ? given(arguments[6]) : nil, output: arguments[2])
     case ("startup", 5):
         guard let warmth = OurEngine.Warmth(rawValue: arguments[3]) else { throw BenchError("bad warmth \(arguments[3])") }
         return try OurEngine.startup(index: arguments[1], query: arguments[2], warmth: warmth, otherFile: arguments[4])
@@ -134,6 +150,8 @@ func runChild(_ arguments: [String]) throws -> String {
     case ("prefixes", 5):
         guard let repetitions = Int(arguments[4]), repetitions > 0 else { throw BenchError("bad repetitions \(arguments[4])") }
         return try OurEngine.prefixes(index: arguments[1], match: match(arguments[2]), order: order(arguments[3]), repetitions: repetitions)
+    case ("geo", 5):
+        return try GeoMeasure.run(index: arguments[1], workload: arguments[2], file: arguments[3], limit: limit(arguments[4]))
     case ("typing", 6):
         guard let top = Int(arguments[5]), top > 0 else { throw BenchError("bad city count \(arguments[5])") }
         return try TypingMeasure.run(listIndex: arguments[1], joinedIndex: arguments[2], list: arguments[3], geonames: arguments[4], top: top)
@@ -150,12 +168,14 @@ func runChild(_ arguments: [String]) throws -> String {
 func runBenchmark(_ options: Options) throws {
     let started = System.nanoseconds()
     let plan = options.smoke ? Plan.smoke : Plan.full
-    for path in [options.data, options.geonames, options.queries, options.admin1, options.countries, options.typoQueries] where System.fileSize(path) == nil {
-        throw BenchError("\(path) not found (--data, --geonames, --queries, --admin1, --countries and --typo-queries name the city list, the dump, the workload, the region and country names and the workload with typos)")
+    for path in [options.data, options.geonames, options.queries, options.admin1, options.countries, options.typoQueries,
+                 options.alternateNames, options.nearQueries] where System.fileSize(path) == nil {
+        throw BenchError("\(path) not found (--data, --geonames, --queries, --admin1, --countries, --typo-queries, --alternate-names and --near-queries name the city list, the dump, the workload, the region and country names, the workload with typos, the other names and the workload with points)")
     }
     let data = SystemCall.absolutePath(options.data), geonames = SystemCall.absolutePath(options.geonames), queries = SystemCall.absolutePath(options.queries)
     let admin1 = SystemCall.absolutePath(options.admin1), countries = SystemCall.absolutePath(options.countries)
     let typoQueries = SystemCall.absolutePath(options.typoQueries)
+    let alternateNames = SystemCall.absolutePath(options.alternateNames), nearQueries = SystemCall.absolutePath(options.nearQueries)
     let benchExecutable = try System.executablePath()
     let mmsearchExecutable = FilePaths.directory(of: benchExecutable) + "/mmsearch"
     guard System.isExecutable(mmsearchExecutable) else {
@@ -168,10 +188,23 @@ func runBenchmark(_ options: Options) throws {
 
     let work = try System.makeTemporaryDirectory(prefix: "mmsearch-bench")
     defer {
+        System.remove("\(work)/readme.mms")
         System.remove("\(work)/list.mms")
         System.remove("\(work)/joined.mms")
         System.remove("\(work)/regions.mms")
         System.removeDirectory(work)
+    }
+    // Item 8's index, the README's: built once (its build time is not reported).
+    let readme = try suite.build(label: "readme", data: data, geonames: geonames, admin1: admin1, countries: countries, alternateNames: alternateNames,
+                                 path: "\(work)/readme.mms", runs: 1)
+    let geo = try suite.geo(index: readme, near: nearQueries, queries: queries)
+    if options.geoOnly {
+        System.write(GeoRun.table(geo, index: readme).text)
+        if let path = options.markdown {
+            try System.writeText(GeoRun.table(geo, index: readme).markdown, to: path)
+            progress("wrote \(path)")
+        }
+        return
     }
     let list = try suite.build(label: "list", data: data, geonames: nil, path: "\(work)/list.mms", runs: plan.buildRuns)
     let joined = try suite.build(label: "joined", data: data, geonames: geonames, path: "\(work)/joined.mms", runs: plan.buildRuns)
@@ -205,7 +238,7 @@ func runBenchmark(_ options: Options) throws {
     }
 
     let report = Report(
-        list: list, joined: joined, regions: regions, keystrokes: keystrokes, typoKeystrokes: typoKeystrokes, largest: largest, typing: typing,
+        list: list, joined: joined, regions: regions, readme: readme, geo: geo, keystrokes: keystrokes, typoKeystrokes: typoKeystrokes, largest: largest, typing: typing,
         inProcess: inProcess, wholeProcess: wholeProcess, cold: cold, cachedAfterEviction: (mostCached, totalPages),
         startupPeers: startupPeers, seeds: seeds, peers: peerRuns.map(\.line),
         peerRunCount: peerRuns.map(\.runs).min() ?? 0,

@@ -145,6 +145,22 @@ public struct CityIndex: Sendable {
         return SearchResults(index: self, match: match, order: order, count: count, typos: allowed, near: nil, plan: plan)
     }
 
+    /// The same search with a filter or a point answered the straightforward way: every match read,
+    /// filtered and ordered (O(matches)), whatever the index stores to answer faster. The reference the
+    /// benchmark and the tests compare the search with.
+    package func searchScanningEveryMatch(_ prefix: some StringProtocol, match: MatchMode = .words, order: ResultOrder = .rank, typos: Typos = .on,
+                                          filter: GeoFilter = .none, near: Proximity? = nil) throws(MMSearchError) -> SearchResults {
+        if order == .distance, near == nil {
+            throw .invalidOptions(message: "distance order needs a point to measure from (near)")
+        }
+        var folded = Folding.fold(prefix)
+        if match == .words, folded.contains(UInt8(ascii: ".")) { folded.removeAll { $0 == UInt8(ascii: ".") } }
+        let (count, plan, allowed) = try withBytes { (index) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) in
+            try index.geoPlan(folded, match: match, order: order, typos: typos, filter: filter, near: near, scanning: true)
+        }
+        return SearchResults(index: self, match: match, order: order, count: count, typos: allowed, near: near, plan: plan)
+    }
+
     /// The `limit` cities nearest `point` that pass `filter`, nearest first (then by id), each with its
     /// `distanceKm`: a reverse lookup, `search("", order: .distance, filter: filter, near: point)`.
     ///

@@ -90,6 +90,23 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         /// `qualified` holds the "Name, Qualifier" matches that are not key matches, or rank better
         /// than their record's key matches.
         case summarized(_IndexBytes.Located, query: [UInt8], top: Range<Int>?, qualified: [_Ranked])
+        /// A search with a filter or a point, in ranked order: its first page, chosen without ordering
+        /// every match; the others are read (every match ordered) when a later position is asked for.
+        case firstPage([_Match], Rest)
+    }
+
+    /// What a search with a filter or a point needs to order every match again: the folded query,
+    /// its match mode, filter and point (the matches as typed: the typo fallback is never paged so).
+    struct Rest: Sendable {
+        var query: [UInt8]
+        var match: MatchMode
+        var filter: GeoFilter
+        var near: Proximity?
+
+        /// Every match in order.
+        func all(_ bytes: _IndexBytes) throws(MMSearchError) -> [_Match] {
+            try bytes.geoOrdered(try bytes.allMatches(query, match: match), filter: filter.isFiltering ? bytes.resolve(filter) : nil, order: .rank, near: near)
+        }
     }
 
     /// How many of the first matches a summary's stored page answers (0 when none does).
@@ -120,6 +137,10 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         public mutating func next() -> City? {
             guard position < results.count else { return nil }
             defer { position += 1 }
+            if case let .firstPage(page, rest) = results.plan, position >= page.count {
+                if listed == nil { listed = (try? results.index.withBytes { (bytes) throws(MMSearchError) in try rest.all(bytes) }) ?? [] }
+                return city(listed)
+            }
             guard case let .summarized(located, query, _, qualified) = results.plan, position >= results.firstPageLength else {
                 return results[position]
             }
@@ -129,6 +150,11 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                     try bytes.evaluate([located], queryLength: query.count, match: match, order: order, qualified: qualified)
                 }) ?? []
             }
+            return city(listed)
+        }
+
+        /// The city at the current position of `listed`, or the damaged city.
+        private func city(_ listed: [_Match]?) -> City {
             let position = self.position
             guard let listed, position < listed.count,
                   let city = try? results.index.withBytes({ (bytes) throws(MMSearchError) in
@@ -184,6 +210,14 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 }
             case .recordRange(let records):
                 for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
+            case let .firstPage(page, rest):
+                let matches = positions.upperBound <= page.count ? page : try rest.all(bytes)
+                guard positions.upperBound <= page.count || matches.count == count else {
+                    throw bytes.corrupt(bytes.layout.entries, "a search counted \(count) matches, ordering them found \(matches.count)")
+                }
+                for position in positions {
+                    cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
+                }
             case let .summarized(located, query, top, qualified):
                 if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {
                     // The stored page as it is: read in place.

@@ -110,10 +110,20 @@ extension _IndexBytes {
 }
 
 extension _IndexBytes {
-    /// The count and the results of a search with a filter or a point: every match as typed, filtered
-    /// and ordered; when none passes, the typo fallback, filtered the same way.
-    func geoPlan(_ query: [UInt8], match: MatchMode, order: ResultOrder, typos: Typos, filter: GeoFilter, near: Proximity?) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) {
+    /// The count and the results of a search with a filter or a point: every match as typed, filtered;
+    /// in ranked order, the first page chosen from them without ordering the rest (those are ordered
+    /// when a later page is read, `SearchResults.Plan.firstPage`); in another order, all of them
+    /// ordered. When none passes, the typo fallback, filtered the same way. `scanning` orders every
+    /// match whatever the order (the reference the benchmark and the tests compare with).
+    func geoPlan(_ query: [UInt8], match: MatchMode, order: ResultOrder, typos: Typos, filter: GeoFilter, near: Proximity?, scanning: Bool = false) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) {
         let resolved = filter.isFiltering ? resolve(filter) : nil
+        if !scanning, order == .rank {
+            let kept = try passing(try allMatches(query, match: match), filter: resolved)
+            if !kept.isEmpty || typos == .off {
+                let page = try firstRanked(kept, near: near, length: Int(MMS_TOP_COUNT))
+                return (kept.count, .firstPage(page, SearchResults.Rest(query: query, match: match, filter: filter, near: near)), 0)
+            }
+        }
         let matches = try geoOrdered(try allMatches(query, match: match), filter: resolved, order: order, near: near)
         guard matches.isEmpty, typos == .on else { return (matches.count, .listed(matches), 0) }
         let scalars = Self.scalars(of: query)
@@ -124,5 +134,90 @@ extension _IndexBytes {
             if !found.isEmpty { return (found.count, .listed(found), maximum) }
         }
         return (0, .listed([]), 0)
+    }
+
+    /// `matches` that pass `filter` (all of them without one).
+    func passing(_ matches: [_Ranked], filter: ResolvedFilter?) throws(MMSearchError) -> [_Ranked] {
+        guard let filter else { return matches }
+        var kept: [_Ranked] = []
+        kept.reserveCapacity(matches.count)
+        for match in matches where try passes(Int(match.record), filter) { kept.append(match) }
+        return kept
+    }
+
+    /// The first `length` of `matches` in ranked order (near `near` when given), as `geoOrdered` orders
+    /// them, without ordering the rest. Near a point, only the matches that could be among them are
+    /// measured: a match's score is at most its base (population + 1) × weight times 1001 (the boost
+    /// at distance 0; the same rounded products, so the bound holds in doubles too), and the first
+    /// page's last score is at least the least score of the `length` greatest bases; a match whose
+    /// bound is below that least score has `length` matches above it.
+    func firstRanked(_ matches: [_Ranked], near: Proximity?, length: Int) throws(MMSearchError) -> [_Match] {
+        guard let near else {
+            var best = Selection<Ranking.Rank>(length: length)
+            for match in matches {
+                best.offer(Ranking.Rank(population: population(Int(match.record)), bestClass: match.matchClass, kind: match.kind, record: match.record), match.entry)
+            }
+            return best.items.map { _Match(record: $0.key.record, entry: $0.entry) }
+        }
+        var bases: [UInt64] = []
+        bases.reserveCapacity(matches.count)
+        for match in matches { bases.append((population(Int(match.record)) + 1) * Ranking.weight(ofClass: match.matchClass)) }
+        // The least score among the matches of the `length` greatest bases.
+        var greatest = Selection<BaseKey>(length: length)
+        for (position, base) in bases.enumerated() { greatest.offer(BaseKey(base: base, position: position), 0) }
+        var floor = Double.infinity
+        for item in greatest.items {
+            floor = Swift.min(floor, Double(item.key.base) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: Int(matches[item.key.position].record))))
+        }
+        if greatest.items.count < length { floor = 0 }
+        var best = Selection<NearKey>(length: length)
+        for (position, match) in matches.enumerated() where Double(bases[position]) * 1001 >= floor {
+            let score = Double(bases[position]) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: Int(match.record)))
+            best.offer(NearKey(score: score, kind: match.kind, record: match.record), match.entry)
+        }
+        return best.items.map { _Match(record: $0.key.record, entry: $0.entry) }
+    }
+
+    /// A base and where it is, the greater base first (then the earlier).
+    struct BaseKey: Comparable {
+        var base: UInt64
+        var position: Int
+        static func < (a: BaseKey, b: BaseKey) -> Bool { a.base != b.base ? a.base > b.base : a.position < b.position }
+    }
+
+    /// A match's place in ranked order near a point: score descending, kind, record.
+    struct NearKey: Comparable {
+        var score: Double
+        var kind: UInt32
+        var record: UInt32
+        static func < (a: NearKey, b: NearKey) -> Bool {
+            if a.score != b.score { return a.score > b.score }
+            if a.kind != b.kind { return a.kind < b.kind }
+            return a.record < b.record
+        }
+    }
+}
+
+/// The first `length` items offered, in order (`<` first): a sorted array of at most `length`,
+/// an item that does not come before the last of a full one costing one comparison.
+struct Selection<Key: Comparable> {
+    let length: Int
+    private(set) var items: [(key: Key, entry: UInt32)] = []
+
+    init(length: Int) {
+        self.length = length
+        items.reserveCapacity(length + 1)
+    }
+
+    @inline(__always)
+    mutating func offer(_ key: Key, _ entry: UInt32) {
+        guard length > 0 else { return }
+        if items.count == length {
+            guard key < items[length - 1].key else { return }
+            items.removeLast()
+        }
+        var position = items.count
+        while position > 0, key < items[position - 1].key { position -= 1 }
+        items.insert((key, entry), at: position)
     }
 }
