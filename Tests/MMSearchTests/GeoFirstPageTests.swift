@@ -14,7 +14,7 @@ import Testing
         let index = try CityIndex(path: try await RealIndexes.shared.path(.joinedRegions))
         let lines = try String(contentsOfFile: RealData.typingNear, encoding: .utf8).split(separator: "\n")
         var generator = SplitMix(seed: 21)
-        let sample = (0 ..< FullTests.count(quick: 40, full: 1_500)).map { _ in lines[Int(generator.next() % UInt64(lines.count))] }
+        let sample = (0 ..< FullTests.count(quick: 40, full: 500)).map { _ in lines[Int(generator.next() % UInt64(lines.count))] }
         for line in sample {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
             let coordinates = parts[0].split(separator: ",").map { Double($0)! }

@@ -12,9 +12,19 @@ Then one request a line on standard input, a JSON object {"match", "order", "typ
 "limit", "queries": [...]} and optionally "geo": {"near": "LAT,LON", "near_km", "country", "bbox",
 "within", "min_population"} (rank.py's options); the answer is one JSON line a query, as rank.py
 prints them, then a line "end". Standard input closed: exit 0.
+
+Loading the joined list with the spellings and building its Index takes rank.py about a minute; the
+result is kept in .build/rank-cache/ (pickled, one file per input and match mode, replaced when
+rank.py, fold.py, this file or an input file changes: their contents' or stats' hash is checked
+before use), which a later run reads in a few seconds. MMSEARCH_RANK_CACHE=off turns it off;
+MMSEARCH_RANK_CACHE=DIR keeps it in DIR.
 """
 import argparse
+import gc
+import hashlib
 import json
+import os
+import pickle
 import sys
 
 sys.path.insert(0, sys.argv[1])
@@ -27,13 +37,80 @@ ap.add_argument("--admin1")
 ap.add_argument("--countries")
 ap.add_argument("--alternate-names")
 a = ap.parse_args(sys.argv[2:])
-records = rank.load(a.list, a.geonames, a.admin1, a.countries, a.alternate_names, rules=4)
+inputs = [a.list, a.geonames, a.admin1, a.countries, a.alternate_names]
+here = os.path.dirname(os.path.abspath(__file__))
+cache_setting = os.environ.get("MMSEARCH_RANK_CACHE", "")
+cache_dir = None if cache_setting == "off" else (cache_setting or os.path.join(here, "..", "..", ".build", "rank-cache"))
+
+
+def cache_key(match):
+    """What a cached Index was made from: the code that made it and the inputs as they are now."""
+    digest = hashlib.sha256()
+    for code in (os.path.join(sys.argv[1], "rank.py"), os.path.join(sys.argv[1], "fold.py"), os.path.abspath(__file__)):
+        with open(code, "rb") as file:
+            digest.update(file.read())
+    for path in inputs:
+        if path:
+            status = os.stat(path)
+            digest.update(f"{os.path.realpath(path)}:{status.st_size}:{status.st_mtime_ns}".encode())
+        digest.update(b"|")
+    digest.update(f"rules=4 match={match}".encode())
+    return digest.hexdigest()
+
+
+def cache_path(match):
+    slot = hashlib.sha256(repr([os.path.realpath(p) if p else None for p in inputs] + [match]).encode()).hexdigest()[:24]
+    return os.path.join(cache_dir, slot + ".pickle")
+
+
+def cached_index(match):
+    """The Index kept for these inputs and match mode, or None when there is none that is current."""
+    if cache_dir is None:
+        return None
+    try:
+        with open(cache_path(match), "rb") as file:
+            if pickle.load(file) != cache_key(match):
+                return None
+            gc.disable()  # unpickling a million small objects: the collector only slows it down
+            try:
+                return pickle.load(file)
+            finally:
+                gc.enable()
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+
+
+def keep(match, index):
+    if cache_dir is None:
+        return
+    path = cache_path(match)
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+        with open(path + f".{os.getpid()}.tmp", "wb") as file:
+            pickle.dump(cache_key(match), file, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(index, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(path + f".{os.getpid()}.tmp", path)
+    except (OSError, pickle.PicklingError, RecursionError):
+        try:
+            os.remove(path + f".{os.getpid()}.tmp")
+        except OSError:
+            pass
+
+
+records = None
 indexes = {}
 for line in sys.stdin:
     request = json.loads(line)
     match = request["match"]
     if match not in indexes:
-        indexes[match] = rank.Index(records, match, rules=4)
+        index = cached_index(match)
+        if index is None:
+            if records is None:
+                records = next(iter(indexes.values())).records if indexes else \
+                    rank.load(a.list, a.geonames, a.admin1, a.countries, a.alternate_names, rules=4)
+            index = rank.Index(records, match, rules=4)
+            keep(match, index)
+        indexes[match] = index
     index = indexes[match]
     geo = rank.Geography(**request.get("geo", {}))
     for q in request["queries"]:
