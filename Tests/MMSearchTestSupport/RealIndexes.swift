@@ -110,16 +110,61 @@ public final class RealIndexes: @unchecked Sendable {
         if let result = slot.result { return try result.get() }
         let path = Self.directory + "/\(input.rawValue).mms"
         let result: Result<Built, BuildFailed>
-        do {
-            let build = try MMSearchProcess.run(["build"] + input.buildArguments + ["-o", path])
-            result = build.status == 0
-                ? .success(Built(path: path, messages: build.error))
-                : .failure(BuildFailed(description: "mmsearch build \(input.buildArguments) failed with status \(build.status): \(build.error)"))
-        } catch {
-            result = .failure(BuildFailed(description: "mmsearch build \(input.buildArguments) did not run: \(error)"))
+        if let messages = Self.cached(input, to: path) {
+            result = .success(Built(path: path, messages: messages))
+        } else {
+            do {
+                let build = try MMSearchProcess.run(["build"] + input.buildArguments + ["-o", path])
+                result = build.status == 0
+                    ? .success(Built(path: path, messages: build.error))
+                    : .failure(BuildFailed(description: "mmsearch build \(input.buildArguments) failed with status \(build.status): \(build.error)"))
+                if build.status == 0 { Self.keep(input, from: path, messages: build.error) }
+            } catch {
+                result = .failure(BuildFailed(description: "mmsearch build \(input.buildArguments) did not run: \(error)"))
+            }
         }
         slot.result = result
         return try result.get()
+    }
+
+    /// Built indexes kept between test runs, in `.build/real-index-cache` (a debug build of the joined
+    /// index takes about 45 s): each with the key of what built it, the `mmsearch` binary and the
+    /// input files (path, size, modification time, as make would tell them apart), and its messages.
+    /// MMSEARCH_INDEX_CACHE=off turns it off.
+    private static let cacheDirectory: String? = ProcessInfo.processInfo.environment["MMSEARCH_INDEX_CACHE"] == "off"
+        ? nil : SharedData.packageRoot + "/.build/real-index-cache"
+
+    private static func cacheKey(_ input: RealInput) -> String? {
+        var parts: [String] = []
+        for path in [MMSearchProcess.executable] + input.buildArguments where path.hasPrefix("/") {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date else { return nil }
+            parts.append("\(path) \(size) \(modified.timeIntervalSince1970)")
+        }
+        return (parts + input.buildArguments).joined(separator: "\n")
+    }
+
+    /// Copies the kept index of `input` to `path` and returns its messages, when the key matches.
+    private static func cached(_ input: RealInput, to path: String) -> String? {
+        guard let directory = cacheDirectory, let key = cacheKey(input),
+              let stored = try? String(contentsOfFile: "\(directory)/\(input.rawValue).key", encoding: .utf8), stored == key,
+              let messages = try? String(contentsOfFile: "\(directory)/\(input.rawValue).messages", encoding: .utf8),
+              (try? FileManager.default.copyItem(atPath: "\(directory)/\(input.rawValue).mms", toPath: path)) != nil else { return nil }
+        return messages
+    }
+
+    private static func keep(_ input: RealInput, from path: String, messages: String) {
+        guard let directory = cacheDirectory, let key = cacheKey(input) else { return }
+        let base = "\(directory)/\(input.rawValue)"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // The key last: a key names a complete index and its messages. Another process may keep the
+        // same index at once; each writes its own temporary copy and renames it into place.
+        try? FileManager.default.removeItem(atPath: base + ".key")
+        let temporary = base + ".\(getpid()).tmp"
+        guard (try? FileManager.default.copyItem(atPath: path, toPath: temporary)) != nil else { return }
+        guard rename(temporary, base + ".mms") == 0 else { try? FileManager.default.removeItem(atPath: temporary); return }
+        try? messages.write(toFile: base + ".messages", atomically: true, encoding: .utf8)
+        try? key.write(toFile: base + ".key", atomically: true, encoding: .utf8)
     }
 
 }
