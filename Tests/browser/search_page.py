@@ -11,9 +11,7 @@ exit status: 0 passed, 1 failed, 77 skipped (no chromium or no playwright: said 
 """
 import os
 import re
-import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -21,6 +19,9 @@ import time
 import urllib.parse
 import urllib.request
 import json
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from serve_process import served  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -52,21 +53,6 @@ FIXTURE = [
 ]
 # Where the browser says it is for "Near me": Augsburg's town hall.
 POSITION = {"latitude": 48.3689, "longitude": 10.8978}
-
-
-def start_server(mmsearch, index):
-    server = subprocess.Popen([mmsearch, "serve", "--index", index, "--listen", "127.0.0.1:0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    ready, _, _ = select.select([server.stdout], [], [], 10)
-    if not ready:
-        server.kill()
-        raise SystemExit("search_page.py: the server did not say it was listening within 10 s")
-    line = server.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-    if not match:
-        server.kill()
-        raise SystemExit(f"search_page.py: no address in {line!r}")
-    return server, f"http://127.0.0.1:{match.group(1)}/"
 
 
 def search(url, **parameters):
@@ -129,8 +115,8 @@ def main():
             file.write("\n".join(FIXTURE) + "\n")
         index = os.path.join(directory, "cities.mms")
         subprocess.run([mmsearch, "build", dump, "-o", index], check=True, capture_output=True, timeout=60)
-        server, url = start_server(mmsearch, index)
-        try:
+        with served(mmsearch, index, "search_page.py") as (_, address):
+            url = f"http://{address}/"
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
                 page = browser.new_page(viewport={"width": 390, "height": 700})  # a phone's width
@@ -189,15 +175,7 @@ def main():
                 assert page.url.startswith("https://www.openstreetmap.org/?mlat=48.13743&mlon=11.57549"), page.url
                 check_near_me(browser, url)
                 browser.close()
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                status = server.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                raise SystemExit("search_page.py: the server did not stop within 5 s of SIGTERM")
-            if status != 0:
-                raise SystemExit(f"search_page.py: the server exited {status}: {server.stderr.read()}")
+
     print(f"search_page.py: passed; screenshot in {screenshot}")
 
 

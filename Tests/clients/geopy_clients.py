@@ -12,15 +12,15 @@ exit status: 0 passed, 1 failed, 77 skipped (geopy is not installed: said on sta
 """
 import json
 import os
-import re
-import select
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from serve_process import served  # noqa: E402
 
 try:
     from geopy.geocoders import Pelias, Photon
@@ -39,18 +39,6 @@ def build_index(mmsearch, directory):
                     "--admin1", os.path.join(DATA, "admin1CodesASCII.txt"), "--countries", os.path.join(DATA, "countryInfo.txt"),
                     "-o", index], check=True, capture_output=True, timeout=300)
     return index
-
-
-def start_server(mmsearch, index):
-    server = subprocess.Popen([mmsearch, "serve", "--index", index, "--listen", "127.0.0.1:0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    ready, _, _ = select.select([server.stdout], [], [], 10)
-    line = server.stdout.readline() if ready else ""
-    match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-    if not match:
-        server.kill()
-        raise SystemExit(f"geopy_clients.py: the server did not say where it listens within 10 s: {line!r}")
-    return server, f"127.0.0.1:{match.group(1)}"
 
 
 class Checks:
@@ -150,20 +138,10 @@ def main():
     mmsearch = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="mmsearch-geopy-") as directory:
         index = sys.argv[2] if len(sys.argv) == 3 else build_index(mmsearch, directory)
-        server, address = start_server(mmsearch, index)
         checks = Checks(mmsearch, index)
-        try:
+        with served(mmsearch, index, "geopy_clients.py") as (_, address):
             check_photon(checks, address)
             check_pelias(checks, address)
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                status = server.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                raise SystemExit("geopy_clients.py: the server did not stop within 5 s of SIGTERM")
-        if status != 0:
-            checks.failures.append(f"the server exited {status}: {server.stderr.read()}")
     for failure in checks.failures:
         print(f"geopy_clients.py: FAILED {failure}", file=sys.stderr)
     seconds = time.monotonic() - started
