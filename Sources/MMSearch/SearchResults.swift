@@ -90,6 +90,9 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         /// `qualified` holds the "Name, Qualifier" matches that are not key matches, or rank better
         /// than their record's key matches.
         case summarized(_IndexBytes.Located, query: [UInt8], top: Range<Int>?, qualified: [_Ranked])
+        /// Every city that passes `filter` (nil: all), nearest `point` first: the empty query in distance
+        /// order, read from the spatial index (each page the nearest up to its end).
+        case nearest(GeoPoint, filter: _IndexBytes.ResolvedFilter?)
     }
 
     /// How many of the first matches a summary's stored page answers (0 when none does).
@@ -184,6 +187,14 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 }
             case .recordRange(let records):
                 for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
+            case let .nearest(point, filter):
+                let found = try bytes.nearest(to: point, limit: positions.upperBound, filter: filter)
+                guard found.count == positions.upperBound else {
+                    throw bytes.corrupt(bytes.layout.spatial, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(count) that pass")
+                }
+                for position in positions {
+                    cities.append(try bytes.city(found[position].record, matchedBy: try bytes.emptyQueryEntry(ofRecord: found[position].record)))
+                }
             case let .summarized(located, query, top, qualified):
                 if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {
                     // The stored page as it is: read in place.
