@@ -71,8 +71,14 @@ extension _IndexBytes {
         let record = try record(index)
         var name = index
         if record.name_length == 0 {
-            let given = alternates(ofRecord: index, in: 0 ..< layout.givenAlternateCount)
-            if let first = given.first { name = layout.recordCount + first }
+            // The first given alternate of the record (ALTERNATES is sorted by record): a binary search
+            // whose every read is checked, so damage it reads throws and damage it skips changes nothing.
+            var low = 0, high = layout.givenAlternateCount
+            while low < high {
+                let middle = low + (high - low) / 2
+                if Int(try alternate(middle).record) < index { low = middle + 1 } else { high = middle }
+            }
+            if low < layout.givenAlternateCount, Int(try alternate(low).record) == index { name = layout.recordCount + low }
         }
         return MMS_KIND_PRIMARY.rawValue << MMS_ENTRY_KIND_SHIFT | UInt32(name)
     }
