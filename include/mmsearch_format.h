@@ -35,9 +35,11 @@
  *                                                         regions (GeoNames' alternate names file)
  *   sections[SPELLINGS]     mms_alternate[spelling_count]  the cities' generated spellings (as ALTERNATES)
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
+ *   sections[SPATIAL]       uint32_t[record_count]       the records in k-d tree order (see "The
+ *                                                         spatial index")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
- * 8; padding belongs to no section, and the file ends where the SOURCE section ends.
+ * 8; padding belongs to no section, and the file ends where the SPATIAL section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Names and keys (shared/peers/rank.py is the normative definition; fold() is shared/peers/fold.py,
@@ -136,19 +138,44 @@
  * merged with "Name, Qualifier" matches compares them with the stored ones without reading names.
  *
  * ---------------------------------------------------------------------------------------------------
+ * The spatial index (reverse lookups: the records nearest a point; shared/peers/rank.py, "Geography").
+ * SPATIAL is an implicit k-d tree over the records' coordinates (mms_record.lat_e7, lon_e7, compared
+ * as the integers they are): uint32_t values, one per record, no node structs. The node of a range
+ * [lo, hi) of SPATIAL (the root's is [0, record_count)) is
+ *   a leaf when hi - lo <= MMS_SPATIAL_LEAF_SIZE: the records SPATIAL[lo ..< hi], in any order;
+ *   else split at m = lo + (hi - lo) / 2: SPATIAL[m] is the node's pivot, its low child [lo, m) and
+ *   its high child [m + 1, hi). The pivot's bit MMS_SPATIAL_AXIS_LONGITUDE says the axis it splits
+ *   (set: longitude, clear: latitude): every record under the low child has a coordinate on that axis
+ *   at most the pivot's, every record under the high child at least the pivot's.
+ * A value is a record number (below record_count) in its low 29 bits (MMS_SPATIAL_RECORD_MASK); bits
+ * 29 and 30 are zero, and bit 31 (the axis) is zero in leaves. Every record appears exactly once.
+ * Equivalently: each node has a box, the root's [-90, 90] x [-180, 180] degrees, a child's its
+ * parent's with the split axis cut at the pivot's coordinate (low child: at most; high child: at
+ * least), and every record lies in the box of the node that holds it (as a pivot or in a leaf).
+ * The builder picks the pivot as the median (by coordinate, then record number) and the axis where
+ * the range's points spread more (longitude spans scaled by the cosine of the latitude).
+ * A search keeps the k best (distance, id) so far and enters a node only when a lower bound of the
+ * haversine distance from the point to the node's box can beat the k-th: the bound takes the least
+ * latitude difference, the least longitude difference around the circle (so across the 180th
+ * meridian), and the least cosine of the box's latitudes (0 when a box reaches a pole) separately,
+ * each of which only lowers sin^2(d / 2R); filters skip records, and a `within` disc or a box filter
+ * skips whole nodes whose box lies outside it.
+ *
+ * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
  *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; file_size equals the real
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
- *   at the first multiple of 8 after the one before, the file ending where SOURCE ends), and each array
- *   has the length its count implies (POPULATION: 0 or record_count entries); node_count >= 1;
+ *   at the first multiple of 8 after the one before, the file ending where SPATIAL ends), and each array
+ *   has the length its count implies (POPULATION: 0 or record_count entries; SPATIAL: record_count); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
  *   is used (children after their parent and inside NODES, labels and names up to their 0xFF, entry
- *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and the ranks stored with them (bits 5-7 zero),
- *   region numbers and the regions' and countries' name spans),
+ *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and
+ *   the ranks stored with them (bits 5-7 zero), region numbers and the regions' and countries' name
+ *   spans, SPATIAL's record numbers),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
  *   (child blocks adding up, children sorted, numbered after their parent, labels non-empty, ranges
@@ -156,8 +183,9 @@
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
  *   summaries exactly where they belong with the right counts, pages and page ranks, records in order, the id
  *   order a sorted permutation, alternates sorted by record, every region some record's and regions
- *   and countries sorted, unique and well formed (each folded name the fold of its name), and
- *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say.
+ *   and countries sorted, unique and well formed (each folded name the fold of its name),
+ *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, and SPATIAL a k-d tree
+ *   of every record exactly once (every point inside the box its ancestors' splits give it).
  *
  * The checksum is XXH64 over every byte but the checksum field itself, chained:
  *   checksum = XXH64(file[offsetof(checksum) + 8 ..< file_size], seed: XXH64(file[0 ..< offsetof(checksum)], seed: 0))
@@ -221,6 +249,11 @@ extern "C" {
 #define MMS_NO_REGION 0xFFFFu
 /* mms_header.flags: "Name, Qualifier" queries match (some record has a region or a named country). */
 #define MMS_FLAG_QUALIFIED 0x1u
+/* SPATIAL: a node with at most this many records is a leaf. */
+#define MMS_SPATIAL_LEAF_SIZE 8u
+/* SPATIAL values: the record number, and (pivots only) the axis bit: set for longitude. */
+#define MMS_SPATIAL_RECORD_MASK 0x1FFFFFFFu
+#define MMS_SPATIAL_AXIS_LONGITUDE 0x80000000u
 /* mms_qualifier_name.owner_kind values. */
 #define MMS_QUALIFIER_OF_COUNTRY 0u
 #define MMS_QUALIFIER_OF_REGION 1u
@@ -254,7 +287,8 @@ typedef enum mms_section_kind {
     MMS_SECTION_QUALIFIER_NAMES = 15,
     MMS_SECTION_SPELLINGS = 16,
     MMS_SECTION_SOURCE = 17,
-    MMS_SECTION_COUNT = 18
+    MMS_SECTION_SPATIAL = 18,
+    MMS_SECTION_COUNT = 19
 } mms_section_kind;
 
 /*
@@ -465,7 +499,7 @@ _Static_assert(offsetof(mms_header, qualifier_name_count) == 76, "mms_header.qua
 _Static_assert(offsetof(mms_header, spelling_count) == 80, "mms_header.spelling_count");
 _Static_assert(offsetof(mms_header, reserved) == 84, "mms_header.reserved");
 _Static_assert(offsetof(mms_header, sections) == 88, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 88 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 360 bytes");
+_Static_assert(sizeof(mms_header) == 88 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 392 bytes");
 
 _Static_assert(sizeof(mms_node) == 8, "mms_node is 8 bytes");
 _Static_assert(offsetof(mms_node, entry_first) == 0, "mms_node.entry_first");
@@ -535,6 +569,8 @@ _Static_assert(offsetof(mms_source, alternates_checksum) == 104, "mms_source.alt
 _Static_assert(offsetof(mms_source, alternates_record_names) == 112, "mms_source.alternates_record_names");
 _Static_assert(offsetof(mms_source, alternates_qualifier_names) == 116, "mms_source.alternates_qualifier_names");
 
+_Static_assert(MMS_SPATIAL_RECORD_MASK + 1 == 1u << 29, "SPATIAL record numbers are 29 bits, as records number below 2^29");
+_Static_assert((MMS_SPATIAL_AXIS_LONGITUDE & MMS_SPATIAL_RECORD_MASK) == 0, "the axis bit is no record bit");
 _Static_assert(sizeof(mms_qualifier_name) == 12, "mms_qualifier_name is 12 bytes");
 _Static_assert(offsetof(mms_qualifier_name, owner) == 0, "mms_qualifier_name.owner");
 _Static_assert(offsetof(mms_qualifier_name, folded_offset) == 4, "mms_qualifier_name.folded_offset");

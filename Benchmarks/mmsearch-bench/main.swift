@@ -155,6 +155,9 @@ func runChild(_ arguments: [String]) throws -> String {
     case ("typing", 6):
         guard let top = Int(arguments[5]), top > 0 else { throw BenchError("bad city count \(arguments[5])") }
         return try TypingMeasure.run(listIndex: arguments[1], joinedIndex: arguments[2], list: arguments[3], geonames: arguments[4], top: top)
+    case ("reverse", 5):
+        guard let every = Int(arguments[4]), every > 0 else { throw BenchError("bad scan interval \(arguments[4])") }
+        return try ReverseMeasure.run(index: arguments[1], points: arguments[2], limit: limit(arguments[3]), scanEvery: every)
     case ("seed", 6):
         guard let seed = SeedEngine(rawValue: arguments[1]), let every = Int(arguments[4]), every > 0 else {
             throw BenchError("bad seed arguments \(arguments)")

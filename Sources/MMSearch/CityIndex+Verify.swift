@@ -47,6 +47,38 @@ private struct _Verifier {
         try checkTrie(tails: keys.tails, primaryKeys: keys.primary, alternateFolds: folded)
         try checkIdOrder()
         try checkRegionsAndCountries()
+        try checkSpatial()
+    }
+
+    /// SPATIAL: every record exactly once, bits 29 and 30 clear, no axis bit in a leaf, and every
+    /// record inside its node's box (the world cut at each ancestor's pivot), so each pivot splits its
+    /// node as the format says. O(record_count).
+    func checkSpatial() throws(MMSearchError) {
+        var seen = [Bool](repeating: false, count: layout.recordCount)
+        func offset(_ position: Int) -> Int { layout.spatial + position * 4 }
+        func check(_ position: Int, in box: _SpatialBox, pivot: Bool) throws(MMSearchError) -> (record: Int, longitude: Bool, at: (latitude: Int32, longitude: Int32)) {
+            let (record, longitude) = try index.spatialEntry(position)
+            guard !seen[record] else { throw corrupt(offset(position), "record \(record) appears twice in the spatial index") }
+            seen[record] = true
+            guard pivot || !longitude else { throw corrupt(offset(position), "spatial entry \(position) is in a leaf but has the axis bit set") }
+            let at = try index.coordinates(ofRecord: record)
+            guard box.contains(latitude: at.latitude, longitude: at.longitude) else {
+                throw corrupt(offset(position), "record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) lies outside its spatial node's box: latitude \(box.south) to \(box.north), longitude \(box.west) to \(box.east)")
+            }
+            return (record, longitude, at)
+        }
+        var pending = [(range: 0 ..< layout.recordCount, box: _SpatialBox.world)]
+        while let (range, box) = pending.popLast() {
+            if range.count <= Int(MMS_SPATIAL_LEAF_SIZE) {
+                for position in range { _ = try check(position, in: box, pivot: false) }
+                continue
+            }
+            let middle = range.lowerBound + range.count / 2
+            let pivot = try check(middle, in: box, pivot: true)
+            let (low, high) = box.split(longitude: pivot.longitude, at: pivot.longitude ? pivot.at.longitude : pivot.at.latitude)
+            pending.append((range.lowerBound ..< middle, low))
+            pending.append((middle + 1 ..< range.upperBound, high))
+        }
     }
 
     /// Regions and countries: each well formed (names in the pool, followed by their end byte, the

@@ -123,6 +123,14 @@ public struct CityIndex: Sendable {
         }
         // Every name has a spelling without its periods: "st. paul" is "st paul" ("words" only).
         let foldedPrefix = match == .words && foldedPrefix.contains(UInt8(ascii: ".")) ? foldedPrefix.filter { $0 != UInt8(ascii: ".") } : foldedPrefix
+        if foldedPrefix.isEmpty, order == .distance, let near {
+            // Every city matches: the spatial index gives them nearest first, page by page.
+            let count = try withBytes { (index) throws(MMSearchError) -> Int in
+                filter.isFiltering ? try index.spatialCount(index.resolve(filter)) : index.layout.recordCount
+            }
+            let resolved = filter.isFiltering ? try withBytes { (index) throws(MMSearchError) in index.resolve(filter) } : nil
+            return SearchResults(index: self, match: match, order: order, count: count, typos: 0, near: near, plan: .nearest(near.point, filter: resolved))
+        }
         if filter.isFiltering || near != nil {
             let (count, plan, allowed) = try withBytes { (index) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) in
                 try index.geoPlan(foldedPrefix, match: match, order: order, typos: typos, filter: filter, near: near)
@@ -168,9 +176,21 @@ public struct CityIndex: Sendable {
     /// let here = try GeoPoint(latitude: 48.85, longitude: 2.35)
     /// try index.nearest(to: here, limit: 1)[0].id   // 2988507, Paris: the id OpenWeatherMap's API takes
     /// ```
+    /// Read from the spatial index: the nodes whose box may hold one of the `limit` nearest, so a few
+    /// microseconds for ten, however many cities the index holds (a filter that few cities pass reads
+    /// more).
     public func nearest(to point: GeoPoint, limit: Int, filter: GeoFilter = .none) throws(MMSearchError) -> [City] {
-        let results = try search(foldedPrefix: [], order: .distance, typos: .off, filter: filter, near: Proximity(point: point))
-        return try results.cities(in: 0 ..< Swift.min(Swift.max(limit, 0), results.count))
+        try withBytes { (index) throws(MMSearchError) in
+            let found = try index.nearest(to: point, limit: limit, filter: filter.isFiltering ? index.resolve(filter) : nil)
+            var cities: [City] = []
+            cities.reserveCapacity(found.count)
+            for (record, _) in found {
+                var city = try index.city(record, matchedBy: try index.emptyQueryEntry(ofRecord: record))
+                city.distanceKm = point.distanceKm(to: GeoPoint(city.coordinate))
+                cities.append(city)
+            }
+            return cities
+        }
     }
 
     /// What the typo walk for `query` within `maximum` typos visits (for the benchmark's report): the

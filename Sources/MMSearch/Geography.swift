@@ -44,13 +44,40 @@ public struct GeoPoint: Sendable, Hashable {
 
     @inline(__always)
     static func haversineKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let toRadians = Double.pi / 180 // computed first, as Python's math.radians does
-        let p1 = lat1 * toRadians, p2 = lat2 * toRadians
-        let l1 = lon1 * toRadians, l2 = lon2 * toRadians
-        let sinP = CMath.sin((p2 - p1) / 2), sinL = CMath.sin((l2 - l1) / 2)
-        let a = sinP * sinP + CMath.cos(p1) * CMath.cos(p2) * (sinL * sinL)
-        return 2 * earthRadiusKm * CMath.asin(a.squareRoot())
+        let from = Haversine(latitude: lat1, longitude: lon1)
+        return Haversine.km(from.a(latitude: lat2, longitude: lon2))
     }
+}
+
+/// The haversine formula from one point, in two steps: `a` (sin²(d / 2R), what a search compares,
+/// monotone in the distance) and `km(a)`; the same operations in the same order as
+/// `GeoPoint.haversineKm`, which is made of them, so both give the same doubles.
+struct Haversine {
+    /// Degrees to radians: computed first, as Python's math.radians does.
+    static let toRadians = Double.pi / 180
+    /// The point's latitude and longitude in radians, and the cosine of its latitude.
+    let p1: Double
+    let l1: Double
+    let cosP1: Double
+
+    @inline(__always)
+    init(latitude: Double, longitude: Double) {
+        p1 = latitude * Self.toRadians
+        l1 = longitude * Self.toRadians
+        cosP1 = CMath.cos(p1)
+    }
+
+    /// sin²((p2 - p1) / 2) + cos(p1) cos(p2) sin²((l2 - l1) / 2) to the point (`latitude`, `longitude`).
+    @inline(__always)
+    func a(latitude: Double, longitude: Double) -> Double {
+        let p2 = latitude * Self.toRadians, l2 = longitude * Self.toRadians
+        let sinP = CMath.sin((p2 - p1) / 2), sinL = CMath.sin((l2 - l1) / 2)
+        return sinP * sinP + cosP1 * CMath.cos(p2) * (sinL * sinL)
+    }
+
+    /// The distance in km of an `a`.
+    @inline(__always)
+    static func km(_ a: Double) -> Double { 2 * GeoPoint.earthRadiusKm * CMath.asin(a.squareRoot()) }
 }
 
 /// A latitude and longitude box, in Photon's order (west, south, east, north). When `west > east` the

@@ -93,6 +93,9 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         /// A search with a filter or a point, in ranked order: its first page, chosen without ordering
         /// every match; the others are read (every match ordered) when a later position is asked for.
         case firstPage([_Match], Rest)
+        /// Every city that passes `filter` (nil: all), nearest `point` first: the empty query in distance
+        /// order, read from the spatial index (each page the nearest up to its end).
+        case nearest(GeoPoint, filter: _IndexBytes.ResolvedFilter?)
     }
 
     /// What a search with a filter or a point needs to order every match again: the folded query,
@@ -217,6 +220,14 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 }
                 for position in positions {
                     cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
+                }
+            case let .nearest(point, filter):
+                let found = try bytes.nearest(to: point, limit: positions.upperBound, filter: filter)
+                guard found.count == positions.upperBound else {
+                    throw bytes.corrupt(bytes.layout.spatial, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(count) that pass")
+                }
+                for position in positions {
+                    cities.append(try bytes.city(found[position].record, matchedBy: try bytes.emptyQueryEntry(ofRecord: found[position].record)))
                 }
             case let .summarized(located, query, top, qualified):
                 if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {

@@ -5,7 +5,7 @@ import CMMSearchFormat
 extension _IndexBytes {
     /// A `GeoFilter` with its country codes resolved against the index: the two-byte codes a record
     /// may hold (upper case) to pass, ISO3 codes turned into theirs through COUNTRIES.
-    struct ResolvedFilter {
+    struct ResolvedFilter: Sendable {
         var filter: GeoFilter
         /// nil: any country.
         var countryCodes: [UInt16]?

@@ -40,6 +40,8 @@ struct _IndexLayout: Sendable {
     let countries: Int
     let qualifierNames: Int
     let spellings: Int
+    /// SPATIAL: record_count uint32_t values, the records in k-d tree order.
+    let spatial: Int
     /// Byte ranges of the pools.
     let labels: Range<Int>
     let names: Range<Int>
@@ -65,7 +67,7 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
         (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_RECORD_REGIONS, "record regions"), (MMS_SECTION_REGIONS, "regions"),
         (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_QUALIFIER_NAMES, "qualifier names"), (MMS_SECTION_SPELLINGS, "spellings"),
-        (MMS_SECTION_SOURCE, "source"),
+        (MMS_SECTION_SOURCE, "source"), (MMS_SECTION_SPATIAL, "spatial"),
     ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
@@ -193,8 +195,10 @@ struct _IndexLayout: Sendable {
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
         spellings = try section(MMS_SECTION_SPELLINGS, elementSize: Self.alternateSize, count: Int(header.spelling_count)).lowerBound
         source = try section(MMS_SECTION_SOURCE)
-        guard source.upperBound == raw.count else {
-            throw corrupt(at(\.file_size), "the sections end at byte \(source.upperBound), the file at \(raw.count)")
+        let spatialSection = try section(MMS_SECTION_SPATIAL, elementSize: MemoryLayout<UInt32>.size, count: recordCount)
+        spatial = spatialSection.lowerBound
+        guard spatialSection.upperBound == raw.count else {
+            throw corrupt(at(\.file_size), "the sections end at byte \(spatialSection.upperBound), the file at \(raw.count)")
         }
     }
 }

@@ -19,13 +19,24 @@ enum IndexFuzzer {
         guard let index = try? CityIndex(bytes: bytes, path: "fuzz.mms") else { return }
         for query in queries {
             for match in MatchMode.allCases {
-                for order in ResultOrder.allCases {
+                for order in ResultOrder.allCases where order != .distance {
                     guard let results = try? index.search(query, match: match, order: order) else { continue }
                     let pages = [0 ..< min(results.count, 25), results.count / 2 ..< min(results.count, results.count / 2 + 3),
                                  max(0, results.count - 5) ..< results.count]
                     for page in pages { _ = try? results.cities(in: page) }
                     if results.count > 0 { _ = try? results.city(at: 0) }
                 }
+            }
+        }
+        // Reverse lookups: the spatial index walked from points around the world, with filters.
+        for (latitude, longitude) in [(0.0, 0.0), (51.5, -0.1), (90, 0), (-90, 180), (-16.5, 179.99), (-16.5, -179.99)] {
+            guard let point = try? GeoPoint(latitude: latitude, longitude: longitude) else { continue }
+            _ = try? index.nearest(to: point, limit: 10)
+            _ = try? index.nearest(to: point, limit: 3, filter: GeoFilter(countries: ["GB", "DEU"], within: try? GeoCircle(center: point, radiusKm: 2_000)))
+            _ = try? index.nearest(to: point, limit: 5, filter: GeoFilter(boundingBox: try? BoundingBox(west: 170, south: -20, east: -170, north: 60), minimumPopulation: 1))
+            if let results = try? index.search("", order: .distance, near: Proximity(point: point)) {
+                _ = try? results.cities(in: 0 ..< min(results.count, 25))
+                _ = try? results.cities(in: max(0, results.count - 3) ..< results.count)
             }
         }
         _ = try? index.verify()

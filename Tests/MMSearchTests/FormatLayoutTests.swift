@@ -34,12 +34,17 @@ import Testing
         #expect(MemoryLayout<mms_header>.offset(of: \.version) == 8)
         #expect(MemoryLayout<mms_header>.offset(of: \.checksum) == MMS_HEADER_CHECKSUM_OFFSET)
         #expect(MemoryLayout<mms_header>.offset(of: \.sections)! + Int(MMS_SECTION_COUNT.rawValue) * MemoryLayout<mms_section>.stride == MemoryLayout<mms_header>.size)
-        #expect(MMS_SECTION_SOURCE.rawValue + 1 == MMS_SECTION_COUNT.rawValue) // SOURCE ends the file
+        #expect(MMS_SECTION_SPATIAL.rawValue + 1 == MMS_SECTION_COUNT.rawValue) // SPATIAL ends the file
         // The probe agrees with the compiler.
         #expect(IndexFormat.header.field("magic") == IndexFormat.Field(name: "magic", offset: 0, width: 8))
         #expect(IndexFormat.header.field("checksum")?.offset == Int(MMS_HEADER_CHECKSUM_OFFSET))
         #expect(IndexFormat.header.field("sections.0.offset")?.offset == MemoryLayout<mms_header>.offset(of: \.sections))
         #expect(IndexFormat.header.field("sections.1.length")?.offset == MemoryLayout<mms_header>.offset(of: \.sections)! + 24)
+    }
+
+    @Test func spatialValuesSplitAxisAndRecord() {
+        #expect(MMS_SPATIAL_RECORD_MASK == (1 << 29) - 1 && MMS_SPATIAL_AXIS_LONGITUDE == 1 << 31)
+        #expect(MMS_SPATIAL_LEAF_SIZE >= 1)
     }
 
     @Test func entryBitsSplitKindAndName() {

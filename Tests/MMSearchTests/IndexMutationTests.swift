@@ -169,6 +169,8 @@ import Testing
         : ["", "lon", "mü", "santa", "al, us", String(repeating: "a", count: 1000), "munchen, bayern, d", "mnchen", "muncheen bay", "san, lone star", "mnchen, d", "san "]
     static let askedCombinations = FullTests.enabled ? combinations : [(match: MatchMode.words, order: ResultOrder.rank), (.name, .name)]
     static let lookedUpIds: [UInt32] = [0, 1, 150, 231, 999, 100_000]
+    /// Points asked for their nearest cities: near the fixtures' records (along 0°), a pole, across the 180th meridian.
+    static let nearPoints: [GeoPoint] = [(0, 0), (0.02, -0.00001), (90, 0), (-10, 179.9)].map { try! GeoPoint(latitude: $0.0, longitude: $0.1) }
 
     /// One call's answer: how many, and the ids and folded matched names of what was read. `nil` in
     /// `Answers` is a call that threw.
@@ -219,6 +221,20 @@ import Testing
                 } catch {
                     answers[key] = .some(nil)
                 }
+            }
+        }
+        // Reverse lookups through SPATIAL: the nearest few of some points, with and without filters,
+        // and the empty query in distance order read whole.
+        for (number, point) in nearPoints.enumerated() {
+            let filter = number % 2 == 0 ? GeoFilter.none : GeoFilter(countries: ["US", "FR"], within: try! GeoCircle(center: point, radiusKm: 500))
+            let key = "near \(point.latitude),\(point.longitude)"
+            do throws(MMSearchError) {
+                let cities = try index.nearest(to: point, limit: 5, filter: filter)
+                let results = try index.search("", order: .distance, filter: filter, near: Proximity(point: point))
+                let all = try results.cities(in: 0 ..< min(results.count, 400))
+                answers[key] = answer(cities + all, count: results.count)
+            } catch {
+                answers[key] = .some(nil)
             }
         }
         for id in lookedUpIds {
@@ -350,10 +366,10 @@ import Testing
         }
     }
 
-    /// Whether a header field is the length of a pool section (not an array): open cannot tell such a
-    /// length grown or shrunk within the padding after it.
+    /// Whether a header field is the length of a pool section (not an array; SOURCE too, which SPATIAL
+    /// follows): open cannot tell such a length grown or shrunk within the padding after it.
     static func isPoolLength(_ field: IndexFormat.Field) -> Bool {
-        [MMS_SECTION_LABELS, MMS_SECTION_NAMES].contains { field.name == "sections.\($0.rawValue).length" }
+        [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE].contains { field.name == "sections.\($0.rawValue).length" }
     }
 
     /// Every header byte flipped: open rejects it, or (the checksum, a pool's length within its
@@ -791,5 +807,30 @@ extension IndexMutationTests {
             }
         }
         #expect(cases == 12)
+    }
+
+    /// SPATIAL values pointed past the records (a record number at or past record_count, bit 29 or 30
+    /// set), in a leaf and at a pivot: every reverse lookup that reads one throws (or answers right:
+    /// it may not reach it), and verify refuses.
+    @Test func spatialValuesOutOfBounds() {
+        let file = Self.full.file
+        let section = file.section(MMS_SECTION_SPATIAL)
+        let count = file.recordCount
+        #expect(section.count == 4 * count)
+        var cases = 0
+        // The root's pivot (the middle), a leaf's first and last value, and one in between.
+        for position in Set([0, count / 2, count - 1, count / 4]) {
+            let intact = UInt32(file.load(at: section.lowerBound + 4 * position, width: 4))
+            let axis = intact & MMS_SPATIAL_AXIS_LONGITUDE
+            for value in [axis | UInt32(count), axis | UInt32(count + 1), axis | 1 << 29 | intact & MMS_SPATIAL_RECORD_MASK, axis | 1 << 30, UInt32.max] {
+                var damaged = file
+                damaged.store(UInt64(value), at: section.lowerBound + 4 * position, width: 4)
+                let outcome = Self.exercise(damaged.withChecksumFixed())
+                Self.checkThrowsOrRight(outcome, Self.full, "spatial \(position) = \(String(value, radix: 16))")
+                Self.checkRefused(outcome, Self.full, "spatial \(position) = \(String(value, radix: 16))")
+                cases += 1
+            }
+        }
+        #expect(cases >= 15)
     }
 }

@@ -1,0 +1,61 @@
+import CMMSearchFormat
+import MMSearch
+
+/// The SPATIAL section (`include/mmsearch_format.h`, "The spatial index"): the records in the order
+/// of an implicit k-d tree over their coordinates. Each node of more than MMS_SPATIAL_LEAF_SIZE
+/// records puts its median (by coordinate on its axis, then record number) in the middle of its
+/// range, the records at most it before and those at least it after, and splits on the axis where its
+/// records spread more: latitude, or longitude with its span scaled by the cosine of the middle
+/// latitude (a degree of longitude is that much shorter there).
+enum SpatialBuilder {
+    /// The SPATIAL values of `records` (in record order): O(n log n).
+    static func values(of records: [mms_record]) -> [UInt32] {
+        var values = Array(0 ..< UInt32(records.count))
+        let latitudes = records.map(\.lat_e7), longitudes = records.map(\.lon_e7)
+        var pending = [0 ..< records.count]
+        while let range = pending.popLast() {
+            guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else { continue }
+            var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
+            for position in range {
+                let record = Int(values[position])
+                south = min(south, latitudes[record]); north = max(north, latitudes[record])
+                west = min(west, longitudes[record]); east = max(east, longitudes[record])
+            }
+            let middleLatitude = (Double(south) + Double(north)) / 2 / Double(MMS_COORDINATE_SCALE)
+            let longitudeSpan = (Double(east) - Double(west)) * CMath.cos(middleLatitude * .pi / 180)
+            let onLongitude = longitudeSpan > Double(north) - Double(south)
+            let coordinates = onLongitude ? longitudes : latitudes
+            let middle = range.lowerBound + range.count / 2
+            select(middle, in: range, of: &values) { a, b in
+                let (x, y) = (coordinates[Int(a)], coordinates[Int(b)])
+                return x != y ? x < y : a < b
+            }
+            if onLongitude { values[middle] |= MMS_SPATIAL_AXIS_LONGITUDE }
+            pending.append(range.lowerBound ..< middle)
+            pending.append(middle + 1 ..< range.upperBound)
+        }
+        return values
+    }
+
+    /// Puts the element that sorts `nth` in `range` at `nth`, the ones before it before and the ones
+    /// after after (quickselect, the middle of three as the pivot; `less` is a strict total order).
+    static func select(_ nth: Int, in range: Range<Int>, of values: inout [UInt32], by less: (UInt32, UInt32) -> Bool) {
+        var low = range.lowerBound, high = range.upperBound - 1
+        while low < high {
+            let middle = low + (high - low) / 2
+            // The median of values[low], values[middle], values[high] to values[high], as the pivot.
+            if less(values[middle], values[low]) { values.swapAt(middle, low) }
+            if less(values[high], values[low]) { values.swapAt(high, low) }
+            if less(values[middle], values[high]) { values.swapAt(middle, high) }
+            let pivot = values[high]
+            var store = low
+            for position in low ..< high where less(values[position], pivot) {
+                values.swapAt(position, store)
+                store += 1
+            }
+            values.swapAt(store, high)
+            if store == nth { return }
+            if nth < store { high = store - 1 } else { low = store + 1 }
+        }
+    }
+}
