@@ -109,6 +109,10 @@ extension _IndexBytes {
         let root = try children(ofNode: 0)
         guard let first = try child(startingWith: firstBytes[0], among: root) else { return [] }
         var stack = [Frame(node: first, siblings: root, parentEntries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar())]
+        var wanted: [UInt8] = [] // the bytes a child may start with once no typo is left
+        wanted.reserveCapacity(3 * maximum + 2)
+        rows.reserveCapacity(64 * width)
+        scalars.reserveCapacity(64)
         while let frame = stack.popLast() {
             visited += 1
             guard visited <= layout.nodeCount else {
@@ -155,12 +159,16 @@ extension _IndexBytes {
                 // No typo left: the next scalar must match one of the query's near this depth (the
                 // band's, and those a swap still owed reaches back to), so only the children that
                 // start with one of those can go on.
-                var wanted: [UInt8] = []
+                // Kept in descending order (a few bytes: insertion), so that the stack pops them ascending.
+                wanted.removeAll(keepingCapacity: true)
                 let depth = scalars.count
                 for j in max(0, depth - 2 * maximum - 1) ..< min(last, depth + maximum + 1) where !wanted.contains(firstBytes[j]) {
+                    var slot = wanted.count
                     wanted.append(firstBytes[j])
+                    while slot > 0, wanted[slot - 1] < firstBytes[j] { wanted[slot] = wanted[slot - 1]; slot -= 1 }
+                    wanted[slot] = firstBytes[j]
                 }
-                for byte in wanted.sorted(by: >) {
+                for byte in wanted {
                     if let child = try child(startingWith: byte, among: children) { enter(child) }
                 }
             } else {
