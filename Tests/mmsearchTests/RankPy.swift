@@ -32,14 +32,27 @@ final class RankPy: @unchecked Sendable {
 
     /// rank.py's answers to `queries` on `input`, one a query, in order (first page `options.limit` long).
     func answers(_ input: RealInput, _ options: Options, _ queries: [String]) throws -> [RankAcceptanceTests.Answer] {
-        guard let server = servers["\(input) \(options.match)"] else {
-            throw RankAcceptanceTests.Failure(description: "rank.py has no match mode \(options.match.debugDescription)")
+        let request: [String: Any] = ["match": options.match, "order": options.order, "typos": options.typos, "offset": 0, "limit": options.limit, "queries": queries]
+        let parsed = try RankAcceptanceTests.answers(try answerLines(input, match: options.match, request), idsKey: "ids")
+        guard parsed.count == queries.count else {
+            throw RankAcceptanceTests.Failure(description: "rank.py \(input) \(options): \(parsed.count) answers to \(queries.count) queries")
+        }
+        for (query, answer) in zip(queries, parsed) where answer.query != query {
+            throw RankAcceptanceTests.Failure(description: "rank.py \(input) \(options) answered \(answer.query.debugDescription) for \(query.debugDescription)")
+        }
+        return parsed
+    }
+
+    /// rank_server.py's answer to one `request` (its JSON object, `match` the request's match mode) on
+    /// `input`: the JSON lines it printed, each with its line break, before its "end".
+    func answerLines(_ input: RealInput, match: String, _ request: [String: Any]) throws -> Data {
+        guard let server = servers["\(input) \(match)"] else {
+            throw RankAcceptanceTests.Failure(description: "rank.py has no match mode \(match.debugDescription)")
         }
         server.lock.lock()
         defer { server.lock.unlock() }
         if server.started == nil { server.started = Self.start(input) }
         let (process, requests, output) = try server.started!.get()
-        let request: [String: Any] = ["match": options.match, "order": options.order, "typos": options.typos, "offset": 0, "limit": options.limit, "queries": queries]
         var line = try JSONSerialization.data(withJSONObject: request)
         line.append(UInt8(ascii: "\n"))
         do {
@@ -59,14 +72,7 @@ final class RankPy: @unchecked Sendable {
             answered.append(answer)
             answered.append(UInt8(ascii: "\n"))
         }
-        let parsed = try RankAcceptanceTests.answers(answered, idsKey: "ids")
-        guard parsed.count == queries.count else {
-            throw RankAcceptanceTests.Failure(description: "rank.py \(input) \(options): \(parsed.count) answers to \(queries.count) queries")
-        }
-        for (query, answer) in zip(queries, parsed) where answer.query != query {
-            throw RankAcceptanceTests.Failure(description: "rank.py \(input) \(options) answered \(answer.query.debugDescription) for \(query.debugDescription)")
-        }
-        return parsed
+        return answered
     }
 
     private static func start(_ input: RealInput) -> Result<(process: Process, input: FileHandle, output: LineReader), RankAcceptanceTests.Failure> {
