@@ -150,8 +150,11 @@ public final class RealIndexes: @unchecked Sendable {
               let stored = try? String(contentsOfFile: "\(directory)/\(input.rawValue).key", encoding: .utf8), stored == key,
               let messages = try? String(contentsOfFile: "\(directory)/\(input.rawValue).messages", encoding: .utf8),
               (try? FileManager.default.copyItem(atPath: "\(directory)/\(input.rawValue).mms", toPath: path)) != nil else { return nil }
-        return messages
+        return messages.replacingOccurrences(of: pathPlaceholder, with: path)
     }
+
+    /// Where the messages kept name the index's path (the build's own temporary one).
+    private static let pathPlaceholder = "\u{1}index path\u{1}"
 
     private static func keep(_ input: RealInput, from path: String, messages: String) {
         guard let directory = cacheDirectory, let key = cacheKey(input) else { return }
@@ -163,7 +166,7 @@ public final class RealIndexes: @unchecked Sendable {
         let temporary = base + ".\(getpid()).tmp"
         guard (try? FileManager.default.copyItem(atPath: path, toPath: temporary)) != nil else { return }
         guard rename(temporary, base + ".mms") == 0 else { try? FileManager.default.removeItem(atPath: temporary); return }
-        try? messages.write(toFile: base + ".messages", atomically: true, encoding: .utf8)
+        try? messages.replacingOccurrences(of: path, with: pathPlaceholder).write(toFile: base + ".messages", atomically: true, encoding: .utf8)
         try? key.write(toFile: base + ".key", atomically: true, encoding: .utf8)
     }
 
