@@ -184,9 +184,10 @@ public struct CityIndex: Sendable {
             let found = try index.nearest(to: point, limit: limit, filter: filter.isFiltering ? index.resolve(filter) : nil)
             var cities: [City] = []
             cities.reserveCapacity(found.count)
-            for (record, _) in found {
+            for (record, distanceKm) in found {
                 var city = try index.city(record, matchedBy: try index.emptyQueryEntry(ofRecord: record))
-                city.distanceKm = point.distanceKm(to: GeoPoint(city.coordinate))
+                // The walk's distance: the same operations on the same doubles as `point.distanceKm(to:)`.
+                city.distanceKm = distanceKm
                 cities.append(city)
             }
             return cities

@@ -5,14 +5,25 @@ import CMMSearchFormat
 /// pass a filter, each a walk of the implicit k-d tree that enters a node only when its box can hold
 /// an answer.
 extension _IndexBytes {
-    /// The SPATIAL value at `position` as a record number, checked: bits 29 and 30 clear and the record
-    /// inside RECORDS; with the pivot's axis (true: longitude).
+    /// SPATIAL's point at `position`, checked to lie inside SPATIAL (its record number is not checked:
+    /// `spatialRecord` does that).
     @inline(__always)
-    func spatialEntry(_ position: Int) throws(MMSearchError) -> (record: Int, longitude: Bool) {
-        let value = try uint32(position, of: layout.spatial, count: layout.recordCount, "spatial position \(position) does not exist")
+    func spatialPoint(_ position: Int) throws(MMSearchError) -> mms_spatial_point {
+        guard position >= 0, position < layout.recordCount else {
+            throw corrupt(layout.spatial, "spatial position \(position) does not exist (\(layout.recordCount) points)")
+        }
+        return raw.loadUnaligned(fromByteOffset: layout.spatial + position * _IndexLayout.spatialPointSize, as: mms_spatial_point.self)
+    }
+
+    /// The record number of the point at `position`, checked: bits 29 and 30 clear and the record inside
+    /// RECORDS; with the pivot's axis (true: longitude).
+    @inline(__always)
+    func spatialRecord(_ point: mms_spatial_point, at position: Int) throws(MMSearchError) -> (record: Int, longitude: Bool) {
+        let value = point.record_axis
         let record = Int(value & MMS_SPATIAL_RECORD_MASK)
         guard value & ~(MMS_SPATIAL_RECORD_MASK | MMS_SPATIAL_AXIS_LONGITUDE) == 0, record < layout.recordCount else {
-            throw corrupt(layout.spatial + position * 4, "spatial entry \(position) is \(value), not a record of \(layout.recordCount) and an axis bit")
+            throw corrupt(layout.spatial + position * _IndexLayout.spatialPointSize + Self.recordAxisField,
+                          "spatial point \(position) names \(value), not a record of \(layout.recordCount) and an axis bit")
         }
         return (record, value & MMS_SPATIAL_AXIS_LONGITUDE != 0)
     }
@@ -31,14 +42,23 @@ extension _IndexBytes {
     static let latitudeField = MemoryLayout<mms_record>.offset(of: \.lat_e7)!
     static let longitudeField = MemoryLayout<mms_record>.offset(of: \.lon_e7)!
     static let idField = MemoryLayout<mms_record>.offset(of: \.id)!
+    static let recordAxisField = MemoryLayout<mms_spatial_point>.offset(of: \.record_axis)!
 
     /// The `limit` records nearest `point` that pass `filter` (nil: all), nearest first, by
     /// (distance, id, record): each with its distance in km, as `GeoPoint.distanceKm` computes it.
+    /// The walk reads SPATIAL's points (coordinates beside record numbers), and RECORDS only for the
+    /// records it keeps (and those a filter asks about); it allocates the answer and, for a `limit`
+    /// past what fits on the stack, its best-so-far buffer.
     func nearest(to point: GeoPoint, limit: Int, filter: ResolvedFilter?) throws(MMSearchError) -> [(record: Int, distanceKm: Double)] {
         guard limit > 0, layout.recordCount > 0 else { return [] }
-        var search = _NearestSearch(index: self, point: point, limit: Swift.min(limit, layout.recordCount), filter: filter)
-        try search.visit(0 ..< layout.recordCount, _SpatialBox.world)
-        return search.sorted()
+        let capacity = Swift.min(limit, layout.recordCount)
+        return try withUnsafeTemporaryAllocation(of: _NearestSearch.Found.self, capacity: capacity) { (buffer) throws(MMSearchError) in
+            try withUnsafeTemporaryAllocation(of: _NearestSearch.Frame.self, capacity: _NearestSearch.stackCapacity) { (stack) throws(MMSearchError) in
+                var search = _NearestSearch(index: self, point: point, heap: buffer, stack: stack, filter: filter)
+                try search.run()
+                return search.sorted()
+            }
+        }
     }
 
     /// How many records pass `filter`: every record's check, but for whole nodes that a box or a
@@ -50,14 +70,17 @@ extension _IndexBytes {
         func visit(_ range: Range<Int>, _ box: _SpatialBox) throws(MMSearchError) {
             guard !bounds.excludes(box) else { return }
             if range.count <= Int(MMS_SPATIAL_LEAF_SIZE) {
-                for position in range where try passes(try spatialEntry(position).record, filter) { count += 1 }
+                for position in range {
+                    let record = try spatialRecord(try spatialPoint(position), at: position).record
+                    if try passes(record, filter) { count += 1 }
+                }
                 return
             }
             let middle = range.lowerBound + range.count / 2
-            let (record, longitude) = try spatialEntry(middle)
+            let pivot = try spatialPoint(middle)
+            let (record, longitude) = try spatialRecord(pivot, at: middle)
             if try passes(record, filter) { count += 1 }
-            let split = try coordinates(ofRecord: record)
-            let (low, high) = box.split(longitude: longitude, at: longitude ? split.longitude : split.latitude)
+            let (low, high) = box.split(longitude: longitude, at: longitude ? pivot.lon_e7 : pivot.lat_e7)
             try visit(range.lowerBound ..< middle, low)
             try visit(middle + 1 ..< range.upperBound, high)
         }
@@ -203,41 +226,69 @@ struct _FilterBounds {
     }
 }
 
-/// One k-nearest search: the best `limit` so far in a max-heap by (distance, id, record), the worst on
-/// top, and the `a` a record or box must beat once the heap is full.
+/// One k-nearest search: the best so far in a max-heap by (distance, id, record), the worst on top, in
+/// a buffer of `limit` the caller allocates; the `a` a record or box must beat once the heap is full;
+/// and the nodes still to enter on an explicit stack (a far child waits there while the near one is
+/// walked, and is entered only if it still may hold a better record when its turn comes).
 struct _NearestSearch {
     struct Found {
         var distance: Double
         var a: Double
-        var id: UInt32
         var record: UInt32
-
-        @inline(__always)
-        static func worse(_ x: Found, _ y: Found) -> Bool {
-            if x.distance != y.distance { return x.distance > y.distance }
-            if x.id != y.id { return x.id > y.id }
-            return x.record > y.record
-        }
     }
+
+    /// A node still to enter: its range of SPATIAL and its box.
+    struct Frame {
+        var low: Int32
+        var high: Int32
+        var box: _SpatialBox
+    }
+
+    /// More than the depth of any tree of at most 2^29 points (each child's range is under half its
+    /// parent's, so depth <= 30), and the stack holds at most one far child a level.
+    static let stackCapacity = 64
 
     let index: _IndexBytes
     let haversine: Haversine
     let bound: _HaversineBound
-    let limit: Int
     let filter: _IndexBytes.ResolvedFilter?
     let filterBounds: _FilterBounds?
-    var heap: [Found] = []
-    /// The worst kept `a` once `limit` are kept; infinity before.
+    let heap: UnsafeMutableBufferPointer<Found>
+    var count = 0
+    let stack: UnsafeMutableBufferPointer<Frame>
+    /// The worst kept `a` once the heap is full; infinity before.
     var worstA = Double.infinity
+    /// SPATIAL's first byte, and its point count (the record count; the layout checked at open that
+    /// SPATIAL holds that many points inside the file).
+    let spatial: Int
+    let points: Int
 
-    init(index: _IndexBytes, point: GeoPoint, limit: Int, filter: _IndexBytes.ResolvedFilter?) {
+    init(index: _IndexBytes, point: GeoPoint, heap: UnsafeMutableBufferPointer<Found>, stack: UnsafeMutableBufferPointer<Frame>, filter: _IndexBytes.ResolvedFilter?) {
         self.index = index
         haversine = Haversine(latitude: point.latitude, longitude: point.longitude)
         bound = _HaversineBound(haversine)
-        self.limit = limit
+        self.heap = heap
+        self.stack = stack
         self.filter = filter
         filterBounds = filter.map { _FilterBounds($0.filter) }
-        heap.reserveCapacity(limit)
+        spatial = index.layout.spatial
+        points = index.layout.recordCount
+    }
+
+    /// Whether a kept record is worse than another by (distance, id, record): ids (read from RECORDS)
+    /// only when the distances tie. Both records were checked to be in RECORDS when kept.
+    @inline(__always)
+    func worse(_ x: Found, _ y: Found) -> Bool {
+        if x.distance != y.distance { return x.distance > y.distance }
+        let xId = id(x.record), yId = id(y.record)
+        if xId != yId { return xId > yId }
+        return x.record > y.record
+    }
+
+    /// The id of a record already checked to be below the record count.
+    @inline(__always)
+    func id(_ record: UInt32) -> UInt32 {
+        index.raw.loadUnaligned(fromByteOffset: index.layout.records + Int(record) * _IndexLayout.recordSize + _IndexBytes.idField, as: UInt32.self)
     }
 
     /// Whether the node with `box` may hold a record that beats the worst kept (and passes the filter).
@@ -247,64 +298,84 @@ struct _NearestSearch {
         return worstA == .infinity || !_HaversineBound.exceeds(bound.a(south: box.south, north: box.north, west: box.west, east: box.east), worstA)
     }
 
-    /// The node of `range` with `box` (already found worth entering): its pivot, then the child on the
-    /// point's side, then the other if it still may hold a better record. Depth at most log2 of the
-    /// record count, whatever the file says: each child's range is under half its parent's.
-    mutating func visit(_ range: Range<Int>, _ box: _SpatialBox) throws(MMSearchError) {
-        if range.count <= Int(MMS_SPATIAL_LEAF_SIZE) {
-            for position in range { try consider(try index.spatialEntry(position).record) }
-            return
-        }
-        let middle = range.lowerBound + range.count / 2
-        let (record, longitude) = try index.spatialEntry(middle)
-        let split = try index.coordinates(ofRecord: record)
-        try consider(record, split)
-        let value = longitude ? split.longitude : split.latitude
-        let (low, high) = box.split(longitude: longitude, at: value)
-        let lowRange = range.lowerBound ..< middle, highRange = middle + 1 ..< range.upperBound
-        let here = longitude ? haversine.l1 : haversine.p1
-        if here <= Double(value) * _HaversineBound.radiansPerUnit {
-            if mayHold(low) { try visit(lowRange, low) }
-            if mayHold(high) { try visit(highRange, high) }
-        } else {
-            if mayHold(high) { try visit(highRange, high) }
-            if mayHold(low) { try visit(lowRange, low) }
+    /// The point at `position`, which the caller has checked is below `points` (its node's range is).
+    @inline(__always)
+    func point(_ position: Int) -> mms_spatial_point {
+        index.raw.loadUnaligned(fromByteOffset: spatial + position * _IndexLayout.spatialPointSize, as: mms_spatial_point.self)
+    }
+
+    /// The walk from the root: at each node its pivot, then the child on the point's side at once, the
+    /// other pushed to enter later if it then still may hold a better record. Every range walked lies
+    /// in [0, points) (the root's is, and a child's is inside its parent's), checked once a node.
+    mutating func run() throws(MMSearchError) {
+        stack[0] = Frame(low: 0, high: Int32(truncatingIfNeeded: points), box: _SpatialBox.world)
+        guard Int(stack[0].high) == points else { throw index.corrupt(spatial, "the spatial index holds \(points) points, more than 2^31") }
+        var depth = 1
+        while depth > 0 {
+            depth -= 1
+            var node = stack[depth]
+            if !mayHold(node.box) { continue }
+            while true {
+                let low = Int(node.low), high = Int(node.high)
+                guard 0 <= low, low <= high, high <= points else {
+                    throw index.corrupt(spatial, "a spatial node \(low) ..< \(high) lies outside the \(points) points")
+                }
+                if high - low <= Int(MMS_SPATIAL_LEAF_SIZE) {
+                    for position in low ..< high { try consider(point(position), at: position) }
+                    break
+                }
+                let middle = low + (high - low) / 2
+                let pivot = point(middle)
+                try consider(pivot, at: middle)
+                let longitude = pivot.record_axis & MMS_SPATIAL_AXIS_LONGITUDE != 0
+                let value = longitude ? pivot.lon_e7 : pivot.lat_e7
+                let (lowBox, highBox) = node.box.split(longitude: longitude, at: value)
+                let lowNode = Frame(low: node.low, high: Int32(middle), box: lowBox)
+                let highNode = Frame(low: Int32(middle + 1), high: node.high, box: highBox)
+                let here = longitude ? haversine.l1 : haversine.p1
+                let (near, far) = here <= Double(value) * _HaversineBound.radiansPerUnit ? (lowNode, highNode) : (highNode, lowNode)
+                if mayHold(far.box) {
+                    guard depth < stack.count else { throw index.corrupt(spatial, "the spatial index is deeper than \(stack.count) levels") }
+                    stack[depth] = far
+                    depth += 1
+                }
+                guard mayHold(near.box) else { break }
+                node = near
+            }
         }
     }
 
+    /// Keeps the record of `point` (at `position`) if it passes the filter and beats the worst kept: a
+    /// bound from the point's coordinates first, the exact `a` next, the distance (asin) only for a record
+    /// that may be kept. The record number is checked before the record is read or kept.
     @inline(__always)
-    mutating func consider(_ record: Int) throws(MMSearchError) {
-        try consider(record, try index.coordinates(ofRecord: record))
-    }
-
-    /// Keeps `record` (at `at`) if it passes the filter and beats the worst kept: a bound first, the
-    /// exact `a` next, the distance (asin) only for a record that may be kept.
-    @inline(__always)
-    mutating func consider(_ record: Int, _ at: (latitude: Int32, longitude: Int32)) throws(MMSearchError) {
-        let full = heap.count == limit
-        if full, _HaversineBound.exceeds(bound.a(south: at.latitude, north: at.latitude, west: at.longitude, east: at.longitude), worstA) { return }
+    mutating func consider(_ point: mms_spatial_point, at position: Int) throws(MMSearchError) {
+        let full = count == heap.count
+        let latitude = point.lat_e7, longitude = point.lon_e7
+        if full, _HaversineBound.exceeds(bound.a(south: latitude, north: latitude, west: longitude, east: longitude), worstA) { return }
+        let record = try index.spatialRecord(point, at: position).record
         if let filter, !(try index.passes(record, filter)) { return }
         let scale = Double(Coordinate.scale)
-        let a = haversine.a(latitude: Double(at.latitude) / scale, longitude: Double(at.longitude) / scale)
+        let a = haversine.a(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)
         if full, a > worstA * (1 + _HaversineBound.margin) { return }
-        let id = index.raw.loadUnaligned(fromByteOffset: index.layout.records + record * _IndexLayout.recordSize + _IndexBytes.idField, as: UInt32.self)
-        let found = Found(distance: Haversine.km(a), a: a, id: id, record: UInt32(record))
+        let found = Found(distance: Haversine.km(a), a: a, record: UInt32(record))
         if full {
-            guard Found.worse(heap[0], found) else { return }
+            guard worse(heap[0], found) else { return }
             heap[0] = found
             siftDown()
         } else {
-            heap.append(found)
+            heap[count] = found
+            count += 1
             siftUp()
         }
-        if heap.count == limit { worstA = heap[0].a }
+        if count == heap.count { worstA = heap[0].a }
     }
 
     private mutating func siftUp() {
-        var child = heap.count - 1
+        var child = count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard Found.worse(heap[child], heap[parent]) else { return }
+            guard worse(heap[child], heap[parent]) else { return }
             heap.swapAt(child, parent)
             child = parent
         }
@@ -315,8 +386,8 @@ struct _NearestSearch {
         while true {
             let left = 2 * parent + 1, right = left + 1
             var worst = parent
-            if left < heap.count, Found.worse(heap[left], heap[worst]) { worst = left }
-            if right < heap.count, Found.worse(heap[right], heap[worst]) { worst = right }
+            if left < count, worse(heap[left], heap[worst]) { worst = left }
+            if right < count, worse(heap[right], heap[worst]) { worst = right }
             guard worst != parent else { return }
             heap.swapAt(parent, worst)
             parent = worst
@@ -325,6 +396,8 @@ struct _NearestSearch {
 
     /// What was kept, nearest first.
     func sorted() -> [(record: Int, distanceKm: Double)] {
-        heap.sorted { Found.worse($1, $0) }.map { (Int($0.record), $0.distance) }
+        var kept = UnsafeMutableBufferPointer(rebasing: heap[0 ..< count])
+        kept.sort { worse($1, $0) }
+        return kept.map { (Int($0.record), $0.distance) }
     }
 }
