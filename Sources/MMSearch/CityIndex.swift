@@ -194,6 +194,18 @@ public struct CityIndex: Sendable {
         }
     }
 
+    /// The ids and distances of the `limit` cities nearest `point`, as `nearest(to:limit:)` finds them,
+    /// without making `City` values (for the benchmark's report: the walk alone).
+    package func nearestIds(to point: GeoPoint, limit: Int) throws(MMSearchError) -> [(id: UInt32, distanceKm: Double)] {
+        try withBytes { (index) throws(MMSearchError) in
+            var found: [(id: UInt32, distanceKm: Double)] = []
+            for (record, distanceKm) in try index.nearest(to: point, limit: limit, filter: nil) {
+                found.append((try index.record(record).id, distanceKm))
+            }
+            return found
+        }
+    }
+
     /// What the typo walk for `query` within `maximum` typos visits (for the benchmark's report): the
     /// trie nodes it enters, the subtrees it matches, and the entries under them.
     package func typoWalk(_ query: some StringProtocol, maximum: Int) throws(MMSearchError) -> (nodes: Int, subtrees: Int, entries: Int) {
