@@ -4,7 +4,8 @@
 # build is reused), prepares the startup peers (Benchmarks/startup-peers/prepare.sh: look, sqlite3 and
 # marisa-predictive-search from Debian's packages, installed if missing; marisa-trie's and fst's open
 # timers), runs the peer engines (shared/peers/run.sh: marisa-trie, fst, SQLite) on the same city list and
-# keystroke workload, then mmsearch-bench, and writes its report with everything side by side.
+# keystroke workload, and the reverse-lookup peers (Benchmarks/reverse-peers/run.py: SciPy's cKDTree and
+# SQLite's R*Tree on reverse-points.txt), then mmsearch-bench, and writes its report with everything side by side.
 #
 # usage: Benchmarks/run.sh [--out FILE | --results] [--scale] [--scale-dir DIR] [--smoke]   (from any directory)
 #   --out FILE  the Markdown report to FILE [SCRATCH/RESULTS.md]; mmsearch-bench's text report goes to
@@ -18,6 +19,7 @@
 #   MMSEARCH_BENCH_DATA     the city list        [../shared/data/city.list.json beside the package]
 #   MMSEARCH_BENCH_GEONAMES the GeoNames dump    [../shared/data/cities500.txt.gz]
 #   MMSEARCH_BENCH_QUERIES  the workload         [../shared/data/typing-queries.txt]
+#   MMSEARCH_BENCH_POINTS   the reverse lookups' points [../shared/data/reverse-points.txt]
 #   MMSEARCH_BENCH_PEERS    the peers' script    [../shared/peers/run.sh]
 #   MMSEARCH_BENCH_SCRATCH  the log, the default report, and SCRATCH-dynamic and SCRATCH-unordered, the
 #                           SwiftPM scratch paths of the dynamic and the unordered static builds timed
@@ -29,6 +31,7 @@ shared=$(cd "$root/.." && pwd)/shared
 data=${MMSEARCH_BENCH_DATA:-$shared/data/city.list.json}
 geonames=${MMSEARCH_BENCH_GEONAMES:-$shared/data/cities500.txt.gz}
 queries=${MMSEARCH_BENCH_QUERIES:-$shared/data/typing-queries.txt}
+points=${MMSEARCH_BENCH_POINTS:-$shared/data/reverse-points.txt}
 peers=${MMSEARCH_BENCH_PEERS:-$shared/peers/run.sh}
 scratch=${MMSEARCH_BENCH_SCRATCH:-$root/.build-bench}
 peer_runs=${MMSEARCH_BENCH_PEER_RUNS:-3}
@@ -43,7 +46,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $results in /*) ;; *) results=$PWD/$results ;; esac
-for file in "$data" "$geonames" "$queries" "$peers"; do
+for file in "$data" "$geonames" "$queries" "$points" "$peers"; do
   [ -e "$file" ] || { echo "run.sh: $file not found (see the environment variables in $0)" >&2; exit 2; }
 done
 
@@ -79,10 +82,15 @@ for run in $(seq "$peer_runs"); do
   echo "run.sh: peers ($peers), run $run of $peer_runs" >&2
   PEERS_WORK="$work/peers-$run" "$peers" "$data" "$queries" 2>> "$log" | tee -a "$work/peers.txt" >> "$log"
 done
+for run in $(seq "$peer_runs"); do
+  echo "run.sh: reverse-lookup peers (Benchmarks/reverse-peers/run.py), run $run of $peer_runs" >&2
+  python3 "$root/Benchmarks/reverse-peers/run.py" "$data" "$points" 2>> "$log" | tee -a "$work/reverse-peers.txt" >> "$log"
+done
 peers_seconds=$((SECONDS - started))
 
 echo "run.sh: mmsearch-bench" >&2
 "$bin/mmsearch-bench" --data "$data" --geonames "$geonames" --queries "$queries" --peers "$work/peers.txt" \
+  --reverse-points "$points" --reverse-peers "$work/reverse-peers.txt" \
   --startup-peers "$work/startup-peers" --compare-binary "swift build -c release=$dynamic_bin/mmsearch" \
   --compare-binary "swift build -c release --static-swift-stdlib -Xswiftc -static-executable=$unordered_bin/mmsearch" --markdown "$results" \
   --command "${command[*]}" \

@@ -35,8 +35,8 @@
  *                                                         regions (GeoNames' alternate names file)
  *   sections[SPELLINGS]     mms_alternate[spelling_count]  the cities' generated spellings (as ALTERNATES)
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
- *   sections[SPATIAL]       uint32_t[record_count]       the records in k-d tree order (see "The
- *                                                         spatial index")
+ *   sections[SPATIAL]       mms_spatial_point[record_count]  the records' coordinates and numbers in
+ *                                                         k-d tree order (see "The spatial index")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
  * 8; padding belongs to no section, and the file ends where the SPATIAL section ends.
@@ -140,15 +140,17 @@
  * ---------------------------------------------------------------------------------------------------
  * The spatial index (reverse lookups: the records nearest a point; shared/peers/rank.py, "Geography").
  * SPATIAL is an implicit k-d tree over the records' coordinates (mms_record.lat_e7, lon_e7, compared
- * as the integers they are): uint32_t values, one per record, no node structs. The node of a range
- * [lo, hi) of SPATIAL (the root's is [0, record_count)) is
- *   a leaf when hi - lo <= MMS_SPATIAL_LEAF_SIZE: the records SPATIAL[lo ..< hi], in any order;
+ * as the integers they are): one mms_spatial_point per record, no node structs. Each point holds its
+ * record's coordinates (equal to the record's: a copy, so that a walk reads SPATIAL's contiguous
+ * bytes and reads RECORDS only for the records it answers) and, in record_axis, the record number
+ * and the axis bit. The node of a range [lo, hi) of SPATIAL (the root's is [0, record_count)) is
+ *   a leaf when hi - lo <= MMS_SPATIAL_LEAF_SIZE: the points SPATIAL[lo ..< hi], in any order;
  *   else split at m = lo + (hi - lo) / 2: SPATIAL[m] is the node's pivot, its low child [lo, m) and
  *   its high child [m + 1, hi). The pivot's bit MMS_SPATIAL_AXIS_LONGITUDE says the axis it splits
- *   (set: longitude, clear: latitude): every record under the low child has a coordinate on that axis
- *   at most the pivot's, every record under the high child at least the pivot's.
- * A value is a record number (below record_count) in its low 29 bits (MMS_SPATIAL_RECORD_MASK); bits
- * 29 and 30 are zero, and bit 31 (the axis) is zero in leaves. Every record appears exactly once.
+ *   (set: longitude, clear: latitude): every point under the low child has a coordinate on that axis
+ *   at most the pivot's, every point under the high child at least the pivot's.
+ * record_axis holds a record number (below record_count) in its low 29 bits (MMS_SPATIAL_RECORD_MASK);
+ * bits 29 and 30 are zero, and bit 31 (the axis) is zero in leaves. Every record appears exactly once.
  * Equivalently: each node has a box, the root's [-90, 90] x [-180, 180] degrees, a child's its
  * parent's with the split axis cut at the pivot's coordinate (low child: at most; high child: at
  * least), and every record lies in the box of the node that holds it (as a pivot or in a leaf).
@@ -168,14 +170,15 @@
  *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; file_size equals the real
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where SPATIAL ends), and each array
- *   has the length its count implies (POPULATION: 0 or record_count entries; SPATIAL: record_count); node_count >= 1;
+ *   has the length its count implies (POPULATION: 0 or record_count entries; SPATIAL: record_count points); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
  *   is used (children after their parent and inside NODES, labels and names up to their 0xFF, entry
  *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and
  *   the ranks stored with them (bits 5-7 zero), region numbers and the regions' and countries' name
- *   spans, SPATIAL's record numbers),
+ *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
+ *   to them gives wrong answers, never a read out of bounds, and verify finds it),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
  *   (child blocks adding up, children sorted, numbered after their parent, labels non-empty, ranges
@@ -185,7 +188,8 @@
  *   order a sorted permutation, alternates sorted by record, every region some record's and regions
  *   and countries sorted, unique and well formed (each folded name the fold of its name),
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, and SPATIAL a k-d tree
- *   of every record exactly once (every point inside the box its ancestors' splits give it).
+ *   of every record exactly once (every point's coordinates its record's, and inside the box its
+ *   ancestors' splits give it).
  *
  * The checksum is XXH64 over every byte but the checksum field itself, chained:
  *   checksum = XXH64(file[offsetof(checksum) + 8 ..< file_size], seed: XXH64(file[0 ..< offsetof(checksum)], seed: 0))
@@ -424,6 +428,19 @@ typedef struct mms_country {
 } mms_country;
 
 /*
+ * One point of the spatial index (SPATIAL; see "The spatial index"): a record's coordinates beside its
+ * number, in the tree's order. Invariants: lat_e7 and lon_e7 equal the record's mms_record.lat_e7 and
+ * lon_e7; record_axis & MMS_SPATIAL_RECORD_MASK < record_count, each record in exactly one point;
+ * bits 29 and 30 of record_axis zero; bit 31 (MMS_SPATIAL_AXIS_LONGITUDE) zero in leaves, and in a
+ * pivot the axis it splits (set: longitude). No padding: 12 bytes, 4-aligned.
+ */
+typedef struct mms_spatial_point {
+    int32_t lat_e7;       /* the record's latitude, 1e-7 degree */
+    int32_t lon_e7;       /* the record's longitude, 1e-7 degree */
+    uint32_t record_axis; /* record number (bits 0-28), axis bit (bit 31, pivots only) */
+} mms_spatial_point;
+
+/*
  * Another name of a country or a region, from GeoNames' alternate names file: a qualifier of every
  * record in that country (or region) besides the names COUNTRIES and REGIONS give ("uk", "usa",
  * "deutschland"). Invariants: owner_kind is MMS_QUALIFIER_OF_COUNTRY (owner < country_count) or
@@ -571,6 +588,10 @@ _Static_assert(offsetof(mms_source, alternates_qualifier_names) == 116, "mms_sou
 
 _Static_assert(MMS_SPATIAL_RECORD_MASK + 1 == 1u << 29, "SPATIAL record numbers are 29 bits, as records number below 2^29");
 _Static_assert((MMS_SPATIAL_AXIS_LONGITUDE & MMS_SPATIAL_RECORD_MASK) == 0, "the axis bit is no record bit");
+_Static_assert(sizeof(mms_spatial_point) == 12, "mms_spatial_point is 12 bytes");
+_Static_assert(offsetof(mms_spatial_point, lat_e7) == 0, "mms_spatial_point.lat_e7");
+_Static_assert(offsetof(mms_spatial_point, lon_e7) == 4, "mms_spatial_point.lon_e7");
+_Static_assert(offsetof(mms_spatial_point, record_axis) == 8, "mms_spatial_point.record_axis");
 _Static_assert(sizeof(mms_qualifier_name) == 12, "mms_qualifier_name is 12 bytes");
 _Static_assert(offsetof(mms_qualifier_name, owner) == 0, "mms_qualifier_name.owner");
 _Static_assert(offsetof(mms_qualifier_name, folded_offset) == 4, "mms_qualifier_name.folded_offset");
@@ -590,6 +611,7 @@ enum {
     MMS_REGION_SIZE = sizeof(mms_region),
     MMS_COUNTRY_SIZE = sizeof(mms_country),
     MMS_QUALIFIER_NAME_SIZE = sizeof(mms_qualifier_name),
+    MMS_SPATIAL_POINT_SIZE = sizeof(mms_spatial_point),
     MMS_SOURCE_SIZE = sizeof(mms_source),
 };
 

@@ -7,6 +7,9 @@ struct Report {
     /// The README's index (with the alternate names file too), and issue 21's workloads on it.
     var readme: BuiltIndex
     var geo: [GeoRun]
+    /// Issue 21's reverse lookups on the README's index, and their peers (reverse-peers/run.py).
+    var reverse: ReverseRun
+    var reversePeers: [EngineLine]
     /// The keystroke workload: [0] the list alone by name in name order ("mmsearch", the engine the peers
     /// are compared with), [1] the joined index with the defaults, [2] the list alone with the defaults,
     /// [3] the joined index with regions and countries, with the defaults.
@@ -260,6 +263,24 @@ struct Report {
             targets.append(target(21, "\(run.title): p99", goal: "at most \(ns(run.p99Limit))", value: run.latency.p99, limit: run.p99Limit, text: ns, atMost: true))
         }
 
+        // Issue 21: reverse lookups.
+        targets.append(target(21, "reverse-points, the 10 nearest (`nearest(to:limit: 10)`, City values): p50", goal: "at most 2 µs",
+                              value: reverse.p50, limit: 2_000, text: ns, atMost: true))
+        targets.append(target(21, "reverse-points, the 10 nearest (`nearest(to:limit: 10)`, City values): p99", goal: "at most 10 µs",
+                              value: reverse.p99, limit: 10_000, text: ns, atMost: true))
+        targets.append(target(21, "the spatial index's share of the README's index", goal: "at most 10%",
+                              value: Double(reverse.spatialBytes) / Double(max(1, reverse.indexBytes)), limit: 0.1,
+                              text: { "\(fixed($0 * 100, 1))% (\(size(bytes: reverse.spatialBytes)) of \(size(bytes: reverse.indexBytes)))" }, atMost: true))
+        if let near = wholeProcess.row("mmsearch near") {
+            if let look = wholeProcess.row("look") {
+                let times = near.median / look.median
+                targets.append(Target(issue: 21, what: "whole process `mmsearch near --index readme.mms \(startupNearPoint)`", goal: "at most 1.2× look's time",
+                                      measured: "\(ns(near.median)) = \(fixed(times, 2))× look's \(ns(look.median))", met: times <= 1.2))
+            } else {
+                targets.append(Target(issue: 21, what: "whole process `mmsearch near` vs look", goal: "at most 1.2× look's time", measured: "run with --startup-peers", met: nil))
+            }
+        }
+
         // Issue 9: startup.
         if let mmsearch = wholeProcess.row("mmsearch") {
             if let look = wholeProcess.row("look") {
@@ -349,6 +370,7 @@ struct Report {
         out += crossCheck
         out += "\n" + configurationTable.text + "\n" + largestTable.text + "\n" + typingTable.text
         out += "\n" + GeoRun.table(geo, index: readme).text
+        out += "\n" + ReverseRun.table(reverse, peers: reversePeers).text
         if !typing.neverAfterExamples.isEmpty { out += "never first after, e.g.: \(typing.neverAfterExamples.joined(separator: "; "))\n" }
         out += "\n" + wholeProcessTable.text + "\n" + inProcessTable.text + "\n" + startupDetailTable.text
         out += "cold runs: at most \(cachedAfterEviction.most) of the index's \(cachedAfterEviction.total) pages were still cached after each eviction\n"
@@ -415,6 +437,15 @@ struct Report {
             + "in the same process, the naive scan of every match (read, filtered, ordered), whose counts and first 20 ids are checked equal "
             + "to the search's for every keystroke.\n\n"
         md += GeoRun.table(geo, index: readme).markdown + "\n"
+
+        md += "## Near me: reverse lookups (issue 21)\n\n"
+        md += "The same index; its spatial index (SPATIAL, a k-d tree of each record's coordinates beside its number) is "
+            + "\(size(bytes: reverse.spatialBytes)), \(fixed(Double(reverse.spatialBytes) / Double(max(1, reverse.indexBytes)) * 100, 1))% of it. "
+            + "The 10 nearest cities of each of the \(grouped(reverse.points)) points of reverse-points.txt, one call a point, in \(reverse.passes) "
+            + "passes in fresh processes (each figure the median of the passes); beside it, in the same processes, the naive scan of every "
+            + "record, whose ids must be the index's. The peers run from Python (Benchmarks/reverse-peers/run.py, one process a run, the run "
+            + "with the median p99 shown): their p50 and p99 include Python's call, their mean is per point in batch.\n\n"
+        md += ReverseRun.table(reverse, peers: reversePeers).markdown + "\n"
 
         md += "## Regions, countries and typos (issue 15)\n\n"
         md += "`mmsearch-regions` is the list joined with cities500 and built with `--admin1` and `--countries` (\(size(bytes: regions.sizeBytes)), "

@@ -34,6 +34,8 @@ struct StartupPeers {
 /// peers (which are given folded keys).
 let startupQuery = "Lond"
 let startupFoldedQuery = "lond"
+/// The point of the whole-process `mmsearch near` row: central London, as "Lond" is the query's.
+let startupNearPoint = "51.5074,-0.1278"
 
 /// One command timed whole.
 struct ProcessCommand {
@@ -166,7 +168,7 @@ extension Suite {
     }
 
     /// `plan.wholeProcessRuns` rounds; in each, every command once, in turn, spawn to exit, output to /dev/null.
-    func measureWholeProcess(listIndex: String, joinedIndex: String, peers: StartupPeers?,
+    func measureWholeProcess(listIndex: String, joinedIndex: String, nearIndex: String? = nil, peers: StartupPeers?,
                              otherBuilds: [(build: String, path: String)] = []) throws -> WholeProcessComparison {
         var commands = [ProcessCommand(name: "/bin/true", what: "the floor: any process start on this machine", executable: "/bin/true", arguments: [])]
         if let peers {
@@ -189,6 +191,10 @@ extension Suite {
                                        executable: mmsearchExecutable, arguments: ["query", "--index", listIndex, startupQuery]))
         commands.append(ProcessCommand(name: "mmsearch joined", what: "`mmsearch query --index joined.mms Lond`: the list joined with cities500",
                                        executable: mmsearchExecutable, arguments: ["query", "--index", joinedIndex, startupQuery]))
+        if let nearIndex {
+            commands.append(ProcessCommand(name: "mmsearch near", what: "`mmsearch near --index readme.mms \(startupNearPoint)`: the README's index, the 10 nearest cities and the count",
+                                           executable: mmsearchExecutable, arguments: ["near", "--index", nearIndex, startupNearPoint]))
+        }
         for other in otherBuilds {
             commands.append(ProcessCommand(name: "mmsearch, \(other.build)", what: "the same query, mmsearch built with `\(other.build)`",
                                            executable: other.path, arguments: ["query", "--index", listIndex, startupQuery]))

@@ -6,6 +6,7 @@ import MMSearch
 let usage = """
     usage: mmsearch-bench [--data PATH] [--geonames PATH] [--queries PATH] [--admin1 PATH] [--countries PATH]
                           [--typo-queries PATH] [--alternate-names PATH] [--near-queries PATH]
+                          [--reverse-points PATH] [--reverse-peers FILE]
                           [--startup-peers DIR] [--smoke] [--geo-only]
                           [--scale] [--scale-dir DIR] [--peers FILE] [--markdown PATH] [--compare-binary BUILD=PATH]
                           [--command TEXT] [--revision TEXT] [--toolchain TEXT]
@@ -35,6 +36,12 @@ let usage = """
          and typing-queries with --country US, then DE; each keystroke's exact count and first 20, beside
          the naive scan of every match, whose answers must be the same (3 passes each, in fresh
          processes, interleaved; the pass with the median p99 is reported)
+      9. near me, reverse lookups (issue 21), on the same index: the 10 nearest cities of each point of
+         reverse-points.txt (`nearest(to:limit: 10)`; the walk alone; the empty query in distance order),
+         beside the naive scan of every record (every 25th point, same answers required) and, with
+         --reverse-peers, SciPy's cKDTree and SQLite's R*Tree (Benchmarks/reverse-peers/run.py); 3 passes
+         in fresh processes, each figure their median; `mmsearch near LAT,LON` is in item 5's whole-process
+         comparison
 
     options:
       --data PATH        the city list (default ../shared/data/city.list.json)
@@ -45,7 +52,10 @@ let usage = """
       --typo-queries PATH  the keystroke workload with typos (default ../shared/data/typing-typos.txt)
       --alternate-names PATH  other names (default ../shared/data/alternateNames-countries.txt), for item 8's index
       --near-queries PATH  the keystroke workload with points (default ../shared/data/typing-near.txt)
-      --geo-only         item 8 alone (its index built once)
+      --reverse-points PATH  the reverse lookups' points (default ../shared/data/reverse-points.txt)
+      --reverse-peers FILE   output of Benchmarks/reverse-peers/run.py (one or more runs): adds cKDTree and
+                         the R*Tree to item 9
+      --geo-only         items 8 and 9 alone (their index built once)
       --startup-peers DIR  what Benchmarks/startup-peers/prepare.sh DIR made: adds look, sqlite3,
                          marisa-predictive-search, marisa-trie and fst to the startup comparison
       --compare-binary BUILD=PATH   also time the whole process of another build of mmsearch (PATH), built
@@ -70,6 +80,8 @@ struct Options {
     var typoQueries = "../shared/data/typing-typos.txt"
     var alternateNames = "../shared/data/alternateNames-countries.txt"
     var nearQueries = "../shared/data/typing-near.txt"
+    var reversePoints = "../shared/data/reverse-points.txt"
+    var reversePeers: String?
     var geoOnly = false
     var startupPeers: String?
     /// Other builds of mmsearch to time whole beside the shipped one: (how it was built, path).
@@ -100,6 +112,8 @@ struct Options {
             case "--typo-queries": typoQueries = try value(argument)
             case "--alternate-names": alternateNames = try value(argument)
             case "--near-queries": nearQueries = try value(argument)
+            case "--reverse-points": reversePoints = try value(argument)
+            case "--reverse-peers": reversePeers = try value(argument)
             case "--geo-only": geoOnly = true
             case "--startup-peers": startupPeers = try value(argument)
             case "--compare-binary":
@@ -172,13 +186,15 @@ func runBenchmark(_ options: Options) throws {
     let started = System.nanoseconds()
     let plan = options.smoke ? Plan.smoke : Plan.full
     for path in [options.data, options.geonames, options.queries, options.admin1, options.countries, options.typoQueries,
-                 options.alternateNames, options.nearQueries] where System.fileSize(path) == nil {
-        throw BenchError("\(path) not found (--data, --geonames, --queries, --admin1, --countries, --typo-queries, --alternate-names and --near-queries name the city list, the dump, the workload, the region and country names, the workload with typos, the other names and the workload with points)")
+                 options.alternateNames, options.nearQueries, options.reversePoints] where System.fileSize(path) == nil {
+        throw BenchError("\(path) not found (--data, --geonames, --queries, --admin1, --countries, --typo-queries, --alternate-names, --near-queries and --reverse-points name the city list, the dump, the workload, the region and country names, the workload with typos, the other names, the workload with points and the reverse lookups' points)")
     }
     let data = SystemCall.absolutePath(options.data), geonames = SystemCall.absolutePath(options.geonames), queries = SystemCall.absolutePath(options.queries)
     let admin1 = SystemCall.absolutePath(options.admin1), countries = SystemCall.absolutePath(options.countries)
     let typoQueries = SystemCall.absolutePath(options.typoQueries)
     let alternateNames = SystemCall.absolutePath(options.alternateNames), nearQueries = SystemCall.absolutePath(options.nearQueries)
+    let reversePoints = SystemCall.absolutePath(options.reversePoints)
+    let reversePeers = try options.reversePeers.map { ReverseRun.peers(try System.readText($0)) } ?? []
     let benchExecutable = try System.executablePath()
     let mmsearchExecutable = FilePaths.directory(of: benchExecutable) + "/mmsearch"
     guard System.isExecutable(mmsearchExecutable) else {
@@ -201,10 +217,11 @@ func runBenchmark(_ options: Options) throws {
     let readme = try suite.build(label: "readme", data: data, geonames: geonames, admin1: admin1, countries: countries, alternateNames: alternateNames,
                                  path: "\(work)/readme.mms", runs: 1)
     let geo = try suite.geo(index: readme, near: nearQueries, queries: queries)
+    let reverse = try suite.reverse(index: readme, points: reversePoints)
     if options.geoOnly {
-        System.write(GeoRun.table(geo, index: readme).text)
+        System.write(GeoRun.table(geo, index: readme).text + "\n" + ReverseRun.table(reverse, peers: reversePeers).text)
         if let path = options.markdown {
-            try System.writeText(GeoRun.table(geo, index: readme).markdown, to: path)
+            try System.writeText(GeoRun.table(geo, index: readme).markdown + "\n" + ReverseRun.table(reverse, peers: reversePeers).markdown, to: path)
             progress("wrote \(path)")
         }
         return
@@ -224,7 +241,7 @@ func runBenchmark(_ options: Options) throws {
     let typing = try suite.typing(listIndex: list.path, joinedIndex: joined.path, data: data, geonames: geonames)
 
     let inProcess = try suite.measureInProcessStartup(listIndex: list.path, joinedIndex: joined.path, otherFile: queries, peers: startupPeers)
-    let wholeProcess = try suite.measureWholeProcess(listIndex: list.path, joinedIndex: joined.path, peers: startupPeers,
+    let wholeProcess = try suite.measureWholeProcess(listIndex: list.path, joinedIndex: joined.path, nearIndex: readme.path, peers: startupPeers,
                                                      otherBuilds: options.compareBinaries)
     progress("startup: \(plan.coldStartRuns) processes with the index evicted from the page cache")
     var mostCached = 0, totalPages = 0
@@ -241,7 +258,7 @@ func runBenchmark(_ options: Options) throws {
     }
 
     let report = Report(
-        list: list, joined: joined, regions: regions, readme: readme, geo: geo, keystrokes: keystrokes, typoKeystrokes: typoKeystrokes, largest: largest, typing: typing,
+        list: list, joined: joined, regions: regions, readme: readme, geo: geo, reverse: reverse, reversePeers: reversePeers, keystrokes: keystrokes, typoKeystrokes: typoKeystrokes, largest: largest, typing: typing,
         inProcess: inProcess, wholeProcess: wholeProcess, cold: cold, cachedAfterEviction: (mostCached, totalPages),
         startupPeers: startupPeers, seeds: seeds, peers: peerRuns.map(\.line),
         peerRunCount: peerRuns.map(\.runs).min() ?? 0,

@@ -50,18 +50,22 @@ private struct _Verifier {
         try checkSpatial()
     }
 
-    /// SPATIAL: every record exactly once, bits 29 and 30 clear, no axis bit in a leaf, and every
-    /// record inside its node's box (the world cut at each ancestor's pivot), so each pivot splits its
-    /// node as the format says. O(record_count).
+    /// SPATIAL: every record exactly once, bits 29 and 30 clear, no axis bit in a leaf, every point's
+    /// coordinates its record's, and every point inside its node's box (the world cut at each
+    /// ancestor's pivot), so each pivot splits its node as the format says. O(record_count).
     func checkSpatial() throws(MMSearchError) {
         var seen = [Bool](repeating: false, count: layout.recordCount)
-        func offset(_ position: Int) -> Int { layout.spatial + position * 4 }
+        func offset(_ position: Int) -> Int { layout.spatial + position * _IndexLayout.spatialPointSize }
         func check(_ position: Int, in box: _SpatialBox, pivot: Bool) throws(MMSearchError) -> (record: Int, longitude: Bool, at: (latitude: Int32, longitude: Int32)) {
-            let (record, longitude) = try index.spatialEntry(position)
+            let point = try index.spatialPoint(position)
+            let (record, longitude) = try index.spatialRecord(point, at: position)
             guard !seen[record] else { throw corrupt(offset(position), "record \(record) appears twice in the spatial index") }
             seen[record] = true
-            guard pivot || !longitude else { throw corrupt(offset(position), "spatial entry \(position) is in a leaf but has the axis bit set") }
+            guard pivot || !longitude else { throw corrupt(offset(position), "spatial point \(position) is in a leaf but has the axis bit set") }
             let at = try index.coordinates(ofRecord: record)
+            guard point.lat_e7 == at.latitude, point.lon_e7 == at.longitude else {
+                throw corrupt(offset(position), "spatial point \(position) is at \(point.lat_e7), \(point.lon_e7) (1e-7 degree), its record \(record) at \(at.latitude), \(at.longitude)")
+            }
             guard box.contains(latitude: at.latitude, longitude: at.longitude) else {
                 throw corrupt(offset(position), "record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) lies outside its spatial node's box: latitude \(box.south) to \(box.north), longitude \(box.west) to \(box.east)")
             }

@@ -184,12 +184,25 @@ public struct CityIndex: Sendable {
             let found = try index.nearest(to: point, limit: limit, filter: filter.isFiltering ? index.resolve(filter) : nil)
             var cities: [City] = []
             cities.reserveCapacity(found.count)
-            for (record, _) in found {
+            for (record, distanceKm) in found {
                 var city = try index.city(record, matchedBy: try index.emptyQueryEntry(ofRecord: record))
-                city.distanceKm = point.distanceKm(to: GeoPoint(city.coordinate))
+                // The walk's distance: the same operations on the same doubles as `point.distanceKm(to:)`.
+                city.distanceKm = distanceKm
                 cities.append(city)
             }
             return cities
+        }
+    }
+
+    /// The ids and distances of the `limit` cities nearest `point`, as `nearest(to:limit:)` finds them,
+    /// without making `City` values (for the benchmark's report: the walk alone).
+    package func nearestIds(to point: GeoPoint, limit: Int) throws(MMSearchError) -> [(id: UInt32, distanceKm: Double)] {
+        try withBytes { (index) throws(MMSearchError) in
+            var found: [(id: UInt32, distanceKm: Double)] = []
+            for (record, distanceKm) in try index.nearest(to: point, limit: limit, filter: nil) {
+                found.append((try index.record(record).id, distanceKm))
+            }
+            return found
         }
     }
 

@@ -5,14 +5,25 @@ import CMMSearchFormat
 /// pass a filter, each a walk of the implicit k-d tree that enters a node only when its box can hold
 /// an answer.
 extension _IndexBytes {
-    /// The SPATIAL value at `position` as a record number, checked: bits 29 and 30 clear and the record
-    /// inside RECORDS; with the pivot's axis (true: longitude).
+    /// SPATIAL's point at `position`, checked to lie inside SPATIAL (its record number is not checked:
+    /// `spatialRecord` does that).
     @inline(__always)
-    func spatialEntry(_ position: Int) throws(MMSearchError) -> (record: Int, longitude: Bool) {
-        let value = try uint32(position, of: layout.spatial, count: layout.recordCount, "spatial position \(position) does not exist")
+    func spatialPoint(_ position: Int) throws(MMSearchError) -> mms_spatial_point {
+        guard position >= 0, position < layout.recordCount else {
+            throw corrupt(layout.spatial, "spatial position \(position) does not exist (\(layout.recordCount) points)")
+        }
+        return raw.loadUnaligned(fromByteOffset: layout.spatial + position * _IndexLayout.spatialPointSize, as: mms_spatial_point.self)
+    }
+
+    /// The record number of the point at `position`, checked: bits 29 and 30 clear and the record inside
+    /// RECORDS; with the pivot's axis (true: longitude).
+    @inline(__always)
+    func spatialRecord(_ point: mms_spatial_point, at position: Int) throws(MMSearchError) -> (record: Int, longitude: Bool) {
+        let value = point.record_axis
         let record = Int(value & MMS_SPATIAL_RECORD_MASK)
         guard value & ~(MMS_SPATIAL_RECORD_MASK | MMS_SPATIAL_AXIS_LONGITUDE) == 0, record < layout.recordCount else {
-            throw corrupt(layout.spatial + position * 4, "spatial entry \(position) is \(value), not a record of \(layout.recordCount) and an axis bit")
+            throw corrupt(layout.spatial + position * _IndexLayout.spatialPointSize + Self.recordAxisField,
+                          "spatial point \(position) names \(value), not a record of \(layout.recordCount) and an axis bit")
         }
         return (record, value & MMS_SPATIAL_AXIS_LONGITUDE != 0)
     }
@@ -31,14 +42,23 @@ extension _IndexBytes {
     static let latitudeField = MemoryLayout<mms_record>.offset(of: \.lat_e7)!
     static let longitudeField = MemoryLayout<mms_record>.offset(of: \.lon_e7)!
     static let idField = MemoryLayout<mms_record>.offset(of: \.id)!
+    static let recordAxisField = MemoryLayout<mms_spatial_point>.offset(of: \.record_axis)!
 
     /// The `limit` records nearest `point` that pass `filter` (nil: all), nearest first, by
     /// (distance, id, record): each with its distance in km, as `GeoPoint.distanceKm` computes it.
+    /// The walk reads SPATIAL's points (coordinates beside record numbers), and RECORDS only for the
+    /// records it keeps (and those a filter asks about); it allocates the answer and, for a `limit`
+    /// past what fits on the stack, its best-so-far buffer.
     func nearest(to point: GeoPoint, limit: Int, filter: ResolvedFilter?) throws(MMSearchError) -> [(record: Int, distanceKm: Double)] {
         guard limit > 0, layout.recordCount > 0 else { return [] }
-        var search = _NearestSearch(index: self, point: point, limit: Swift.min(limit, layout.recordCount), filter: filter)
-        try search.visit(0 ..< layout.recordCount, _SpatialBox.world)
-        return search.sorted()
+        let capacity = Swift.min(limit, layout.recordCount)
+        return try withUnsafeTemporaryAllocation(of: _NearestSearch.Found.self, capacity: capacity) { (buffer) throws(MMSearchError) in
+            try withUnsafeTemporaryAllocation(of: _NearestSearch.Frame.self, capacity: _NearestSearch.stackCapacity) { (stack) throws(MMSearchError) in
+                var search = _NearestSearch(index: self, point: point, heap: buffer, stack: stack, filter: filter)
+                try search.run()
+                return search.sorted()
+            }
+        }
     }
 
     /// How many records pass `filter`: every record's check, but for whole nodes that a box or a
@@ -50,14 +70,17 @@ extension _IndexBytes {
         func visit(_ range: Range<Int>, _ box: _SpatialBox) throws(MMSearchError) {
             guard !bounds.excludes(box) else { return }
             if range.count <= Int(MMS_SPATIAL_LEAF_SIZE) {
-                for position in range where try passes(try spatialEntry(position).record, filter) { count += 1 }
+                for position in range {
+                    let record = try spatialRecord(try spatialPoint(position), at: position).record
+                    if try passes(record, filter) { count += 1 }
+                }
                 return
             }
             let middle = range.lowerBound + range.count / 2
-            let (record, longitude) = try spatialEntry(middle)
+            let pivot = try spatialPoint(middle)
+            let (record, longitude) = try spatialRecord(pivot, at: middle)
             if try passes(record, filter) { count += 1 }
-            let split = try coordinates(ofRecord: record)
-            let (low, high) = box.split(longitude: longitude, at: longitude ? split.longitude : split.latitude)
+            let (low, high) = box.split(longitude: longitude, at: longitude ? pivot.lon_e7 : pivot.lat_e7)
             try visit(range.lowerBound ..< middle, low)
             try visit(middle + 1 ..< range.upperBound, high)
         }
@@ -143,9 +166,16 @@ struct _HaversineBound {
         return x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42)))
     }
 
-    /// A lower bound of `a` to every point of `box`: the least latitude difference, the least longitude
-    /// difference around the circle (across the 180th meridian too) and the least cosine of the box's
-    /// latitudes (0 at a pole), each of which only lowers a = sin²(Δφ/2) + cos φ1 cos φ2 sin²(Δλ/2).
+    /// A lower bound of `a` to every point of `box`: the larger of two.
+    /// The first takes the least latitude difference, the least longitude difference around the circle
+    /// (across the 180th meridian too) and the least cosine of the box's latitudes (0 at a pole), each
+    /// of which only lowers a = sin²(Δφ/2) + cos φ1 cos φ2 sin²(Δλ/2).
+    /// The second holds for a box whose longitudes all differ from the point's by at least dL > 0: every
+    /// point of it is at least as far as the meridian at dL (a point's distance grows with its
+    /// longitude difference), which is the cross-track distance d, sin d = cos φ1 sin dL, for dL < 90°,
+    /// and the distance to the nearer pole, 90° - |φ1|, from 90° on; a = sin²(d/2) = s² / (2 (1 + √(1 - s²)))
+    /// with s = sin d. It keeps a box that reaches a pole (the first's cosine 0) from being entered
+    /// whatever its longitudes.
     @inline(__always)
     func a(south: Int32, north: Int32, west: Int32, east: Int32) -> Double {
         let unit = Self.radiansPerUnit
@@ -161,6 +191,33 @@ struct _HaversineBound {
         let halfL = Swift.min(Swift.max(0, dL - Self.slack), .pi) / 2
         let highest = Swift.max(abs(southP), abs(northP))
         let cosBelow = Self.sinBelow(Swift.max(0, .pi / 2 - highest - Self.slack))
+        let sinP = Self.sinBelow(halfP), sinL = Self.sinBelow(halfL)
+        let separate = sinP * sinP + cosP1 * cosBelow * (sinL * sinL)
+        let reach = dL - Self.slack
+        guard reach > 0 else { return separate }
+        let acrossTrack: Double
+        if reach >= .pi / 2 {
+            let half = Self.sinBelow(Swift.max(0, .pi / 2 - abs(p1) - Self.slack) / 2)
+            acrossTrack = half * half
+        } else {
+            let sine = cosP1 * Self.sinBelow(reach), square = sine * sine
+            acrossTrack = square / (2 * (1 + Swift.max(0, 1 - square).squareRoot()))
+        }
+        return Swift.max(separate, acrossTrack)
+    }
+
+    /// A lower bound of `a` to the point (`latitude`, `longitude`): the first bound of `a(south:...)`
+    /// for a box of one point (within a few parts in 1e4 of the exact `a`).
+    @inline(__always)
+    func a(latitude: Int32, longitude: Int32) -> Double {
+        let unit = Self.radiansPerUnit
+        let p2 = Double(latitude) * unit, l2 = Double(longitude) * unit
+        let dP = abs(p2 - p1)
+        let toPoint = abs(l1 - l2)
+        let dL = Swift.min(toPoint, 2 * .pi - toPoint)
+        let halfP = Swift.min(Swift.max(0, dP - Self.slack), .pi) / 2
+        let halfL = Swift.min(Swift.max(0, dL - Self.slack), .pi) / 2
+        let cosBelow = Self.sinBelow(Swift.max(0, .pi / 2 - abs(p2) - Self.slack))
         let sinP = Self.sinBelow(halfP), sinL = Self.sinBelow(halfL)
         return sinP * sinP + cosP1 * cosBelow * (sinL * sinL)
     }
@@ -203,108 +260,231 @@ struct _FilterBounds {
     }
 }
 
-/// One k-nearest search: the best `limit` so far in a max-heap by (distance, id, record), the worst on
-/// top, and the `a` a record or box must beat once the heap is full.
+/// One k-nearest search: the best so far in a max-heap by (distance, id, record), the worst on top, in
+/// a buffer of `limit` the caller allocates; the `a` a record or box must beat once the heap is full;
+/// and the nodes still to enter on an explicit stack (a far child waits there while the near one is
+/// walked, and is entered only if it still may hold a better record when its turn comes).
 struct _NearestSearch {
+    /// A kept record and its `a`; its distance is computed (asin) only where two `a`s are close
+    /// enough for their distances to tie, and for the answer.
     struct Found {
-        var distance: Double
         var a: Double
-        var id: UInt32
         var record: UInt32
-
-        @inline(__always)
-        static func worse(_ x: Found, _ y: Found) -> Bool {
-            if x.distance != y.distance { return x.distance > y.distance }
-            if x.id != y.id { return x.id > y.id }
-            return x.record > y.record
-        }
     }
+
+    /// Outside this relative difference of `a`, distances differ the same way: Haversine.km (a square
+    /// root, an asin, a product) keeps a relative difference of 1e-12 in `a` as about 5e-13, far more
+    /// than its few roundings of 1e-16, so the distances computed differ and in the same order.
+    static let tieBand = 1e-12
+
+    /// A node still to enter, its range of SPATIAL and its box, and the pivot of its parent (the point
+    /// between it and its near sibling, considered when the frame is taken up; -1 for the root).
+    struct Frame {
+        var low: Int32
+        var high: Int32
+        var pivot: Int32
+        var box: _SpatialBox
+    }
+
+    /// More than the depth of any tree of at most 2^29 points (each child's range is under half its
+    /// parent's, so depth <= 30), and the stack holds at most one far child a level.
+    static let stackCapacity = 64
 
     let index: _IndexBytes
     let haversine: Haversine
     let bound: _HaversineBound
-    let limit: Int
     let filter: _IndexBytes.ResolvedFilter?
     let filterBounds: _FilterBounds?
-    var heap: [Found] = []
-    /// The worst kept `a` once `limit` are kept; infinity before.
+    let heap: UnsafeMutableBufferPointer<Found>
+    var count = 0
+    let stack: UnsafeMutableBufferPointer<Frame>
+    /// The worst kept `a` once the heap is full; infinity before.
     var worstA = Double.infinity
+    /// The point in 1e-7 degree, and how far (in 1e-7 degree of latitude, and of longitude around the
+    /// circle) a record or a box must at most be from it to possibly beat `worstA`: a quick test in
+    /// front of the bounds (`updateReach`); infinity before the heap is full.
+    let latitudeUnits: Double
+    let longitudeUnits: Double
+    var latitudeReach = Double.infinity
+    var longitudeReach = Double.infinity
+    /// SPATIAL's first byte, and its point count (the record count; the layout checked at open that
+    /// SPATIAL holds that many points inside the file).
+    let spatial: Int
+    let points: Int
 
-    init(index: _IndexBytes, point: GeoPoint, limit: Int, filter: _IndexBytes.ResolvedFilter?) {
+    init(index: _IndexBytes, point: GeoPoint, heap: UnsafeMutableBufferPointer<Found>, stack: UnsafeMutableBufferPointer<Frame>, filter: _IndexBytes.ResolvedFilter?) {
         self.index = index
         haversine = Haversine(latitude: point.latitude, longitude: point.longitude)
         bound = _HaversineBound(haversine)
-        self.limit = limit
+        self.heap = heap
+        self.stack = stack
         self.filter = filter
         filterBounds = filter.map { _FilterBounds($0.filter) }
-        heap.reserveCapacity(limit)
+        spatial = index.layout.spatial
+        points = index.layout.recordCount
+        latitudeUnits = point.latitude * Double(MMS_COORDINATE_SCALE)
+        longitudeUnits = point.longitude * Double(MMS_COORDINATE_SCALE)
+    }
+
+    /// Sets the reaches from `worstA`, without the C library. Every record with `a` at most
+    /// worstA × (1 + margin) (all a search may keep) is within the angle d = 2 asin x of the point,
+    /// x = √a; asin x <= x / √(1 - x²), so d <= dmax = 2x / √(1 - x²) (taken larger still). Its latitude
+    /// differs by at most dmax, and its longitude by at most asin(sin dmax / cos φ1) <= r / √(1 - r²),
+    /// r = dmax / cos φ1 (the least distance to the places whose longitude differs by dL is
+    /// asin(cos φ1 sin dL) up to dL = 90°, and 90° - |φ1| = asin(cos φ1) beyond; sin y <= y), or by
+    /// anything when r is near 1. The reaches add a relative 1e-8, 1e-9 radians and 2 units to cover
+    /// every rounding: they only let the bounds behind them decide.
+    mutating func updateReach() {
+        let unit = _HaversineBound.radiansPerUnit
+        let square = Swift.min(1, worstA * (1 + 1e-8))
+        guard square < 0.25 else {
+            latitudeReach = .infinity
+            longitudeReach = .infinity
+            return
+        }
+        let dmax = 2 * square.squareRoot() / (1 - square).squareRoot() * (1 + 1e-8) + 1e-9
+        latitudeReach = dmax / unit + 2
+        let ratio = dmax / bound.cosP1
+        if !(ratio < 0.5) {
+            longitudeReach = .infinity
+        } else {
+            longitudeReach = (ratio / (1 - ratio * ratio).squareRoot() * (1 + 1e-8) + 1e-9) / unit + 2
+        }
+    }
+
+    /// Whether the quick test rules out every point of `box`: its latitudes or its longitudes (around
+    /// the circle) all farther than the reach.
+    @inline(__always)
+    func outOfReach(_ box: _SpatialBox) -> Bool {
+        let south = Double(box.south), north = Double(box.north)
+        let dP = latitudeUnits < south ? south - latitudeUnits : latitudeUnits > north ? latitudeUnits - north : 0
+        if dP > latitudeReach { return true }
+        let west = Double(box.west), east = Double(box.east)
+        guard longitudeUnits < west || longitudeUnits > east else { return false }
+        let turn = 360 * Double(MMS_COORDINATE_SCALE)
+        let toWest = abs(longitudeUnits - west), toEast = abs(longitudeUnits - east)
+        let dL = Swift.min(Swift.min(toWest, turn - toWest), Swift.min(toEast, turn - toEast))
+        return dL > longitudeReach
+    }
+
+    /// The quick test for one point.
+    @inline(__always)
+    func outOfReach(latitude: Int32, longitude: Int32) -> Bool {
+        if abs(Double(latitude) - latitudeUnits) > latitudeReach { return true }
+        let toPoint = abs(Double(longitude) - longitudeUnits)
+        return Swift.min(toPoint, 360 * Double(MMS_COORDINATE_SCALE) - toPoint) > longitudeReach
+    }
+
+    /// Whether a kept record is worse than another by (distance, id, record): by `a` when the two are
+    /// far enough apart (`tieBand`), else by the distances, and ids (read from RECORDS) only when the
+    /// distances tie. Both records were checked to be in RECORDS when kept.
+    @inline(__always)
+    func worse(_ x: Found, _ y: Found) -> Bool {
+        if x.a > y.a * (1 + Self.tieBand) { return true }
+        if y.a > x.a * (1 + Self.tieBand) { return false }
+        let xDistance = Haversine.km(x.a), yDistance = Haversine.km(y.a)
+        if xDistance != yDistance { return xDistance > yDistance }
+        let xId = id(x.record), yId = id(y.record)
+        if xId != yId { return xId > yId }
+        return x.record > y.record
+    }
+
+    /// The id of a record already checked to be below the record count.
+    @inline(__always)
+    func id(_ record: UInt32) -> UInt32 {
+        index.raw.loadUnaligned(fromByteOffset: index.layout.records + Int(record) * _IndexLayout.recordSize + _IndexBytes.idField, as: UInt32.self)
     }
 
     /// Whether the node with `box` may hold a record that beats the worst kept (and passes the filter).
     @inline(__always)
     func mayHold(_ box: _SpatialBox) -> Bool {
         if let filterBounds, filterBounds.excludes(box) { return false }
-        return worstA == .infinity || !_HaversineBound.exceeds(bound.a(south: box.south, north: box.north, west: box.west, east: box.east), worstA)
+        return worstA == .infinity || !outOfReach(box) && !_HaversineBound.exceeds(bound.a(south: box.south, north: box.north, west: box.west, east: box.east), worstA)
     }
 
-    /// The node of `range` with `box` (already found worth entering): its pivot, then the child on the
-    /// point's side, then the other if it still may hold a better record. Depth at most log2 of the
-    /// record count, whatever the file says: each child's range is under half its parent's.
-    mutating func visit(_ range: Range<Int>, _ box: _SpatialBox) throws(MMSearchError) {
-        if range.count <= Int(MMS_SPATIAL_LEAF_SIZE) {
-            for position in range { try consider(try index.spatialEntry(position).record) }
-            return
-        }
-        let middle = range.lowerBound + range.count / 2
-        let (record, longitude) = try index.spatialEntry(middle)
-        let split = try index.coordinates(ofRecord: record)
-        try consider(record, split)
-        let value = longitude ? split.longitude : split.latitude
-        let (low, high) = box.split(longitude: longitude, at: value)
-        let lowRange = range.lowerBound ..< middle, highRange = middle + 1 ..< range.upperBound
-        let here = longitude ? haversine.l1 : haversine.p1
-        if here <= Double(value) * _HaversineBound.radiansPerUnit {
-            if mayHold(low) { try visit(lowRange, low) }
-            if mayHold(high) { try visit(highRange, high) }
-        } else {
-            if mayHold(high) { try visit(highRange, high) }
-            if mayHold(low) { try visit(lowRange, low) }
-        }
-    }
-
+    /// The point at `position`, which the caller has checked is below `points` (its node's range is).
     @inline(__always)
-    mutating func consider(_ record: Int) throws(MMSearchError) {
-        try consider(record, try index.coordinates(ofRecord: record))
+    func point(_ position: Int) -> mms_spatial_point {
+        index.raw.loadUnaligned(fromByteOffset: spatial + position * _IndexLayout.spatialPointSize, as: mms_spatial_point.self)
     }
 
-    /// Keeps `record` (at `at`) if it passes the filter and beats the worst kept: a bound first, the
-    /// exact `a` next, the distance (asin) only for a record that may be kept.
+    /// The walk from the root, down the children on the point's side to a leaf first (so that the best
+    /// so far are near before most of the tree is tested against them); each far child waits on the
+    /// stack with its parent's pivot, which is considered when the frame is taken up, and the child
+    /// entered then if it still may hold a better record. Every range walked lies in [0, points) (the
+    /// root's is, and a child's is inside its parent's), checked once a node.
+    mutating func run() throws(MMSearchError) {
+        stack[0] = Frame(low: 0, high: Int32(truncatingIfNeeded: points), pivot: -1, box: _SpatialBox.world)
+        guard Int(stack[0].high) == points else { throw index.corrupt(spatial, "the spatial index holds \(points) points, more than 2^31") }
+        var depth = 1
+        while depth > 0 {
+            depth -= 1
+            var node = stack[depth]
+            if node.pivot >= 0 { try consider(point(Int(node.pivot)), at: Int(node.pivot)) }
+            if !mayHold(node.box) { continue }
+            while true {
+                let low = Int(node.low), high = Int(node.high)
+                guard 0 <= low, low <= high, high <= points else {
+                    throw index.corrupt(spatial, "a spatial node \(low) ..< \(high) lies outside the \(points) points")
+                }
+                if high - low <= Int(MMS_SPATIAL_LEAF_SIZE) {
+                    for position in low ..< high { try consider(point(position), at: position) }
+                    break
+                }
+                let middle = low + (high - low) / 2
+                let pivot = point(middle)
+                let longitude = pivot.record_axis & MMS_SPATIAL_AXIS_LONGITUDE != 0
+                let value = longitude ? pivot.lon_e7 : pivot.lat_e7
+                let (lowBox, highBox) = node.box.split(longitude: longitude, at: value)
+                let lowNode = Frame(low: node.low, high: Int32(middle), pivot: -1, box: lowBox)
+                let highNode = Frame(low: Int32(middle + 1), high: node.high, pivot: -1, box: highBox)
+                let here = longitude ? haversine.l1 : haversine.p1
+                let (near, farNode) = here <= Double(value) * _HaversineBound.radiansPerUnit ? (lowNode, highNode) : (highNode, lowNode)
+                var far = farNode
+                far.pivot = Int32(middle)
+                guard depth < stack.count else { throw index.corrupt(spatial, "the spatial index is deeper than \(stack.count) levels") }
+                stack[depth] = far
+                depth += 1
+                guard mayHold(near.box) else { break }
+                node = near
+            }
+        }
+    }
+
+    /// Keeps the record of `point` (at `position`) if it passes the filter and beats the worst kept: a
+    /// bound from the point's coordinates first, the exact `a` next, the distance (asin) only for a record
+    /// that may be kept. The record number is checked before the record is read or kept.
     @inline(__always)
-    mutating func consider(_ record: Int, _ at: (latitude: Int32, longitude: Int32)) throws(MMSearchError) {
-        let full = heap.count == limit
-        if full, _HaversineBound.exceeds(bound.a(south: at.latitude, north: at.latitude, west: at.longitude, east: at.longitude), worstA) { return }
+    mutating func consider(_ point: mms_spatial_point, at position: Int) throws(MMSearchError) {
+        let full = count == heap.count
+        let latitude = point.lat_e7, longitude = point.lon_e7
+        if full, outOfReach(latitude: latitude, longitude: longitude) || _HaversineBound.exceeds(bound.a(latitude: latitude, longitude: longitude), worstA) { return }
+        let record = try index.spatialRecord(point, at: position).record
         if let filter, !(try index.passes(record, filter)) { return }
         let scale = Double(Coordinate.scale)
-        let a = haversine.a(latitude: Double(at.latitude) / scale, longitude: Double(at.longitude) / scale)
+        let a = haversine.a(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)
         if full, a > worstA * (1 + _HaversineBound.margin) { return }
-        let id = index.raw.loadUnaligned(fromByteOffset: index.layout.records + record * _IndexLayout.recordSize + _IndexBytes.idField, as: UInt32.self)
-        let found = Found(distance: Haversine.km(a), a: a, id: id, record: UInt32(record))
+        let found = Found(a: a, record: UInt32(record))
         if full {
-            guard Found.worse(heap[0], found) else { return }
+            guard worse(heap[0], found) else { return }
             heap[0] = found
             siftDown()
         } else {
-            heap.append(found)
+            heap[count] = found
+            count += 1
             siftUp()
         }
-        if heap.count == limit { worstA = heap[0].a }
+        if count == heap.count {
+            worstA = heap[0].a
+            updateReach()
+        }
     }
 
     private mutating func siftUp() {
-        var child = heap.count - 1
+        var child = count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard Found.worse(heap[child], heap[parent]) else { return }
+            guard worse(heap[child], heap[parent]) else { return }
             heap.swapAt(child, parent)
             child = parent
         }
@@ -315,8 +495,8 @@ struct _NearestSearch {
         while true {
             let left = 2 * parent + 1, right = left + 1
             var worst = parent
-            if left < heap.count, Found.worse(heap[left], heap[worst]) { worst = left }
-            if right < heap.count, Found.worse(heap[right], heap[worst]) { worst = right }
+            if left < count, worse(heap[left], heap[worst]) { worst = left }
+            if right < count, worse(heap[right], heap[worst]) { worst = right }
             guard worst != parent else { return }
             heap.swapAt(parent, worst)
             parent = worst
@@ -325,6 +505,8 @@ struct _NearestSearch {
 
     /// What was kept, nearest first.
     func sorted() -> [(record: Int, distanceKm: Double)] {
-        heap.sorted { Found.worse($1, $0) }.map { (Int($0.record), $0.distance) }
+        var kept = UnsafeMutableBufferPointer(rebasing: heap[0 ..< count])
+        kept.sort { worse($1, $0) }
+        return kept.map { (Int($0.record), Haversine.km($0.a)) }
     }
 }

@@ -40,7 +40,7 @@ struct _IndexLayout: Sendable {
     let countries: Int
     let qualifierNames: Int
     let spellings: Int
-    /// SPATIAL: record_count uint32_t values, the records in k-d tree order.
+    /// SPATIAL: record_count mms_spatial_point, the records' coordinates and numbers in k-d tree order.
     let spatial: Int
     /// Byte ranges of the pools.
     let labels: Range<Int>
@@ -56,6 +56,7 @@ struct _IndexLayout: Sendable {
     static let regionSize = MemoryLayout<mms_region>.stride
     static let countrySize = MemoryLayout<mms_country>.stride
     static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
+    static let spatialPointSize = MemoryLayout<mms_spatial_point>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -195,7 +196,7 @@ struct _IndexLayout: Sendable {
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
         spellings = try section(MMS_SECTION_SPELLINGS, elementSize: Self.alternateSize, count: Int(header.spelling_count)).lowerBound
         source = try section(MMS_SECTION_SOURCE)
-        let spatialSection = try section(MMS_SECTION_SPATIAL, elementSize: MemoryLayout<UInt32>.size, count: recordCount)
+        let spatialSection = try section(MMS_SECTION_SPATIAL, elementSize: Self.spatialPointSize, count: recordCount)
         spatial = spatialSection.lowerBound
         guard spatialSection.upperBound == raw.count else {
             throw corrupt(at(\.file_size), "the sections end at byte \(spatialSection.upperBound), the file at \(raw.count)")

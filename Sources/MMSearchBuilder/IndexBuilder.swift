@@ -315,7 +315,7 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
         writer.place(MMS_SECTION_SPELLINGS, Array(alternates[(alternates.count - keys.spellingCount)...]))
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
-        writer.place(MMS_SECTION_SPATIAL, SpatialBuilder.values(of: recordEntries))
+        writer.place(MMS_SECTION_SPATIAL, SpatialBuilder.points(of: recordEntries))
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: alternates.count - keys.spellingCount, summaries: summaries.summaries.count, top: summaries.top.count,

@@ -8,7 +8,16 @@ import MMSearch
 /// records spread more: latitude, or longitude with its span scaled by the cosine of the middle
 /// latitude (a degree of longitude is that much shorter there).
 enum SpatialBuilder {
-    /// The SPATIAL values of `records` (in record order): O(n log n).
+    /// The SPATIAL section of `records` (in record order): each tree slot's record's coordinates beside
+    /// its number and axis bit. O(n log n).
+    static func points(of records: [mms_record]) -> [mms_spatial_point] {
+        values(of: records).map { value in
+            let record = records[Int(value & MMS_SPATIAL_RECORD_MASK)]
+            return mms_spatial_point(lat_e7: record.lat_e7, lon_e7: record.lon_e7, record_axis: value)
+        }
+    }
+
+    /// The record numbers (with the axis bit) of `records` in tree order: O(n log n).
     static func values(of records: [mms_record]) -> [UInt32] {
         var values = Array(0 ..< UInt32(records.count))
         let latitudes = records.map(\.lat_e7), longitudes = records.map(\.lon_e7)

@@ -13,6 +13,7 @@ import Testing
         #expect(MemoryLayout<mms_record>.stride == MMS_RECORD_SIZE)
         #expect(MemoryLayout<mms_alternate>.stride == MMS_ALTERNATE_SIZE)
         #expect(MemoryLayout<mms_source>.stride == MMS_SOURCE_SIZE)
+        #expect(MemoryLayout<mms_spatial_point>.stride == MMS_SPATIAL_POINT_SIZE)
         #expect(MemoryLayout<mms_section>.stride == 16)
     }
 

@@ -34,7 +34,7 @@ enum IndexFormat {
     static let uint8Element = Element(type: "uint8_t", stride: 1, fields: [Field(name: "value", offset: 0, width: 1)])
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES and
-    /// SOURCE are not arrays; SPATIAL's values are record numbers with an axis bit.)
+    /// SOURCE are not arrays.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_NODES, probe(mms_node.self)),
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
@@ -51,7 +51,7 @@ enum IndexFormat {
         (MMS_SECTION_COUNTRIES, probe(mms_country.self)),
         (MMS_SECTION_QUALIFIER_NAMES, probe(mms_qualifier_name.self)),
         (MMS_SECTION_SPELLINGS, probe(mms_alternate.self)),
-        (MMS_SECTION_SPATIAL, uint32Element),
+        (MMS_SECTION_SPATIAL, probe(mms_spatial_point.self)),
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
@@ -86,8 +86,9 @@ enum IndexFormat {
         case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
         case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
-        // SPATIAL: a pivot's value has the axis bit (bit 31) set, so no one bound tells its values
-        // apart: IndexMutationTests.spatialValuesOutOfBounds sets them past the records.
+        // SPATIAL: a pivot's record_axis has the axis bit (bit 31) set, so no one bound tells its values
+        // apart: IndexMutationTests.spatialValuesOutOfBounds sets them past the records. A point's
+        // lat_e7 and lon_e7 are structure, not content: verify checks them against the record's.
         case (MMS_SECTION_REGIONS, "name_offset"), (MMS_SECTION_REGIONS, "folded_offset"), (MMS_SECTION_REGIONS, "code_offset"),
              (MMS_SECTION_REGIONS, "name_length"), (MMS_SECTION_REGIONS, "folded_length"), (MMS_SECTION_REGIONS, "code_length"),
              (MMS_SECTION_COUNTRIES, "name_offset"), (MMS_SECTION_COUNTRIES, "folded_offset"),

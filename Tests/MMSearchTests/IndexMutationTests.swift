@@ -814,17 +814,18 @@ extension IndexMutationTests {
     /// it may not reach it), and verify refuses.
     @Test func spatialValuesOutOfBounds() {
         let file = Self.full.file
-        let section = file.section(MMS_SECTION_SPATIAL)
+        let element = IndexFormat.element(of: MMS_SECTION_SPATIAL)!
         let count = file.recordCount
-        #expect(section.count == 4 * count)
+        #expect(file.section(MMS_SECTION_SPATIAL).count == element.stride * count)
         var cases = 0
         // The root's pivot (the middle), a leaf's first and last value, and one in between.
         for position in Set([0, count / 2, count - 1, count / 4]) {
-            let intact = UInt32(file.load(at: section.lowerBound + 4 * position, width: 4))
+            let offset = file.offset(MMS_SECTION_SPATIAL, element: position, element.field("record_axis")!)
+            let intact = UInt32(file.load(at: offset, width: 4))
             let axis = intact & MMS_SPATIAL_AXIS_LONGITUDE
             for value in [axis | UInt32(count), axis | UInt32(count + 1), axis | 1 << 29 | intact & MMS_SPATIAL_RECORD_MASK, axis | 1 << 30, UInt32.max] {
                 var damaged = file
-                damaged.store(UInt64(value), at: section.lowerBound + 4 * position, width: 4)
+                damaged.store(UInt64(value), at: offset, width: 4)
                 let outcome = Self.exercise(damaged.withChecksumFixed())
                 Self.checkThrowsOrRight(outcome, Self.full, "spatial \(position) = \(String(value, radix: 16))")
                 Self.checkRefused(outcome, Self.full, "spatial \(position) = \(String(value, radix: 16))")

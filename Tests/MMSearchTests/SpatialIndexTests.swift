@@ -230,7 +230,7 @@ import Testing
         let (index, _) = try await offThePool { try Self.real.get() }
         try index.verify()
         let section = try index.info().sections.first { $0.name == "spatial" }
-        #expect(section?.length == 4 * index.count)
+        #expect(section?.length == Int(MMS_SPATIAL_POINT_SIZE) * index.count)
     }
 
     // MARK: Synthetic indexes
@@ -286,18 +286,27 @@ import Testing
     }
 
     /// The builder's tree holds the format's invariants: checked independently of `verify`, from the
-    /// section's bytes.
+    /// section's bytes (each point's coordinates are its record's).
     @Test func theBuilderLaysOutAKdTree() throws {
         let records = Self.syntheticRecords(count: 1_000, seed: 9)
         let source = SourceDescription(name: "spatial.json", size: 0, checksum: 0, builtAt: 0)
         let file = IndexFile(try IndexBuilder.makeIndex(records: records, source: source).bytes)
         let spatial = file.section(MMS_SECTION_SPATIAL)
-        #expect(spatial.count == 4 * records.count)
-        let values = (0 ..< records.count).map { UInt32(file.load(at: spatial.lowerBound + 4 * $0, width: 4)) }
+        let pointElement = IndexFormat.element(of: MMS_SECTION_SPATIAL)!
+        #expect(spatial.count == pointElement.stride * records.count)
+        func pointField(_ position: Int, _ name: String) -> UInt32 {
+            UInt32(file.load(at: file.offset(MMS_SECTION_SPATIAL, element: position, pointElement.field(name)!), width: 4))
+        }
+        let values = (0 ..< records.count).map { pointField($0, "record_axis") }
         #expect(Set(values.map { $0 & MMS_SPATIAL_RECORD_MASK }) == Set(0 ..< UInt32(records.count)))
         let recordElement = IndexFormat.element(of: MMS_SECTION_RECORDS)!
         func coordinate(_ record: UInt32, longitude: Bool) -> Int32 {
             Int32(truncatingIfNeeded: file.load(at: file.offset(MMS_SECTION_RECORDS, element: Int(record), recordElement.field(longitude ? "lon_e7" : "lat_e7")!), width: 4))
+        }
+        for position in 0 ..< records.count {
+            let record = values[position] & MMS_SPATIAL_RECORD_MASK
+            #expect(Int32(truncatingIfNeeded: pointField(position, "lat_e7")) == coordinate(record, longitude: false))
+            #expect(Int32(truncatingIfNeeded: pointField(position, "lon_e7")) == coordinate(record, longitude: true))
         }
         var splitsOnLongitude = 0, splits = 0
         func check(_ range: Range<Int>) {
