@@ -53,8 +53,8 @@ import Testing
         }
         let names = info.sections.map(\.name)
         #expect(Set(names).count == names.count && !names.contains(""))
-        let known = ["nodes", "labels", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order",
-                     "record regions", "regions", "countries", "qualifier names", "spellings", "source"]
+        let known = ["nodes", "labels", "entries", "summaries", "top pages", "top page ranks", "records", "population", "alternates", "names", "id order",
+                     "record regions", "regions", "countries", "qualifier names", "spellings", "source", "spatial"]
         #expect(names.filter(known.contains) == known, "\(names)")
         #expect(info.sections.first?.offset == Int(MMS_HEADER_SIZE))
         #expect(info.sections.last.map { $0.offset + $0.length } == info.fileSize)
