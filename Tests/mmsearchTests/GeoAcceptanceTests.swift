@@ -145,7 +145,7 @@ import Testing
 
     /// How many typed cities each family asks: one in the quick run (three of its keystrokes), the
     /// keystrokes of many in the full run (every keystroke of each).
-    static let citiesPerFamily = FullTests.count(quick: 1, full: 16)
+    static let citiesPerFamily = FullTests.count(quick: 1, full: 6)
 
     /// typing-near.txt's keystrokes across the families: typed cities drawn with a fixed seed, each
     /// asked in one family (the next city in the next one). In the quick run, three keystrokes of each
