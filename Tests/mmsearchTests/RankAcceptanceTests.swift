@@ -398,7 +398,7 @@ struct RealDump: Sendable {
             // most 10% of the index (issue 21).
             let whole = try FileManager.default.attributesOfItem(atPath: built.path)[.size] as! Int
             let spatialRow = try #require(lines.first { $0.hasPrefix("  spatial ") }, "\(lines)")
-            let spatial = try #require(Int(spatialRow.split(separator: " ")[1]), spatialRow)
+            let spatial = try #require(Int(spatialRow.split(separator: " ")[1]), "\(spatialRow)")
             #expect(spatial * 10 <= whole, "SPATIAL is \(spatial) of \(whole) bytes")
             let size = whole - spatial
             let admin1Size = try FileManager.default.attributesOfItem(atPath: RealData.admin1)[.size] as! Int
