@@ -207,6 +207,19 @@ struct IndexFile {
         return zip(sections, sections.dropFirst()).map { $0.upperBound ..< $1.lowerBound }.filter { !$0.isEmpty }
     }
 
+    /// The bytes of NAMES that are content: the countries' and regions' other names (QUALIFIER_NAMES'
+    /// folded texts). Only their own fields point at them, and verify sees only that each is folded
+    /// and in order, so another folded text there is another index, as `IndexFormat.isContent` says of
+    /// the fields themselves.
+    var contentTexts: [Range<Int>] {
+        let element = IndexFormat.element(of: MMS_SECTION_QUALIFIER_NAMES)!
+        let names = section(MMS_SECTION_NAMES).lowerBound
+        return (0 ..< count(of: MMS_SECTION_QUALIFIER_NAMES)).map { position in
+            let start = names + Int(load(at: offset(MMS_SECTION_QUALIFIER_NAMES, element: position, element.field("folded_offset")!), width: 4))
+            return start ..< start + Int(load(at: offset(MMS_SECTION_QUALIFIER_NAMES, element: position, element.field("folded_length")!), width: 2))
+        }
+    }
+
     /// A little-endian unsigned integer of `width` bytes at `offset`.
     func load(at offset: Int, width: Int) -> UInt64 {
         (0 ..< width).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
