@@ -181,16 +181,7 @@ public struct CityIndex: Sendable {
     /// more).
     public func nearest(to point: GeoPoint, limit: Int, filter: GeoFilter = .none) throws(MMSearchError) -> [City] {
         try withBytes { (index) throws(MMSearchError) in
-            let found = try index.nearest(to: point, limit: limit, filter: filter.isFiltering ? index.resolve(filter) : nil)
-            var cities: [City] = []
-            cities.reserveCapacity(found.count)
-            for (record, distanceKm) in found {
-                var city = try index.city(record, matchedBy: try index.emptyQueryEntry(ofRecord: record))
-                // The walk's distance: the same operations on the same doubles as `point.distanceKm(to:)`.
-                city.distanceKm = distanceKm
-                cities.append(city)
-            }
-            return cities
+            try index.nearestCities(to: point, in: 0 ..< Swift.max(limit, 0), filter: filter.isFiltering ? index.resolve(filter) : nil, expected: nil)
         }
     }
 

@@ -222,13 +222,8 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                     cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
                 }
             case let .nearest(point, filter):
-                let found = try bytes.nearest(to: point, limit: positions.upperBound, filter: filter)
-                guard found.count == positions.upperBound else {
-                    throw bytes.corrupt(bytes.layout.spatial, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(count) that pass")
-                }
-                for position in positions {
-                    cities.append(try bytes.city(found[position].record, matchedBy: try bytes.emptyQueryEntry(ofRecord: found[position].record)))
-                }
+                // With the walk's distances: the loop below leaves them as they are.
+                cities = try bytes.nearestCities(to: point, in: positions, filter: filter, expected: count)
             case let .summarized(located, query, top, qualified):
                 if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {
                     // The stored page as it is: read in place.
@@ -253,7 +248,9 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 }
             }
             if let near {
-                for position in cities.indices { cities[position].distanceKm = near.point.distanceKm(to: GeoPoint(cities[position].coordinate)) }
+                for position in cities.indices where cities[position].distanceKm == nil {
+                    cities[position].distanceKm = near.point.distanceKm(to: GeoPoint(cities[position].coordinate))
+                }
             }
             return cities
         }

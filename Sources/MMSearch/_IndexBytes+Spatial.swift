@@ -61,6 +61,26 @@ extension _IndexBytes {
         }
     }
 
+    /// The cities at `positions` of the nearest `point` that pass `filter` (as `nearest(to:limit:filter:)`
+    /// orders them), each found by its empty-query entry and carrying the walk's distance: the same
+    /// operations on the same doubles as `point.distanceKm(to:)`. Fewer than asked means the spatial
+    /// index holds fewer than `expected` records that pass (nil: any number may).
+    func nearestCities(to point: GeoPoint, in positions: Range<Int>, filter: ResolvedFilter?, expected: Int?) throws(MMSearchError) -> [City] {
+        let found = try nearest(to: point, limit: positions.upperBound, filter: filter)
+        if let expected, found.count < positions.upperBound {
+            throw corrupt(layout.spatial, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(expected) that pass")
+        }
+        let kept = found[Swift.min(positions.lowerBound, found.count)...]
+        var cities: [City] = []
+        cities.reserveCapacity(kept.count)
+        for (record, distanceKm) in kept {
+            var city = try self.city(record, matchedBy: try emptyQueryEntry(ofRecord: record))
+            city.distanceKm = distanceKm
+            cities.append(city)
+        }
+        return cities
+    }
+
     /// How many records pass `filter`: every record's check, but for whole nodes that a box or a
     /// `within` disc leaves out.
     func spatialCount(_ filter: ResolvedFilter) throws(MMSearchError) -> Int {
