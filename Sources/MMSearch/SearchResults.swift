@@ -92,10 +92,12 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         case summarized(_IndexBytes.Located, query: [UInt8], top: Range<Int>?, qualified: [_Ranked])
         /// A search with a filter or a point, in ranked order: its first page, chosen without ordering
         /// every match; the others are read (every match ordered) when a later position is asked for.
-        case firstPage([_Match], Rest)
+        /// (Indirect, as `nearest`: their payloads are the biggest, and a plain keystroke, which copies
+        /// the plan with its results, should not pay for them.)
+        indirect case firstPage([_Match], Rest)
         /// Every city that passes `filter` (nil: all), nearest `point` first: the empty query in distance
         /// order, read from the spatial index (each page the nearest up to its end).
-        case nearest(GeoPoint, filter: _IndexBytes.ResolvedFilter?)
+        indirect case nearest(GeoPoint, filter: _IndexBytes.ResolvedFilter?)
     }
 
     /// What a search with a filter or a point needs to order every match again: the folded query,

@@ -106,10 +106,12 @@ extension _IndexBytes {
 
     /// Record `index`'s qualifiers, folded: its country code, ISO3 code, country name, region name, and
     /// region code when that is at least two letters A-Z, then its country's and region's other names
-    /// (QUALIFIER_NAMES). Empty ones are left out; repeats may stay (they change no answer). Views of
-    /// the mapped file: valid inside `withBytes` only.
+    /// (QUALIFIER_NAMES, each checked here). Views of the mapped file: valid inside `withBytes` only.
+    /// Nothing is allocated: a keystroke of a "Name, Qualifier" query makes one for each record named
+    /// exactly as the name part.
     func qualifiers(ofRecord index: Int) throws(MMSearchError) -> Qualifiers {
-        var qualifiers = Qualifiers()
+        var qualifiers = Qualifiers(qualifierNames: UnsafeRawBufferPointer(rebasing: raw[layout.qualifierNames ..< layout.qualifierNames + layout.qualifierNameCount * _IndexLayout.qualifierNameSize]),
+                                    names: UnsafeRawBufferPointer(rebasing: raw[layout.names]))
         let record = try record(index)
         var countryNumber: Int?
         if record.country != (0, 0) {
@@ -130,15 +132,15 @@ extension _IndexBytes {
             if texts.code.count >= 2, texts.code.allSatisfy({ $0 &- UInt8(ascii: "A") < 26 }) { qualifiers.add(texts.code, isCode: true) }
         }
         if layout.qualifierNameCount > 0 {
-            if let countryNumber { try addQualifierNames(of: MMS_QUALIFIER_OF_COUNTRY, countryNumber, to: &qualifiers) }
-            if let regionNumber { try addQualifierNames(of: MMS_QUALIFIER_OF_REGION, regionNumber, to: &qualifiers) }
+            if let countryNumber { qualifiers.countryNames = try qualifierNames(of: MMS_QUALIFIER_OF_COUNTRY, countryNumber) }
+            if let regionNumber { qualifiers.regionNames = try qualifierNames(of: MMS_QUALIFIER_OF_REGION, regionNumber) }
         }
         return qualifiers
     }
 
-    /// Adds the other names of country or region `number` (`kind`): their run of QUALIFIER_NAMES,
-    /// sorted by (kind, owner), found by binary search; each checked.
-    func addQualifierNames(of kind: UInt32, _ number: Int, to qualifiers: inout Qualifiers) throws(MMSearchError) {
+    /// The other names of country or region `number` (`kind`): their run of QUALIFIER_NAMES, sorted by
+    /// (kind, owner), found by binary search; each name's text checked to lie in the name pool.
+    func qualifierNames(of kind: UInt32, _ number: Int) throws(MMSearchError) -> Range<Int> {
         let wanted = UInt64(kind) << 32 | UInt64(number)
         func owner(_ position: Int) -> UInt64 {
             let name = raw.loadUnaligned(fromByteOffset: layout.qualifierNames + position * _IndexLayout.qualifierNameSize, as: mms_qualifier_name.self)
@@ -149,41 +151,93 @@ extension _IndexBytes {
             let middle = low + (high - low) / 2
             if owner(middle) < wanted { low = middle + 1 } else { high = middle }
         }
-        var position = low
-        while position < layout.qualifierNameCount, owner(position) == wanted {
-            let at = layout.qualifierNames + position * _IndexLayout.qualifierNameSize
+        var end = low
+        while end < layout.qualifierNameCount, owner(end) == wanted {
+            let at = layout.qualifierNames + end * _IndexLayout.qualifierNameSize
             let name = raw.loadUnaligned(fromByteOffset: at, as: mms_qualifier_name.self)
-            qualifiers.add(try span(offset: name.folded_offset, length: name.folded_length, at: at, what: "qualifier name \(position)"), isCode: false)
-            position += 1
+            _ = try span(offset: name.folded_offset, length: name.folded_length, at: at, what: "qualifier name \(end)")
+            end += 1
         }
+        return low ..< end
     }
 }
 
 /// A record's qualifiers: views of the mapped file, each folded text, or an ASCII code (country, ISO3,
 /// region) that folds to its lowercase, compared as such; periods in them are passed over (a query's
-/// are dropped before: "washington, d.c." fits the region code DC).
+/// are dropped before: "washington, d.c." fits the region code DC), and a text of periods only (or
+/// none) is no qualifier. The record's own texts are held in place, its country's and region's other
+/// names as runs of QUALIFIER_NAMES whose texts `qualifierNames(of:_:)` checked: no heap storage.
 struct Qualifiers {
-    private var texts: [(text: UnsafeRawBufferPointer, isCode: Bool)] = []
+    /// QUALIFIER_NAMES and the name pool.
+    private let qualifierNames: UnsafeRawBufferPointer
+    private let names: UnsafeRawBufferPointer
+    /// The record's own: country code, ISO3 code, country name, region name, region code (those it has).
+    private var own: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer)
+    private var ownCount = 0
+    /// Bit i: `own`'s text i is a code.
+    private var ownCodes: UInt8 = 0
+    var countryNames: Range<Int> = 0 ..< 0
+    var regionNames: Range<Int> = 0 ..< 0
+
+    init(qualifierNames: UnsafeRawBufferPointer, names: UnsafeRawBufferPointer) {
+        self.qualifierNames = qualifierNames
+        self.names = names
+        let none = UnsafeRawBufferPointer(start: nil, count: 0)
+        own = (none, none, none, none, none)
+    }
 
     mutating func add(_ text: UnsafeRawBufferPointer, isCode: Bool) {
-        // A text of periods only is no qualifier.
-        guard text.contains(where: { $0 != UInt8(ascii: ".") }) else { return }
-        texts.append((text, isCode))
+        precondition(ownCount < 5, "a record has at most five qualifiers of its own")
+        switch ownCount {
+        case 0: own.0 = text
+        case 1: own.1 = text
+        case 2: own.2 = text
+        case 3: own.3 = text
+        default: own.4 = text
+        }
+        if isCode { ownCodes |= 1 << UInt8(ownCount) }
+        ownCount += 1
+    }
+
+    private var count: Int { ownCount + countryNames.count + regionNames.count }
+
+    /// Qualifier `number`: the own ones, then the country's other names, then the region's.
+    @inline(__always)
+    private func text(_ number: Int) -> (text: UnsafeRawBufferPointer, isCode: Bool) {
+        if number < ownCount {
+            let isCode = ownCodes & (1 << UInt8(number)) != 0
+            switch number {
+            case 0: return (own.0, isCode)
+            case 1: return (own.1, isCode)
+            case 2: return (own.2, isCode)
+            case 3: return (own.3, isCode)
+            default: return (own.4, isCode)
+            }
+        }
+        let beyond = number - ownCount
+        let position = beyond < countryNames.count ? countryNames.lowerBound + beyond : regionNames.lowerBound + beyond - countryNames.count
+        let name = qualifierNames.loadUnaligned(fromByteOffset: position * MemoryLayout<mms_qualifier_name>.stride, as: mms_qualifier_name.self)
+        // Checked when the run was found (`qualifierNames(of:_:)`); clamped all the same.
+        let start = Swift.min(Int(name.folded_offset), names.count)
+        return (UnsafeRawBufferPointer(rebasing: names[start ..< Swift.min(start + Int(name.folded_length), names.count)]), false)
     }
 
     /// How many bytes of `bytes` qualifier `number` matches from the start, compared as folded and
-    /// without its periods, and whether that is all of the qualifier.
+    /// without its periods, and whether that is all of the qualifier (never, for one of periods only).
     private func matched(_ number: Int, _ bytes: ArraySlice<UInt8>) -> (count: Int, whole: Bool) {
-        let (text, isCode) = texts[number]
+        let (text, isCode) = self.text(number)
         var offset = 0
         var position = bytes.startIndex
+        var anyLetter = false
         while offset < text.count {
             let byte = isCode ? _IndexBytes.asciiLowercased(text[offset]) : text[offset]
             if byte == UInt8(ascii: ".") { offset += 1; continue }
+            anyLetter = true
             guard position < bytes.endIndex, byte == bytes[position] else { break }
             offset += 1
             position += 1
         }
+        guard anyLetter || offset < text.count else { return (0, false) }
         return (position - bytes.startIndex, offset == text.count)
     }
 
@@ -191,24 +245,27 @@ struct Qualifiers {
     /// a separator (", ", "," or " ") and a rest that does not start with a space and fits in turn.
     /// One pass over the places in `rest` where a further qualifier may start.
     func fit(_ rest: ArraySlice<UInt8>) -> Bool {
-        var reachable = [Bool](repeating: false, count: rest.count + 1)
-        reachable[0] = true
-        for start in 0 ... rest.count where reachable[start] {
-            let tail = rest.dropFirst(start)
-            if tail.isEmpty { return true }
-            for number in texts.indices {
-                let (matched, whole) = matched(number, tail)
-                if matched == tail.count { return true } // the start of this qualifier
-                guard whole else { continue }
-                let after = tail.dropFirst(matched)
-                for separator in Self.separators where after.starts(with: separator) {
-                    let next = after.dropFirst(separator.count)
-                    guard next.first != UInt8(ascii: " ") else { continue }
-                    reachable[start + matched + separator.count] = true
+        guard !rest.isEmpty else { return true }
+        return withUnsafeTemporaryAllocation(of: Bool.self, capacity: rest.count + 1) { reachable in
+            reachable.initialize(repeating: false)
+            reachable[0] = true
+            for start in 0 ... rest.count where reachable[start] {
+                let tail = rest.dropFirst(start)
+                if tail.isEmpty { return true }
+                for number in 0 ..< count {
+                    let (matched, whole) = matched(number, tail)
+                    if matched == tail.count { return true } // the start of this qualifier
+                    guard whole else { continue }
+                    let after = tail.dropFirst(matched)
+                    for separator in Self.separators where after.starts(with: separator) {
+                        let next = after.dropFirst(separator.count)
+                        guard next.first != UInt8(ascii: " ") else { continue }
+                        reachable[start + matched + separator.count] = true
+                    }
                 }
             }
+            return false
         }
-        return false
     }
 
     /// What may stand between a name and a qualifier, and between two qualifiers.
