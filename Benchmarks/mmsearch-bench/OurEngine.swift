@@ -111,6 +111,12 @@ enum OurEngine {
             searchLatencies.append(System.nanoseconds() - start)
         }
         let search = LatencySummary(latencies: searchLatencies, loopNanoseconds: 0)
+        // MMSEARCH_BENCH_TIMES=PATH: each query's times (measured pass, search alone) and the query, a
+        // line each, to find the keystrokes behind a percentile.
+        if let timesPath = ProcessInfo.processInfo.environment["MMSEARCH_BENCH_TIMES"] {
+            let lines = queries.indices.map { "\(latencies[$0])\t\(searchLatencies[$0])\t\(queries[$0])\n" }
+            try System.writeText(lines.joined(), to: timesPath)
+        }
         // The keystrokes that matched only with typos: their share of the measured pass, and what each
         // typo walk visits (counted in a pass of its own, after the timed ones).
         var typoLatencies: [UInt64] = [], nodes: [UInt64] = [], subtrees: [UInt64] = [], entries: [UInt64] = []
