@@ -445,7 +445,10 @@ extension _IndexBytes {
         }
         // A qualifier match's record is looked at name by name below (its key matches' class); when
         // there are many ("san luis ": every San Luis), reading the node's entries once costs less.
-        let entriesPerQualifier = 256
+        // One record's names cost about as much as 32 entries (median search time of a keystroke,
+        // 256 against 32: "villa " 108 -> 8 µs, "lake " 50 -> 13, "la " 65 -> 31, "san luis " 21 -> 22;
+        // MMSEARCH_BENCH_TIMES, 2026-11-26).
+        let entriesPerQualifier = 32
         guard isSummarized, located.entries.count / entriesPerQualifier >= qualified.count else {
             let matches = try evaluate([located], queryLength: query.count, match: match, order: order, qualified: qualified)
             return (matches.count, .listed(matches))
