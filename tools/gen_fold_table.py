@@ -18,6 +18,8 @@ REFERENCE = PACKAGE_ROOT.parent / "shared" / "peers" / "fold.py"
 OUTPUT = PACKAGE_ROOT / "Sources" / "CMMSearchFold" / "fold_table.c"
 COMMAND = "python3 tools/gen_fold_table.py"
 LINE_WIDTH = 112
+# Pages of 256 scalars in U+0000 ... U+10FFFF.
+PAGE_COUNT = 0x110000 >> 8
 
 
 def load_fold_scalar():
@@ -61,6 +63,14 @@ def render(entries):
     for _, replacement in entries:
         pool += replacement
         offsets.append(len(pool))
+    # Where each page of 256 scalars starts among the sorted entries: a lookup searches its page's
+    # entries only (at most 256, near one another) instead of all of them.
+    assert len(scalars) < 1 << 16, "mms_fold_page_first is uint16_t"
+    page_first = [0] * (PAGE_COUNT + 1)
+    for scalar in scalars:
+        page_first[(scalar >> 8) + 1] += 1
+    for page in range(PAGE_COUNT):
+        page_first[page + 1] += page_first[page]
     version = unicodedata.unidata_version
     return f"""\
 // GENERATED FILE, do not edit: run `{COMMAND}` from the package root.
@@ -77,6 +87,12 @@ static const uint32_t mms_fold_scalars[MMS_FOLD_ENTRY_COUNT] = {{
 {c_array(scalars, lambda v: f"0x{v:X}")}
 }};
 
+// The entries of the scalars 256 * p ..< 256 * (p + 1) are mms_fold_scalars[mms_fold_page_first[p] ..<
+// mms_fold_page_first[p + 1]].
+static const uint16_t mms_fold_page_first[{PAGE_COUNT + 1}] = {{
+{c_array(page_first, str)}
+}};
+
 // The fold of mms_fold_scalars[i] is mms_fold_pool[mms_fold_offsets[i] ..< mms_fold_offsets[i + 1]].
 static const uint32_t mms_fold_offsets[MMS_FOLD_ENTRY_COUNT + 1] = {{
 {c_array(offsets, str)}
@@ -87,7 +103,10 @@ static const uint8_t mms_fold_pool[{max(len(pool), 1)}] = {{
 }};
 
 int mms_fold_lookup(uint32_t scalar, const uint8_t **bytes, size_t *length) {{
-    size_t low = 0, high = MMS_FOLD_ENTRY_COUNT;
+    if (scalar > 0x10FFFF) {{
+        return 0;
+    }}
+    size_t low = mms_fold_page_first[scalar >> 8], high = mms_fold_page_first[(scalar >> 8) + 1];
     while (low < high) {{
         size_t middle = low + (high - low) / 2;
         uint32_t candidate = mms_fold_scalars[middle];
