@@ -15,7 +15,6 @@ extension _IndexBytes {
     func qualifiedMatches(_ query: [UInt8], trail: [WalkPoint]) throws(MMSearchError) -> [_Ranked] {
         guard layout.isQualified else { return [] }
         var matches: [_Ranked] = []
-        var qualifierCache: [(record: Int, qualifiers: Qualifiers)] = []
         for split in 1 ..< max(1, query.count) where query[split] == UInt8(ascii: ",") || query[split] == UInt8(ascii: " ") {
             // No key starts with the name: none starts with a longer one either.
             guard split < trail.count else { break }
@@ -24,19 +23,25 @@ extension _IndexBytes {
                 let rest = query[(split + separator.count)...]
                 if rest.first == UInt8(ascii: " ") { continue }
                 if named == nil { named = try entries(namedExactly: split, at: trail[split]) }
+                // Whether `rest` fits, by the qualifiers' owners: a record's qualifiers are its country's
+                // and its region's, shared by every record named alike there ("la v": hundreds of "La").
+                var fits: [UInt64: Bool] = [:]
                 for (position, record, kind) in named! {
+                    let value = try self.record(record)
                     // The entry's key is the name and the record's tail: it starts with the query when
                     // the tail starts with the separator and the rest.
-                    if Self.tail(of: try self.record(record)).starts(with: query[split...]) { continue }
+                    if Self.tail(of: value, startsWith: query[split...]) { continue }
                     if !rest.isEmpty {
-                        let qualifiers: Qualifiers
-                        if let cached = qualifierCache.first(where: { $0.record == record }) {
-                            qualifiers = cached.qualifiers
+                        let owners = UInt64(value.country.0) << 40 | UInt64(value.country.1) << 32
+                            | UInt64(try regionNumber(ofRecord: record).map { $0 + 1 } ?? 0)
+                        let fit: Bool
+                        if let known = fits[owners] {
+                            fit = known
                         } else {
-                            qualifiers = try self.qualifiers(ofRecord: record)
-                            qualifierCache.append((record, qualifiers))
+                            fit = try qualifiers(ofRecord: record).fit(rest)
+                            fits[owners] = fit
                         }
-                        guard qualifiers.fit(rest) else { continue }
+                        guard fit else { continue }
                     }
                     // Weight 1000 by the PRIMARY name, else 200: classes 0 and 1.
                     let matchClass: UInt32 = kind == MMS_KIND_PRIMARY.rawValue ? 0 : 1
@@ -95,6 +100,17 @@ extension _IndexBytes {
     @inline(__always)
     static func tail(of record: mms_record) -> [UInt8] {
         record.country == (0, 0) ? [] : [UInt8(ascii: ","), UInt8(ascii: " "), asciiLowercased(record.country.0), asciiLowercased(record.country.1)]
+    }
+
+    /// Whether a record's key tail starts with `bytes`, without making the tail.
+    @inline(__always)
+    static func tail(of record: mms_record, startsWith bytes: ArraySlice<UInt8>) -> Bool {
+        guard record.country != (0, 0) else { return bytes.isEmpty }
+        guard bytes.count <= 4 else { return false }
+        let tail = (UInt8(ascii: ","), UInt8(ascii: " "), asciiLowercased(record.country.0), asciiLowercased(record.country.1))
+        return withUnsafeBytes(of: tail) { tail in
+            bytes.indices.allSatisfy { bytes[$0] == tail[$0 - bytes.startIndex] }
+        }
     }
 
     @inline(__always)

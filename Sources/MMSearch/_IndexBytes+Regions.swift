@@ -199,72 +199,102 @@ struct Qualifiers {
         ownCount += 1
     }
 
-    private var count: Int { ownCount + countryNames.count + regionNames.count }
-
-    /// Qualifier `number`: the own ones, then the country's other names, then the region's.
+    /// The record's own qualifier `number`.
     @inline(__always)
-    private func text(_ number: Int) -> (text: UnsafeRawBufferPointer, isCode: Bool) {
-        if number < ownCount {
-            let isCode = ownCodes & (1 << UInt8(number)) != 0
-            switch number {
-            case 0: return (own.0, isCode)
-            case 1: return (own.1, isCode)
-            case 2: return (own.2, isCode)
-            case 3: return (own.3, isCode)
-            default: return (own.4, isCode)
-            }
+    private func ownText(_ number: Int) -> (text: UnsafeRawBufferPointer, isCode: Bool) {
+        let isCode = ownCodes & (1 << UInt8(number)) != 0
+        switch number {
+        case 0: return (own.0, isCode)
+        case 1: return (own.1, isCode)
+        case 2: return (own.2, isCode)
+        case 3: return (own.3, isCode)
+        default: return (own.4, isCode)
         }
-        let beyond = number - ownCount
-        let position = beyond < countryNames.count ? countryNames.lowerBound + beyond : regionNames.lowerBound + beyond - countryNames.count
+    }
+
+    /// The folded text of QUALIFIER_NAMES entry `position`.
+    @inline(__always)
+    private func otherName(_ position: Int) -> UnsafeRawBufferPointer {
         let name = qualifierNames.loadUnaligned(fromByteOffset: position * MemoryLayout<mms_qualifier_name>.stride, as: mms_qualifier_name.self)
         // Checked when the run was found (`qualifierNames(of:_:)`); clamped all the same.
         let start = Swift.min(Int(name.folded_offset), names.count)
-        return (UnsafeRawBufferPointer(rebasing: names[start ..< Swift.min(start + Int(name.folded_length), names.count)]), false)
+        return UnsafeRawBufferPointer(rebasing: names[start ..< Swift.min(start + Int(name.folded_length), names.count)])
     }
 
-    /// How many bytes of `bytes` qualifier `number` matches from the start, compared as folded and
-    /// without its periods, and whether that is all of the qualifier (never, for one of periods only).
-    private func matched(_ number: Int, _ bytes: ArraySlice<UInt8>) -> (count: Int, whole: Bool) {
-        let (text, isCode) = self.text(number)
+    /// The names of `run` whose text starts with `byte`: a run is sorted by folded text, so they are
+    /// one stretch of it, found by binary search without reading the others' texts.
+    private func otherNames(in run: Range<Int>, startingWith byte: UInt8) -> Range<Int> {
+        func firstByte(_ position: Int) -> UInt8 { otherName(position).first ?? 0 }
+        var low = run.lowerBound, high = run.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            if firstByte(middle) < byte { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < run.upperBound, firstByte(end) == byte { end += 1 }
+        return low ..< end
+    }
+
+    /// How many bytes of `bytes` from `start` `text` matches, compared as folded and without its
+    /// periods, and whether that is all of it (never, for a text of periods only).
+    @inline(__always)
+    private static func matched(_ text: UnsafeRawBufferPointer, isCode: Bool, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (count: Int, whole: Bool) {
         var offset = 0
-        var position = bytes.startIndex
+        var position = start
         var anyLetter = false
         while offset < text.count {
             let byte = isCode ? _IndexBytes.asciiLowercased(text[offset]) : text[offset]
             if byte == UInt8(ascii: ".") { offset += 1; continue }
             anyLetter = true
-            guard position < bytes.endIndex, byte == bytes[position] else { break }
+            guard position < bytes.count, byte == bytes[position] else { break }
             offset += 1
             position += 1
         }
         guard anyLetter || offset < text.count else { return (0, false) }
-        return (position - bytes.startIndex, offset == text.count)
+        return (position - start, offset == text.count)
     }
 
     /// Whether `rest` fits the qualifiers: it is empty, or the start of one, or one whole followed by
     /// a separator (", ", "," or " ") and a rest that does not start with a space and fits in turn.
-    /// One pass over the places in `rest` where a further qualifier may start.
+    /// One pass over the places in `rest` where a further qualifier may start; of the other names, only
+    /// those that start with the byte there (or with a period, passed over) are read.
     func fit(_ rest: ArraySlice<UInt8>) -> Bool {
         guard !rest.isEmpty else { return true }
-        return withUnsafeTemporaryAllocation(of: Bool.self, capacity: rest.count + 1) { reachable in
-            reachable.initialize(repeating: false)
-            reachable[0] = true
-            for start in 0 ... rest.count where reachable[start] {
-                let tail = rest.dropFirst(start)
-                if tail.isEmpty { return true }
-                for number in 0 ..< count {
-                    let (matched, whole) = matched(number, tail)
-                    if matched == tail.count { return true } // the start of this qualifier
-                    guard whole else { continue }
-                    let after = tail.dropFirst(matched)
-                    for separator in Self.separators where after.starts(with: separator) {
-                        let next = after.dropFirst(separator.count)
-                        guard next.first != UInt8(ascii: " ") else { continue }
-                        reachable[start + matched + separator.count] = true
+        return rest.withUnsafeBufferPointer { rest in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: rest.count + 1) { reachable in
+                reachable.initialize(repeating: false)
+                reachable[0] = true
+                // Whether `text` taken at `start` ends `rest` (true), else marks where the next may start.
+                func take(_ text: UnsafeRawBufferPointer, isCode: Bool, at start: Int) -> Bool {
+                    let (matched, whole) = Self.matched(text, isCode: isCode, rest, from: start)
+                    let after = start + matched
+                    if after == rest.count { return true } // the start of this qualifier
+                    guard whole else { return false }
+                    for separator in Self.separators where rest.count - after >= separator.count
+                        && separator.indices.allSatisfy({ rest[after + $0] == separator[$0] }) {
+                        let next = after + separator.count
+                        guard next == rest.count || rest[next] != UInt8(ascii: " ") else { continue }
+                        reachable[next] = true
                     }
+                    return false
                 }
+                for start in 0 ... rest.count where reachable[start] {
+                    if start == rest.count { return true }
+                    for number in 0 ..< ownCount {
+                        let (text, isCode) = ownText(number)
+                        if take(text, isCode: isCode, at: start) { return true }
+                    }
+                    func takeOtherName(in run: Range<Int>, at start: Int) -> Bool {
+                        guard !run.isEmpty else { return false }
+                        let periods = otherNames(in: run, startingWith: UInt8(ascii: "."))
+                        let starting = rest[start] == UInt8(ascii: ".") ? periods.upperBound ..< periods.upperBound : otherNames(in: run, startingWith: rest[start])
+                        return periods.contains { take(otherName($0), isCode: false, at: start) }
+                            || starting.contains { take(otherName($0), isCode: false, at: start) }
+                    }
+                    if takeOtherName(in: countryNames, at: start) || takeOtherName(in: regionNames, at: start) { return true }
+                }
+                return false
             }
-            return false
         }
     }
 
