@@ -337,7 +337,7 @@ extension _IndexBytes {
     /// Sorted candidates as one match per record (its best entry, the least kind of all its entries),
     /// with `qualified` merged in.
     func best(of candidates: inout [UInt64], qualified: [_Ranked]) throws(MMSearchError) -> [_Ranked] {
-        candidates.sort()
+        Self.sortByRecordAndClass(&candidates, recordCount: layout.recordCount)
         var best: [_Ranked] = []
         best.reserveCapacity(candidates.count + qualified.count)
         for candidate in candidates {
@@ -350,6 +350,48 @@ extension _IndexBytes {
         }
         if !qualified.isEmpty { best = Self.merged(best, qualified) }
         return best
+    }
+
+    /// Sorts candidates as `sort()` would: by record and class (the high 32 bits), then position (the
+    /// low 32). Many (a short prefix's tens of thousands) by a stable radix sort, 11 bits a pass, of
+    /// the bits that positions and record numbers below `recordCount` use; the positions' passes are
+    /// skipped when the candidates come in increasing position order (one node's entries), as a
+    /// stable sort keeps them. A comparison sort took a fifth of a keystroke near a point on "s"
+    /// (38,216 records, 105,356 entries).
+    static func sortByRecordAndClass(_ candidates: inout [UInt64], recordCount: Int) {
+        guard candidates.count > 256 else { return candidates.sort() }
+        func width(_ value: UInt64) -> Int { UInt64.bitWidth - value.leadingZeroBitCount }
+        var positionsInOrder = true, greatestPosition: UInt64 = 0
+        for index in candidates.indices {
+            let position = candidates[index] & 0xFFFF_FFFF
+            if index > 0, position <= candidates[index - 1] & 0xFFFF_FFFF { positionsInOrder = false }
+            greatestPosition = Swift.max(greatestPosition, position)
+        }
+        let digitBits = 11, digits = 1 << digitBits
+        let recordBits = width(UInt64(Swift.max(recordCount, 1))) + 3
+        var passes: [Int] = []
+        if !positionsInOrder { passes += Swift.stride(from: 0, to: width(greatestPosition), by: digitBits) }
+        passes += Swift.stride(from: 32, to: 32 + recordBits, by: digitBits)
+        var scratch = [UInt64](repeating: 0, count: candidates.count)
+        var counts = [Int](repeating: 0, count: digits)
+        for shift in passes {
+            // A digit never spans the position and record halves: 11-bit digits from 0 stop at 32.
+            let mask = shift < 32 ? (UInt64(1) << UInt64(Swift.min(digitBits, 32 - shift))) - 1 : UInt64(digits - 1)
+            counts.withUnsafeMutableBufferPointer { counts in
+                for index in counts.indices { counts[index] = 0 }
+                for candidate in candidates { counts[Int(candidate >> UInt64(shift) & mask)] += 1 }
+                var total = 0
+                for digit in 0 ..< digits { (counts[digit], total) = (total, total + counts[digit]) }
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    for candidate in candidates {
+                        let digit = Int(candidate >> UInt64(shift) & mask)
+                        scratch[counts[digit]] = candidate
+                        counts[digit] += 1
+                    }
+                }
+            }
+            swap(&candidates, &scratch)
+        }
     }
 
     /// Key matches and "Name, Qualifier" matches, each sorted by record, as one list sorted by record:

@@ -13,7 +13,7 @@ import Testing
     @Test func firstPagesAsTheNaiveScanOrdersEveryMatch() async throws {
         let index = try CityIndex(path: try await RealIndexes.shared.path(.joinedRegions))
         let lines = try String(contentsOfFile: RealData.typingNear, encoding: .utf8).split(separator: "\n")
-        var generator = SplitMix(seed: 21)
+        var generator = SeededRandom(seed: 21)
         let sample = (0 ..< FullTests.count(quick: 40, full: 500)).map { _ in lines[Int(generator.next() % UInt64(lines.count))] }
         for line in sample {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
@@ -42,18 +42,5 @@ import Testing
                 }
             }
         }
-    }
-}
-
-/// A fixed-seed generator (SplitMix64), so that the sample is the same every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
