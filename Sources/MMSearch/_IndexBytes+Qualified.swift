@@ -96,18 +96,23 @@ extension _IndexBytes {
         return found
     }
 
-    /// A record's key tail: ", " and its folded country code, or nothing when it has no country.
+    /// A record's key tail: ", " and its folded country code, or nil when it has no country.
+    @inline(__always)
+    static func tailBytes(of record: mms_record) -> (UInt8, UInt8, UInt8, UInt8)? {
+        record.country == (0, 0) ? nil : (UInt8(ascii: ","), UInt8(ascii: " "), asciiLowercased(record.country.0), asciiLowercased(record.country.1))
+    }
+
+    /// A record's key tail as bytes (nothing when it has no country).
     @inline(__always)
     static func tail(of record: mms_record) -> [UInt8] {
-        record.country == (0, 0) ? [] : [UInt8(ascii: ","), UInt8(ascii: " "), asciiLowercased(record.country.0), asciiLowercased(record.country.1)]
+        tailBytes(of: record).map { withUnsafeBytes(of: $0) { Array($0) } } ?? []
     }
 
     /// Whether a record's key tail starts with `bytes`, without making the tail.
     @inline(__always)
     static func tail(of record: mms_record, startsWith bytes: ArraySlice<UInt8>) -> Bool {
-        guard record.country != (0, 0) else { return bytes.isEmpty }
+        guard let tail = tailBytes(of: record) else { return bytes.isEmpty }
         guard bytes.count <= 4 else { return false }
-        let tail = (UInt8(ascii: ","), UInt8(ascii: " "), asciiLowercased(record.country.0), asciiLowercased(record.country.1))
         return withUnsafeBytes(of: tail) { tail in
             bytes.indices.allSatisfy { bytes[$0] == tail[$0 - bytes.startIndex] }
         }

@@ -278,20 +278,23 @@ struct Qualifiers {
                     }
                     return false
                 }
+                // The other names that start with a period, tried at every start (the period is passed over).
+                let countryPeriods = otherNames(in: countryNames, startingWith: UInt8(ascii: "."))
+                let regionPeriods = otherNames(in: regionNames, startingWith: UInt8(ascii: "."))
+                func takeOtherName(in run: Range<Int>, periods: Range<Int>, at start: Int) -> Bool {
+                    guard !run.isEmpty else { return false }
+                    let starting = rest[start] == UInt8(ascii: ".") ? periods.upperBound ..< periods.upperBound : otherNames(in: run, startingWith: rest[start])
+                    return periods.contains { take(otherName($0), isCode: false, at: start) }
+                        || starting.contains { take(otherName($0), isCode: false, at: start) }
+                }
                 for start in 0 ... rest.count where reachable[start] {
                     if start == rest.count { return true }
                     for number in 0 ..< ownCount {
                         let (text, isCode) = ownText(number)
                         if take(text, isCode: isCode, at: start) { return true }
                     }
-                    func takeOtherName(in run: Range<Int>, at start: Int) -> Bool {
-                        guard !run.isEmpty else { return false }
-                        let periods = otherNames(in: run, startingWith: UInt8(ascii: "."))
-                        let starting = rest[start] == UInt8(ascii: ".") ? periods.upperBound ..< periods.upperBound : otherNames(in: run, startingWith: rest[start])
-                        return periods.contains { take(otherName($0), isCode: false, at: start) }
-                            || starting.contains { take(otherName($0), isCode: false, at: start) }
-                    }
-                    if takeOtherName(in: countryNames, at: start) || takeOtherName(in: regionNames, at: start) { return true }
+                    if takeOtherName(in: countryNames, periods: countryPeriods, at: start)
+                        || takeOtherName(in: regionNames, periods: regionPeriods, at: start) { return true }
                 }
                 return false
             }
