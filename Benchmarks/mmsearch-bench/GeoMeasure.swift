@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
+import FoundationEssentials // Linux: Foundation without ICU
+#else
+import Foundation // Apple platforms have no FoundationEssentials
+#endif
 import MMSearch
 
 /// Issue 21, item 6's first two rows: prefix queries near a point (typing-near.txt, each keystroke
@@ -72,6 +77,15 @@ enum GeoMeasure {
             answers.append((count, page.ids))
         }
         let latency = LatencySummary(latencies: latencies, loopNanoseconds: System.nanoseconds() - loopStart)
+        // MMSEARCH_BENCH_TIMES=PATH: each keystroke's time, count and query (with its point), a line
+        // each, to find the keystrokes behind a percentile.
+        if let timesPath = ProcessInfo.processInfo.environment["MMSEARCH_BENCH_TIMES"] {
+            let text = lines.indices.map { number in
+                let point = lines[number].near.map { "\($0.point.latitude),\($0.point.longitude)" } ?? "-"
+                return "\(latencies[number])\t\(answers[number].count)\t\(point)\t\(lines[number].query)\n"
+            }
+            try System.writeText(text.joined(), to: timesPath)
+        }
 
         // The naive scan of every match: timed, and its answers compared.
         var naive: [UInt64] = []
