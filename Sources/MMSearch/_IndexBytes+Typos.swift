@@ -22,15 +22,10 @@ extension _IndexBytes {
     /// `nodeCount` nodes are visited, whatever the file says; `visited` counts them, `subtrees` the
     /// subtrees matched.
     func typoMatches(_ query: [UInt32], maximum: Int, visited: inout Int, subtrees: inout Int) throws(MMSearchError) -> [(position: Int, keyLength: Int)] {
-        guard let firstScalar = query.first, maximum > 0 else { return [] }
+        guard !query.isEmpty, maximum > 0 else { return [] }
         let width = 2 * maximum + 1
-        let unreachable = UInt8(maximum + 1)
         let last = query.count
-        // rows[d * width + k] is the distance between the key's first d scalars and the query's first
-        // j = d - maximum + k, or `unreachable` when it is more than `maximum` (or j is out of range).
-        var rows = [UInt8](repeating: unreachable, count: width)
-        for j in 0 ... min(maximum, last) { rows[maximum + j] = UInt8(j) }
-        var scalars: [UInt32] = [] // the key's scalars so far; scalars[d - 1] made row d
+        var table = _TypoTable(query: query, maximum: maximum)
         var found: [(position: Int, keyLength: Int)] = []
         // Where a country tail may start in the query: a "," within the last four scalars (the tail is
         // ", cc"), not the first; with the query's bytes from there, to walk exactly.
@@ -51,42 +46,6 @@ extension _IndexBytes {
                     if keyLength != nil ? hasCountry : depth - (hasCountry ? 4 : 0) >= shortestName { found.append((position, depth)) }
                 }
             }
-        }
-
-        /// Appends the row for the key's next scalar; returns whether the walk goes on below it (not
-        /// dead, not a match) and whether the prefix so far is a match.
-        func push(_ scalar: UInt32) -> (alive: Bool, matched: Bool) {
-            let depth = scalars.count + 1
-            scalars.append(scalar)
-            let previous = (depth - 1) * width
-            rows.append(contentsOf: repeatElement(unreachable, count: width))
-            let row = depth * width
-            var alive = false
-            for k in 0 ..< width {
-                let j = depth - maximum + k
-                guard j >= 0, j <= last else { continue }
-                var value: Int
-                if j == 0 {
-                    value = depth
-                } else {
-                    value = Int(rows[previous + k]) + (query[j - 1] == scalar ? 0 : 1)     // match or substitution
-                    if k + 1 < width { value = min(value, Int(rows[previous + k + 1]) + 1) } // a key scalar extra
-                    if k > 0 { value = min(value, Int(rows[row + k - 1]) + 1) }              // a query scalar extra
-                    if depth >= 2, j >= 2, query[j - 1] == scalars[depth - 2], query[j - 2] == scalar {
-                        value = min(value, Int(rows[(depth - 2) * width + k]) + 1)          // two swapped
-                    }
-                }
-                rows[row + k] = UInt8(min(value, Int(unreachable)))
-                if value <= maximum { alive = true }
-            }
-            if depth == 1, scalar != firstScalar { return (false, false) }
-            let lastCell = last - depth + maximum
-            let matched = lastCell >= 0 && lastCell < width && Int(rows[row + lastCell]) <= maximum
-            return (alive && !matched, matched)
-        }
-        func pop(to depth: Int) {
-            scalars.removeLast(scalars.count - depth)
-            rows.removeLast(rows.count - (depth + 1) * width)
         }
 
         // Depth first, each frame a child to enter with the key state of its parent's end: the
@@ -111,14 +70,12 @@ extension _IndexBytes {
         var stack = [Frame(node: first, siblings: root, parentEntries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar())]
         var wanted: [UInt8] = [] // the bytes a child may start with once no typo is left
         wanted.reserveCapacity(3 * maximum + 2)
-        rows.reserveCapacity(64 * width)
-        scalars.reserveCapacity(64)
         while let frame = stack.popLast() {
             visited += 1
             guard visited <= layout.nodeCount else {
                 throw corrupt(nodeOffset(0), "the trie's nodes do not form a tree")
             }
-            pop(to: frame.scalarDepth)
+            table.pop(to: frame.scalarDepth)
             let label = try label(ofNode: frame.node)
             let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
             let labelStart = try self.labelStart(ofNode: frame.node)
@@ -128,15 +85,14 @@ extension _IndexBytes {
             for (offset, byte) in label.enumerated() {
                 let completed = pending.add(byte)
                 byteDepth += 1
-                if let scalar = completed.cutShort { (goesOn, matched) = push(scalar) }
-                if goesOn, let scalar = completed.scalar { (goesOn, matched) = push(scalar) }
+                if let scalar = completed.cutShort { (goesOn, matched) = table.push(scalar) }
+                if goesOn, let scalar = completed.scalar { (goesOn, matched) = table.push(scalar) }
                 if !goesOn { break }
                 // A name may end here: the query's rest, typed exactly, may start its country tail.
                 if !tailStarts.isEmpty, pending.isEmpty {
-                    let row = scalars.count * width
                     for (j, bytes) in tailStarts {
-                        let k = j - scalars.count + maximum
-                        guard k >= 0, k < width, Int(rows[row + k]) <= maximum else { continue }
+                        let k = j - table.depth + maximum
+                        guard k >= 0, k < width, Int(table.cell(k)) <= maximum else { continue }
                         let here = WalkPoint(node: frame.node, entries: entries, labelByte: offset + 1 < label.count ? labelStart + offset + 1 : nil, consumed: byteDepth)
                         var noTrail: [WalkPoint]? = nil
                         let reached = try bytes.withRawBytes { (raw) throws(MMSearchError) in try walk(raw, from: here, trail: &noTrail) }
@@ -153,15 +109,15 @@ extension _IndexBytes {
             let children = try children(ofNode: frame.node)
             func enter(_ child: Int) {
                 stack.append(Frame(node: child, siblings: children, parentEntries: entries, byteDepth: frame.byteDepth + label.count,
-                                   scalarDepth: scalars.count, pending: pending))
+                                   scalarDepth: table.depth, pending: pending))
             }
-            if pending.isEmpty, !rows[(scalars.count * width)...].contains(where: { Int($0) < maximum }) {
+            if pending.isEmpty, !table.hasTypoLeft {
                 // No typo left: the next scalar must match one of the query's near this depth (the
                 // band's, and those a swap still owed reaches back to), so only the children that
                 // start with one of those can go on.
                 // Kept in descending order (a few bytes: insertion), so that the stack pops them ascending.
                 wanted.removeAll(keepingCapacity: true)
-                let depth = scalars.count
+                let depth = table.depth
                 for j in max(0, depth - 2 * maximum - 1) ..< min(last, depth + maximum + 1) where !wanted.contains(firstBytes[j]) {
                     var slot = wanted.count
                     wanted.append(firstBytes[j])
@@ -176,6 +132,91 @@ extension _IndexBytes {
             }
         }
         return found
+    }
+}
+
+/// The optimal-string-alignment table of a typo walk: one row per scalar of the key walked so far
+/// (row 0 for the empty key), each the band of 2 * maximum + 1 cells around the diagonal. Cell k of row
+/// d is the distance between the key's first d scalars and the query's first j = d - maximum + k, or
+/// maximum + 1 when it is more than maximum (or j is out of range). Rows and scalars live in buffers
+/// that grow and are never shrunk: going back up the trie only lowers `depth`.
+struct _TypoTable {
+    let query: [UInt32]
+    let maximum: Int
+    let width: Int
+    let unreachable: UInt8
+    /// The key's scalars so far: scalars[d - 1] made row d.
+    private var scalars: [UInt32]
+    private var rows: [UInt8]
+    /// The key's scalars so far; rows 0 ... depth are the table.
+    private(set) var depth = 0
+
+    init(query: [UInt32], maximum: Int) {
+        self.query = query
+        self.maximum = maximum
+        width = 2 * maximum + 1
+        unreachable = UInt8(maximum + 1)
+        scalars = [UInt32](repeating: 0, count: 64)
+        rows = [UInt8](repeating: unreachable, count: 65 * width)
+        for j in 0 ... min(maximum, query.count) { rows[maximum + j] = UInt8(j) }
+    }
+
+    /// Cell k of the last row.
+    @inline(__always)
+    func cell(_ k: Int) -> UInt8 { rows[depth * width + k] }
+
+    /// Whether a cell of the last row is below `maximum`: a typo may still be spent below it.
+    var hasTypoLeft: Bool {
+        let row = depth * width
+        for k in 0 ..< width where Int(rows[row + k]) < maximum { return true }
+        return false
+    }
+
+    /// Back to the first `depth` scalars of the key.
+    @inline(__always)
+    mutating func pop(to depth: Int) { self.depth = depth }
+
+    /// Adds the row for the key's next scalar; returns whether the walk goes on below it (not dead,
+    /// not a match) and whether the key so far is a match (its last cell within `maximum`).
+    mutating func push(_ scalar: UInt32) -> (alive: Bool, matched: Bool) {
+        let depth = self.depth + 1
+        if depth > scalars.count {
+            scalars.append(contentsOf: repeatElement(0, count: scalars.count))
+            rows.append(contentsOf: repeatElement(unreachable, count: rows.count))
+        }
+        self.depth = depth
+        let (query, maximum, width, unreachable, last) = (self.query, self.maximum, self.width, self.unreachable, self.query.count)
+        let swapScalar = depth >= 2 ? scalars[depth - 2] : 0
+        scalars[depth - 1] = scalar
+        let alive = rows.withUnsafeMutableBufferPointer { rows in
+            let previous = (depth - 1) * width, row = depth * width
+            var alive = false
+            for k in 0 ..< width {
+                let j = depth - maximum + k
+                guard j >= 0, j <= last else {
+                    rows[row + k] = unreachable
+                    continue
+                }
+                var value: Int
+                if j == 0 {
+                    value = depth
+                } else {
+                    value = Int(rows[previous + k]) + (query[j - 1] == scalar ? 0 : 1)     // match or substitution
+                    if k + 1 < width { value = min(value, Int(rows[previous + k + 1]) + 1) } // a key scalar extra
+                    if k > 0 { value = min(value, Int(rows[row + k - 1]) + 1) }              // a query scalar extra
+                    if depth >= 2, j >= 2, query[j - 1] == swapScalar, query[j - 2] == scalar {
+                        value = min(value, Int(rows[(depth - 2) * width + k]) + 1)          // two swapped
+                    }
+                }
+                rows[row + k] = UInt8(min(value, Int(unreachable)))
+                if value <= maximum { alive = true }
+            }
+            return alive
+        }
+        if depth == 1, scalar != query[0] { return (false, false) }
+        let lastCell = last - depth + maximum
+        let matched = lastCell >= 0 && lastCell < width && Int(cell(lastCell)) <= maximum
+        return (alive && !matched, matched)
     }
 }
 
