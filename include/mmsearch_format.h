@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 4. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 5. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -37,9 +37,13 @@
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
  *   sections[SPATIAL]       mms_spatial_point[record_count]  the records' coordinates and numbers in
  *                                                         k-d tree order (see "The spatial index")
+ *   sections[COUNTRY_RUNS]  mms_country_run[country_run_count]  each country's entries, sorted by code
+ *   sections[ENTRY_BLOCKS]  mms_entry_block[entry_block_count]  their positions, 128 a block
+ *   sections[ENTRY_DELTAS]  uint8_t[]                    the blocks' packed gaps, then 8 zero bytes
+ *                                                         (see "Country entries")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
- * 8; padding belongs to no section, and the file ends where the SPATIAL section ends.
+ * 8; padding belongs to no section, and the file ends where the ENTRY_DELTAS section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Names and keys (shared/peers/rank.py is the normative definition; fold() is shared/peers/fold.py,
@@ -164,13 +168,33 @@
  * skips whole nodes whose box lies outside it.
  *
  * ---------------------------------------------------------------------------------------------------
+ * Country entries (searches restricted to countries: shared/peers/rank.py, "Geography", --country).
+ * For each country code some record holds (its two bytes with ASCII letters upper-cased, as a filter
+ * compares them; records without a country, code 0 0, have none), the positions in ENTRIES of the
+ * entries whose record has that code, ascending: a node's entries are one range of ENTRIES, so the
+ * entries of a country under it are the run's positions inside that range, found by a binary search
+ * over the run's blocks and read without touching any other country's; and a walk (the typo
+ * fallback) skips a subtree whose range holds none of them.
+ * COUNTRY_RUNS holds one mms_country_run a country, sorted by code; the blocks of run r are
+ * ENTRY_BLOCKS[block_first ..< block_first + block_count], and the runs' blocks follow one another in
+ * run order. A run of n positions has ceil(n / MMS_ENTRY_BLOCK_SIZE) blocks, each of
+ * MMS_ENTRY_BLOCK_SIZE positions but the last (the rest). A block stores its first position; each next
+ * one is the one before plus 1 plus a gap, the gaps packed at the block's width (0 to 32 bits) in
+ * ENTRY_DELTAS from bit delta_bit on, least significant bit first (bit i of the stream is bit i % 8 of
+ * byte i / 8). The blocks' gaps follow one another in block order from bit 0, and the stream is
+ * followed by zero bits up to the next byte and then 8 zero bytes (so that a reader may load 8 bytes
+ * at any gap's byte).
+ * Size on the README's index: about 1.5 bytes an entry (1.2 MB for 1,245,450 entries).
+ *
+ * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
  *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; file_size equals the real
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
- *   at the first multiple of 8 after the one before, the file ending where SPATIAL ends), and each array
- *   has the length its count implies (POPULATION: 0 or record_count entries; SPATIAL: record_count points); node_count >= 1;
+ *   at the first multiple of 8 after the one before, the file ending where ENTRY_DELTAS ends), and each
+ *   array has the length its count implies (POPULATION: 0 or record_count entries; SPATIAL: record_count
+ *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
@@ -178,7 +202,9 @@
  *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and
  *   the ranks stored with them (bits 5-7 zero), region numbers and the regions' and countries' name
  *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
- *   to them gives wrong answers, never a read out of bounds, and verify finds it),
+ *   to them gives wrong answers, never a read out of bounds, and verify finds it; a country run's
+ *   blocks inside ENTRY_BLOCKS, a block's gaps inside ENTRY_DELTAS and its width at most 32, and every
+ *   position read below entry_count),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
  *   (child blocks adding up, children sorted, numbered after their parent, labels non-empty, ranges
@@ -189,7 +215,10 @@
  *   and countries sorted, unique and well formed (each folded name the fold of its name),
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, and SPATIAL a k-d tree
  *   of every record exactly once (every point's coordinates its record's, and inside the box its
- *   ancestors' splits give it).
+ *   ancestors' splits give it); the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
+ *   their gaps the stream as "Country entries" says (every bit past them zero), each run's positions
+ *   strictly ascending, each position's entry's record of the run's code, and as many positions in all
+ *   as entries whose record has a country (so each such entry is listed exactly once).
  *
  * The checksum is XXH64 over every byte but the checksum field itself, chained:
  *   checksum = XXH64(file[offsetof(checksum) + 8 ..< file_size], seed: XXH64(file[0 ..< offsetof(checksum)], seed: 0))
@@ -197,9 +226,10 @@
  * Version rule: any change to the layout or to the meaning of a field (the folding table and the
  * ranking rules included) bumps MMS_FORMAT_VERSION; a reader opens exactly its own version and names
  * both on a mismatch. Version 1 (one key per record, no names or ranking) and version 2 (no regions,
- * countries or typos) are not read by version 3.
+ * countries or typos), version 3 (no other names of places, spellings or spatial index) and version 4
+ * (no country entries) are not read by version 5.
  *
- * Limits of version 3: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 5: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, stored to 1e-7 degree. The builder refuses input past a limit with an error.
@@ -217,7 +247,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 4u
+#define MMS_FORMAT_VERSION 5u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -258,6 +288,11 @@ extern "C" {
 /* SPATIAL values: the record number, and (pivots only) the axis bit: set for longitude. */
 #define MMS_SPATIAL_RECORD_MASK 0x1FFFFFFFu
 #define MMS_SPATIAL_AXIS_LONGITUDE 0x80000000u
+/* COUNTRY_RUNS: positions in each ENTRY_BLOCKS block (the last of a run holds the rest). */
+#define MMS_ENTRY_BLOCK_SIZE 128u
+/* ENTRY_DELTAS: the widest gap, in bits; and the zero bytes after the stream. */
+#define MMS_ENTRY_GAP_MAX_WIDTH 32u
+#define MMS_ENTRY_DELTAS_TAIL 8u
 /* mms_qualifier_name.owner_kind values. */
 #define MMS_QUALIFIER_OF_COUNTRY 0u
 #define MMS_QUALIFIER_OF_REGION 1u
@@ -292,7 +327,10 @@ typedef enum mms_section_kind {
     MMS_SECTION_SPELLINGS = 16,
     MMS_SECTION_SOURCE = 17,
     MMS_SECTION_SPATIAL = 18,
-    MMS_SECTION_COUNT = 19
+    MMS_SECTION_COUNTRY_RUNS = 19,
+    MMS_SECTION_ENTRY_BLOCKS = 20,
+    MMS_SECTION_ENTRY_DELTAS = 21,
+    MMS_SECTION_COUNT = 22
 } mms_section_kind;
 
 /*
@@ -329,6 +367,8 @@ typedef struct mms_header {
     uint32_t flags;           /* MMS_FLAG_QUALIFIED or zero */
     uint32_t qualifier_name_count; /* entries in QUALIFIER_NAMES */
     uint32_t spelling_count;  /* generated spellings (SPELLINGS) */
+    uint32_t country_run_count; /* countries with entries (COUNTRY_RUNS) */
+    uint32_t entry_block_count; /* blocks of their positions (ENTRY_BLOCKS) */
     uint32_t reserved;        /* zero */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
@@ -441,6 +481,35 @@ typedef struct mms_spatial_point {
 } mms_spatial_point;
 
 /*
+ * One country's entries (COUNTRY_RUNS; see "Country entries"). Invariants: runs strictly sorted by
+ * code (as two bytes); code not 0 0 and without a lower-case ASCII letter; position_count >= 1;
+ * block_count = ceil(position_count / MMS_ENTRY_BLOCK_SIZE); block_first = the run before's
+ * block_first + block_count (0 for the first), the last run's blocks ending at entry_block_count.
+ * No padding: 16 bytes, 4-aligned.
+ */
+typedef struct mms_country_run {
+    uint8_t code[2];         /* the records' country code, ASCII letters upper-cased */
+    uint8_t reserved[2];     /* zero */
+    uint32_t block_first;    /* its first block in ENTRY_BLOCKS */
+    uint32_t block_count;    /* its blocks */
+    uint32_t position_count; /* its positions (entries) */
+} mms_country_run;
+
+/*
+ * One block of a country's entry positions (ENTRY_BLOCKS; see "Country entries"). Invariants: first <
+ * entry_count, and above the last position of the block before in its run; width <=
+ * MMS_ENTRY_GAP_MAX_WIDTH (0 when every gap is 0, or the block holds one position); delta_bit = the
+ * block before's delta_bit + (its positions - 1) * its width (0 for block 0); every position it
+ * gives below entry_count. No padding: 12 bytes, 4-aligned.
+ */
+typedef struct mms_entry_block {
+    uint32_t first;       /* the block's first position in ENTRIES */
+    uint32_t delta_bit;   /* where its gaps start in ENTRY_DELTAS, in bits */
+    uint8_t width;        /* bits a gap */
+    uint8_t reserved[3];  /* zero */
+} mms_entry_block;
+
+/*
  * Another name of a country or a region, from GeoNames' alternate names file: a qualifier of every
  * record in that country (or region) besides the names COUNTRIES and REGIONS give ("uk", "usa",
  * "deutschland"). Invariants: owner_kind is MMS_QUALIFIER_OF_COUNTRY (owner < country_count) or
@@ -514,9 +583,11 @@ _Static_assert(offsetof(mms_header, country_count) == 68, "mms_header.country_co
 _Static_assert(offsetof(mms_header, flags) == 72, "mms_header.flags");
 _Static_assert(offsetof(mms_header, qualifier_name_count) == 76, "mms_header.qualifier_name_count");
 _Static_assert(offsetof(mms_header, spelling_count) == 80, "mms_header.spelling_count");
-_Static_assert(offsetof(mms_header, reserved) == 84, "mms_header.reserved");
-_Static_assert(offsetof(mms_header, sections) == 88, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 88 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 392 bytes");
+_Static_assert(offsetof(mms_header, country_run_count) == 84, "mms_header.country_run_count");
+_Static_assert(offsetof(mms_header, entry_block_count) == 88, "mms_header.entry_block_count");
+_Static_assert(offsetof(mms_header, reserved) == 92, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, sections) == 96, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 96 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 448 bytes");
 
 _Static_assert(sizeof(mms_node) == 8, "mms_node is 8 bytes");
 _Static_assert(offsetof(mms_node, entry_first) == 0, "mms_node.entry_first");
@@ -592,6 +663,18 @@ _Static_assert(sizeof(mms_spatial_point) == 12, "mms_spatial_point is 12 bytes")
 _Static_assert(offsetof(mms_spatial_point, lat_e7) == 0, "mms_spatial_point.lat_e7");
 _Static_assert(offsetof(mms_spatial_point, lon_e7) == 4, "mms_spatial_point.lon_e7");
 _Static_assert(offsetof(mms_spatial_point, record_axis) == 8, "mms_spatial_point.record_axis");
+_Static_assert(sizeof(mms_country_run) == 16, "mms_country_run is 16 bytes");
+_Static_assert(offsetof(mms_country_run, code) == 0, "mms_country_run.code");
+_Static_assert(offsetof(mms_country_run, reserved) == 2, "mms_country_run.reserved");
+_Static_assert(offsetof(mms_country_run, block_first) == 4, "mms_country_run.block_first");
+_Static_assert(offsetof(mms_country_run, block_count) == 8, "mms_country_run.block_count");
+_Static_assert(offsetof(mms_country_run, position_count) == 12, "mms_country_run.position_count");
+_Static_assert(sizeof(mms_entry_block) == 12, "mms_entry_block is 12 bytes");
+_Static_assert(offsetof(mms_entry_block, first) == 0, "mms_entry_block.first");
+_Static_assert(offsetof(mms_entry_block, delta_bit) == 4, "mms_entry_block.delta_bit");
+_Static_assert(offsetof(mms_entry_block, width) == 8, "mms_entry_block.width");
+_Static_assert(offsetof(mms_entry_block, reserved) == 9, "mms_entry_block.reserved");
+_Static_assert(MMS_ENTRY_GAP_MAX_WIDTH + 7 <= 64 && MMS_ENTRY_DELTAS_TAIL == 8, "a gap lies inside the 8 bytes loaded at its byte");
 _Static_assert(sizeof(mms_qualifier_name) == 12, "mms_qualifier_name is 12 bytes");
 _Static_assert(offsetof(mms_qualifier_name, owner) == 0, "mms_qualifier_name.owner");
 _Static_assert(offsetof(mms_qualifier_name, folded_offset) == 4, "mms_qualifier_name.folded_offset");
@@ -612,6 +695,8 @@ enum {
     MMS_COUNTRY_SIZE = sizeof(mms_country),
     MMS_QUALIFIER_NAME_SIZE = sizeof(mms_qualifier_name),
     MMS_SPATIAL_POINT_SIZE = sizeof(mms_spatial_point),
+    MMS_COUNTRY_RUN_SIZE = sizeof(mms_country_run),
+    MMS_ENTRY_BLOCK_SIZE_BYTES = sizeof(mms_entry_block),
     MMS_SOURCE_SIZE = sizeof(mms_source),
 };
 

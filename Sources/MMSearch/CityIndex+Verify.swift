@@ -48,6 +48,81 @@ private struct _Verifier {
         try checkIdOrder()
         try checkRegionsAndCountries()
         try checkSpatial()
+        try checkCountryEntries()
+    }
+
+    /// COUNTRY_RUNS, ENTRY_BLOCKS and ENTRY_DELTAS: the runs sorted by code (well formed, reserved bytes
+    /// zero), their blocks tiling ENTRY_BLOCKS in order and the blocks' gaps the stream from bit 0 (every
+    /// bit past the last zero, and the 8 bytes after it there), each run's positions strictly ascending
+    /// with every entry's record of the run's code, and as many positions as entries whose record has a
+    /// country: each such entry listed exactly once. O(entry_count).
+    func checkCountryEntries() throws(MMSearchError) {
+        var nextBlock = 0, nextBit = 0, listed = 0
+        var previousCode: UInt16?
+        for number in 0 ..< layout.countryRunCount {
+            let offset = layout.countryRuns + number * _IndexLayout.countryRunSize
+            let fields = raw(offset, as: mms_country_run.self)
+            let (code, run) = try index.countryRun(number)
+            guard fields.reserved == (0, 0), code != 0, _IndexBytes.asciiUppercased(fields.code.0) == fields.code.0,
+                  _IndexBytes.asciiUppercased(fields.code.1) == fields.code.1 else {
+                throw corrupt(offset, "country run \(number) has code \(code) (0x\(String(code, radix: 16))) or reserved bytes not zero; a code is two bytes, not both zero, no lower-case letter")
+            }
+            guard previousCode.map({ $0 < code }) ?? true else {
+                throw corrupt(offset, "country run \(number) (code 0x\(String(code, radix: 16))) does not come after the one before it in code order")
+            }
+            previousCode = code
+            guard run.blocks.lowerBound == nextBlock else {
+                throw corrupt(offset, "country run \(number)'s blocks start at \(run.blocks.lowerBound), expected \(nextBlock) (the runs' blocks follow one another)")
+            }
+            nextBlock = run.blocks.upperBound
+            var last = -1, count = 0
+            for block in run.blocks {
+                let blockOffset = layout.entryBlocks + block * _IndexLayout.entryBlockSize
+                let fields = try index.entryBlock(block)
+                let positions = block == run.blocks.upperBound - 1 ? run.positionCount - (run.blocks.count - 1) * Int(MMS_ENTRY_BLOCK_SIZE) : Int(MMS_ENTRY_BLOCK_SIZE)
+                guard fields.reserved == (0, 0, 0), Int(fields.delta_bit) == nextBit, Int(fields.first) > last else {
+                    throw corrupt(blockOffset, "entry block \(block) starts its gaps at bit \(fields.delta_bit) (expected \(nextBit)), at position \(fields.first) (after \(last)), or has reserved bytes not zero")
+                }
+                nextBit += (positions - 1) * Int(fields.width)
+            }
+            try index.forEachPosition(of: run, in: 0 ..< layout.entryCount) { (position) throws(MMSearchError) in
+                guard position > last else {
+                    throw corrupt(offset, "country run \(number) lists entry \(position) after entry \(last); its positions must ascend")
+                }
+                let owner = try index.owner(ofEntry: try index.entry(position), at: entryOffset(position))
+                let country = try index.record(owner.record).country
+                let recordCode = UInt16(_IndexBytes.asciiUppercased(country.0)) << 8 | UInt16(_IndexBytes.asciiUppercased(country.1))
+                guard recordCode == code else {
+                    throw corrupt(offset, "country run \(number) (code 0x\(String(code, radix: 16))) lists entry \(position), whose record \(owner.record) has code 0x\(String(recordCode, radix: 16))")
+                }
+                last = position
+                count += 1
+                return true
+            }
+            guard count == run.positionCount else {
+                throw corrupt(offset, "country run \(number) gives \(count) positions below the \(layout.entryCount) entries, its count says \(run.positionCount)")
+            }
+            listed += count
+        }
+        guard nextBlock == layout.entryBlockCount else {
+            throw corrupt(layout.entryBlocks, "the country runs hold \(nextBlock) blocks, the entry blocks section \(layout.entryBlockCount)")
+        }
+        let streamBytes = (nextBit + 7) / 8
+        guard layout.entryDeltas.count == streamBytes + Int(MMS_ENTRY_DELTAS_TAIL) else {
+            throw corrupt(layout.entryDeltas.lowerBound, "the gap stream is \(layout.entryDeltas.count) bytes; its blocks' gaps take \(nextBit) bits, so \(streamBytes) bytes and \(MMS_ENTRY_DELTAS_TAIL) zero bytes after")
+        }
+        for offset in layout.entryDeltas.lowerBound + nextBit / 8 ..< layout.entryDeltas.upperBound {
+            let unused = offset == layout.entryDeltas.lowerBound + nextBit / 8 ? index.raw[offset] >> UInt8(nextBit % 8) : index.raw[offset]
+            guard unused == 0 else { throw corrupt(offset, "bits after the last gap of the gap stream are not zero") }
+        }
+        var withCountry = 0
+        for position in 0 ..< layout.entryCount {
+            let owner = try index.owner(ofEntry: try index.entry(position), at: entryOffset(position))
+            if try index.record(owner.record).country != (0, 0) { withCountry += 1 }
+        }
+        guard listed == withCountry else {
+            throw corrupt(layout.countryRuns, "the country runs list \(listed) entries; \(withCountry) entries have a record with a country")
+        }
     }
 
     /// SPATIAL: every record exactly once, bits 29 and 30 clear, no axis bit in a leaf, every point's

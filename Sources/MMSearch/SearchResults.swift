@@ -110,7 +110,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
 
         /// Every match in order.
         func all(_ bytes: _IndexBytes) throws(MMSearchError) -> [_Match] {
-            try bytes.geoOrdered(try bytes.allMatches(query, match: match), filter: filter.isFiltering ? bytes.resolve(filter) : nil, order: .rank, near: near)
+            try bytes.geoOrdered(try bytes.allMatches(query, match: match, filter: filter.isFiltering ? bytes.resolve(filter) : nil), filter: nil, order: .rank, near: near)
         }
     }
 
@@ -463,11 +463,47 @@ extension _IndexBytes {
     }
 
     /// Every match of the folded `query` as typed, once per record with its best match, sorted by
-    /// record: what filters and ranking near a point start from.
-    func allMatches(_ query: [UInt8], match: MatchMode) throws(MMSearchError) -> [_Ranked] {
+    /// record: what filters and ranking near a point start from. With `filter`, only those that pass
+    /// it; when it admits only some countries, only their entries under the node are read (their
+    /// positions from COUNTRY_RUNS), and the subtree walk for key lengths goes only where they are.
+    func allMatches(_ query: [UInt8], match: MatchMode, filter: ResolvedFilter? = nil) throws(MMSearchError) -> [_Ranked] {
         let (reached, qualified) = try lookUp(query, match: match)
-        guard let located = reached else { return qualified }
-        return try rankedMatches([located], queryLength: query.count, match: match, qualified: qualified)
+        guard let located = reached else { return try passing(qualified, filter: filter) }
+        guard let filter, let runs = try countryRuns(filter) else {
+            return try passing(try rankedMatches([located], queryLength: query.count, match: match, qualified: qualified), filter: filter)
+        }
+        let positions = try positions(of: runs, in: located.entries)
+        var lengths = [Int32](repeating: .max, count: positions.count)
+        if !positions.isEmpty {
+            /// The first of `positions` at or after `position`.
+            func firstPosition(from position: Int) -> Int {
+                var low = 0, high = positions.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if positions[middle] < position { low = middle + 1 } else { high = middle }
+                }
+                return low
+            }
+            try forEachNode(under: located, deepest: 2 * query.count + 4, entering: { range in
+                let first = firstPosition(from: range.lowerBound)
+                return first < positions.count && positions[first] < range.upperBound
+            }) { (depth, ownEntries) in
+                var at = firstPosition(from: ownEntries.lowerBound)
+                while at < positions.count, positions[at] < ownEntries.upperBound {
+                    lengths[at] = Int32(truncatingIfNeeded: depth)
+                    at += 1
+                }
+            }
+        }
+        var candidates: [UInt64] = []
+        candidates.reserveCapacity(positions.count)
+        for (at, position) in positions.enumerated() {
+            if let candidate = try candidate(position, keyLength: Int(lengths[at]), queryLength: query.count, match: match),
+               try passes(Int(candidate >> 35), filter) {
+                candidates.append(candidate)
+            }
+        }
+        return try best(of: &candidates, qualified: passing(qualified, filter: filter))
     }
 
     /// How to read the results of the folded `query` as typed, and their count: one walk down the

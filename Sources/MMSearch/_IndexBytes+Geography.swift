@@ -118,18 +118,22 @@ extension _IndexBytes {
     func geoPlan(_ query: [UInt8], match: MatchMode, order: ResultOrder, typos: Typos, filter: GeoFilter, near: Proximity?, scanning: Bool = false) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) {
         let resolved = filter.isFiltering ? resolve(filter) : nil
         if !scanning, order == .rank {
-            let kept = try passing(try allMatches(query, match: match), filter: resolved)
+            let kept = try allMatches(query, match: match, filter: resolved)
             if !kept.isEmpty || typos == .off {
                 let page = try firstRanked(kept, near: near, length: Int(MMS_TOP_COUNT))
                 return (kept.count, .firstPage(page, SearchResults.Rest(query: query, match: match, filter: filter, near: near)), 0)
             }
         }
-        let matches = try geoOrdered(try allMatches(query, match: match), filter: resolved, order: order, near: near)
+        // The naive scan reads every match and filters them; the search only what may pass.
+        let matches = scanning ? try geoOrdered(try allMatches(query, match: match), filter: resolved, order: order, near: near)
+            : try geoOrdered(try allMatches(query, match: match, filter: resolved), filter: nil, order: order, near: near)
         guard matches.isEmpty, typos == .on else { return (matches.count, .listed(matches), 0) }
         let scalars = Self.scalars(of: query)
         var visited = 0, subtrees = 0
+        // Restricted to countries, the walk skips the subtrees that hold none of their entries.
+        let within = scanning ? nil : try countryRuns(resolved)
         for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
-            let entries = try typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees)
+            let entries = try typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees, within: within)
             let found = try geoOrdered(try rankedMatches(entries, queryLength: query.count, match: match), filter: resolved, order: order, near: near)
             if !found.isEmpty { return (found.count, .listed(found), maximum) }
         }

@@ -20,12 +20,14 @@ extension _IndexBytes {
     /// typos of `query` (Unicode scalars, folded), the first scalar equal, or is within them of the
     /// query's start with the rest of the query the start of the key's country tail. At most
     /// `nodeCount` nodes are visited, whatever the file says; `visited` counts them, `subtrees` the
-    /// subtrees matched.
-    func typoMatches(_ query: [UInt32], maximum: Int, visited: inout Int, subtrees: inout Int) throws(MMSearchError) -> [(position: Int, keyLength: Int)] {
+    /// subtrees matched. With `within` (a country filter's runs), only subtrees holding one of their
+    /// entries are walked (the others' entries could not pass it).
+    func typoMatches(_ query: [UInt32], maximum: Int, visited: inout Int, subtrees: inout Int, within: [CountryRun]? = nil) throws(MMSearchError) -> [(position: Int, keyLength: Int)] {
         guard !query.isEmpty, maximum > 0 else { return [] }
         let width = 2 * maximum + 1
         let last = query.count
         var table = _TypoTable(query: query, maximum: maximum)
+        var cursors = (within ?? []).map(CountryCursor.init)
         var found: [(position: Int, keyLength: Int)] = []
         // Where a country tail may start in the query: a "," within the last four scalars (the tail is
         // ", cc"), not the first; with the query's bytes from there, to walk exactly.
@@ -78,6 +80,7 @@ extension _IndexBytes {
             table.pop(to: frame.scalarDepth)
             let label = try label(ofNode: frame.node)
             let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
+            if within != nil, try !hasPosition(&cursors, in: entries) { continue }
             let labelStart = try self.labelStart(ofNode: frame.node)
             var pending = frame.pending
             var goesOn = true, matched = false

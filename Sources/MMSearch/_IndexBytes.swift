@@ -182,9 +182,11 @@ struct _IndexBytes {
     }
 
     /// Walks the subtree under `located` depth first, giving each node's prefix length and its own
-    /// entries (those whose key is exactly its prefix); nodes deeper than `deepest` are not entered.
-    /// At most `nodeCount` nodes are visited, whatever the file says.
-    func forEachNode(under located: Located, deepest: Int = .max, _ body: (_ depth: Int, _ ownEntries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
+    /// entries (those whose key is exactly its prefix); nodes deeper than `deepest` are not entered,
+    /// nor those whose entries `entering` turns down. At most `nodeCount` nodes are visited, whatever
+    /// the file says.
+    func forEachNode(under located: Located, deepest: Int = .max, entering: ((Range<Int>) throws(MMSearchError) -> Bool)? = nil,
+                     _ body: (_ depth: Int, _ ownEntries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
         var stack = [(node: located.node, depth: located.depth, entries: located.entries)]
         var visits = 0
         while let (node, depth, entries) = stack.popLast() {
@@ -197,6 +199,7 @@ struct _IndexBytes {
             for child in children {
                 let childEntries = try self.entries(ofChild: child, siblings: children, parent: entries)
                 if child == children.lowerBound { ownEnd = childEntries.lowerBound }
+                guard try entering?(childEntries) ?? true else { continue } // before its label is read
                 let childDepth = depth + (try label(ofNode: child)).count
                 if childDepth <= deepest { stack.append((child, childDepth, childEntries)) }
             }

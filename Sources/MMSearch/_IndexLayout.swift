@@ -42,6 +42,12 @@ struct _IndexLayout: Sendable {
     let spellings: Int
     /// SPATIAL: record_count mms_spatial_point, the records' coordinates and numbers in k-d tree order.
     let spatial: Int
+    /// COUNTRY_RUNS and ENTRY_BLOCKS (their counts), and ENTRY_DELTAS' bytes: each country's entries.
+    let countryRunCount: Int
+    let countryRuns: Int
+    let entryBlockCount: Int
+    let entryBlocks: Int
+    let entryDeltas: Range<Int>
     /// Byte ranges of the pools.
     let labels: Range<Int>
     let names: Range<Int>
@@ -57,6 +63,8 @@ struct _IndexLayout: Sendable {
     static let countrySize = MemoryLayout<mms_country>.stride
     static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
     static let spatialPointSize = MemoryLayout<mms_spatial_point>.stride
+    static let countryRunSize = MemoryLayout<mms_country_run>.stride
+    static let entryBlockSize = MemoryLayout<mms_entry_block>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -68,7 +76,8 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
         (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_RECORD_REGIONS, "record regions"), (MMS_SECTION_REGIONS, "regions"),
         (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_QUALIFIER_NAMES, "qualifier names"), (MMS_SECTION_SPELLINGS, "spellings"),
-        (MMS_SECTION_SOURCE, "source"), (MMS_SECTION_SPATIAL, "spatial"),
+        (MMS_SECTION_SOURCE, "source"), (MMS_SECTION_SPATIAL, "spatial"), (MMS_SECTION_COUNTRY_RUNS, "country runs"),
+        (MMS_SECTION_ENTRY_BLOCKS, "entry blocks"), (MMS_SECTION_ENTRY_DELTAS, "entry deltas"),
     ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
@@ -196,10 +205,14 @@ struct _IndexLayout: Sendable {
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
         spellings = try section(MMS_SECTION_SPELLINGS, elementSize: Self.alternateSize, count: Int(header.spelling_count)).lowerBound
         source = try section(MMS_SECTION_SOURCE)
-        let spatialSection = try section(MMS_SECTION_SPATIAL, elementSize: Self.spatialPointSize, count: recordCount)
-        spatial = spatialSection.lowerBound
-        guard spatialSection.upperBound == raw.count else {
-            throw corrupt(at(\.file_size), "the sections end at byte \(spatialSection.upperBound), the file at \(raw.count)")
+        spatial = try section(MMS_SECTION_SPATIAL, elementSize: Self.spatialPointSize, count: recordCount).lowerBound
+        countryRunCount = Int(header.country_run_count)
+        countryRuns = try section(MMS_SECTION_COUNTRY_RUNS, elementSize: Self.countryRunSize, count: countryRunCount).lowerBound
+        entryBlockCount = Int(header.entry_block_count)
+        entryBlocks = try section(MMS_SECTION_ENTRY_BLOCKS, elementSize: Self.entryBlockSize, count: entryBlockCount).lowerBound
+        entryDeltas = try section(MMS_SECTION_ENTRY_DELTAS)
+        guard entryDeltas.upperBound == raw.count else {
+            throw corrupt(at(\.file_size), "the sections end at byte \(entryDeltas.upperBound), the file at \(raw.count)")
         }
     }
 }

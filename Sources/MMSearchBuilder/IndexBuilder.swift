@@ -316,11 +316,16 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_SPELLINGS, Array(alternates[(alternates.count - keys.spellingCount)...]))
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
         writer.place(MMS_SECTION_SPATIAL, SpatialBuilder.points(of: recordEntries))
+        let countryEntries = CountryEntriesBuilder(entryRecords: keys.records, records: recordEntries)
+        writer.place(MMS_SECTION_COUNTRY_RUNS, countryEntries.runs)
+        writer.place(MMS_SECTION_ENTRY_BLOCKS, countryEntries.blocks)
+        writer.place(MMS_SECTION_ENTRY_DELTAS, countryEntries.deltas)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: alternates.count - keys.spellingCount, summaries: summaries.summaries.count, top: summaries.top.count,
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
-            spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0
+            spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
+            countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count
         ))
         var summary = BuildSummary(
             recordCount: records.count,

@@ -17,6 +17,8 @@ struct _SectionWriter {
         var qualifierNames: Int
         var spellings: Int
         var flags: UInt32
+        var countryRuns: Int
+        var entryBlocks: Int
     }
 
     private var body: [UInt8] = []
@@ -63,6 +65,8 @@ struct _SectionWriter {
         header.flags = counts.flags
         header.qualifier_name_count = UInt32(counts.qualifierNames)
         header.spelling_count = UInt32(counts.spellings)
+        header.country_run_count = UInt32(counts.countryRuns)
+        header.entry_block_count = UInt32(counts.entryBlocks)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

@@ -27,6 +27,10 @@ enum IndexFuzzer {
                     if results.count > 0 { _ = try? results.city(at: 0) }
                 }
             }
+            // Restricted to countries: their entries under the node, and the typo walk's subtrees.
+            if let results = try? index.search(query, filter: GeoFilter(countries: ["US", "DE", "fr"])) {
+                _ = try? results.cities(in: 0 ..< min(results.count, 25))
+            }
         }
         // Reverse lookups: the spatial index walked from points around the world, with filters.
         for (latitude, longitude) in [(0.0, 0.0), (51.5, -0.1), (90, 0), (-90, 180), (-16.5, 179.99), (-16.5, -179.99)] {

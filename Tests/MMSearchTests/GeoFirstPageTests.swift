@@ -10,6 +10,39 @@ import Testing
 /// points at several half distances, in a country, and both (rank.py's answers for these paths are
 /// NearCommandTests' and the acceptance tests').
 @Suite struct GeoFirstPageTests {
+    /// Restricted to countries, a search reads only their entries (COUNTRY_RUNS) and its typo walk only
+    /// the subtrees holding some: compared with the naive scan (every match read, then filtered; the
+    /// typo walk unpruned) on keystrokes of typing-typos.txt (most match nothing in one country, so
+    /// the typo fallback decides) and typing-queries.txt, in every order, for one country, several
+    /// (upper and lower case, an ISO3 code), a country no record has, and a country with a box.
+    @Test func countryRestrictedSearchesAsTheNaiveScan() async throws {
+        let index = try CityIndex(path: try await RealIndexes.shared.path(.joinedRegions))
+        var generator = SeededRandom(seed: 22)
+        var queries: [Substring] = []
+        for path in [RealData.typingTypos, RealData.typingQueries] {
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            queries += (0 ..< FullTests.count(quick: 40, full: 150)).map { _ in lines[Int(generator.next() % UInt64(lines.count))] }
+        }
+        let point = try GeoPoint(latitude: 40.0, longitude: -83.0)
+        let filters = [
+            GeoFilter(countries: ["US"]), GeoFilter(countries: ["de"]), GeoFilter(countries: ["FR", "it", "ESP"]), GeoFilter(countries: ["ZZ"]),
+            GeoFilter(countries: ["US", "CA"], boundingBox: try BoundingBox(west: -90, south: 35, east: -70, north: 50)),
+        ]
+        for query in queries {
+            for filter in filters {
+                for (order, near) in [(ResultOrder.rank, nil), (.name, nil), (.distance, Proximity(point: point)), (.rank, Proximity(point: point))] {
+                    let fast = try index.search(query, order: order, filter: filter, near: near)
+                    let naive = try index.searchScanningEveryMatch(query, order: order, filter: filter, near: near)
+                    let what = "\(query) \(filter.countries) \(order) \(near == nil ? "" : "near")"
+                    #expect(fast.count == naive.count && fast.typos == naive.typos, "\(what): count \(fast.count) typos \(fast.typos), naive \(naive.count) \(naive.typos)")
+                    let first = 0 ..< min(20, naive.count), second = min(20, naive.count) ..< min(40, naive.count)
+                    #expect(try fast.cities(in: first).map(\.id) == naive.cities(in: first).map(\.id), "\(what): first page")
+                    #expect(try fast.cities(in: second).map(\.id) == naive.cities(in: second).map(\.id), "\(what): second page")
+                }
+            }
+        }
+    }
+
     @Test func firstPagesAsTheNaiveScanOrdersEveryMatch() async throws {
         let index = try CityIndex(path: try await RealIndexes.shared.path(.joinedRegions))
         let lines = try String(contentsOfFile: RealData.typingNear, encoding: .utf8).split(separator: "\n")

@@ -33,8 +33,8 @@ enum IndexFormat {
     /// A plain uint8_t array (TOP_RANKS).
     static let uint8Element = Element(type: "uint8_t", stride: 1, fields: [Field(name: "value", offset: 0, width: 1)])
 
-    /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES and
-    /// SOURCE are not arrays.)
+    /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
+    /// SOURCE and ENTRY_DELTAS are not arrays.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_NODES, probe(mms_node.self)),
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
@@ -52,6 +52,8 @@ enum IndexFormat {
         (MMS_SECTION_QUALIFIER_NAMES, probe(mms_qualifier_name.self)),
         (MMS_SECTION_SPELLINGS, probe(mms_alternate.self)),
         (MMS_SECTION_SPATIAL, probe(mms_spatial_point.self)),
+        (MMS_SECTION_COUNTRY_RUNS, probe(mms_country_run.self)),
+        (MMS_SECTION_ENTRY_BLOCKS, probe(mms_entry_block.self)),
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
@@ -86,6 +88,9 @@ enum IndexFormat {
         case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
         case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
+        // A run's blocks past ENTRY_BLOCKS (a run has at least one), a block's first position past ENTRIES.
+        case (MMS_SECTION_COUNTRY_RUNS, "block_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRY_BLOCKS) }
+        case (MMS_SECTION_ENTRY_BLOCKS, "first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) }
         // SPATIAL: a pivot's record_axis has the axis bit (bit 31) set, so no one bound tells its values
         // apart: IndexMutationTests.spatialValuesOutOfBounds sets them past the records. A point's
         // lat_e7 and lon_e7 are structure, not content: verify checks them against the record's.

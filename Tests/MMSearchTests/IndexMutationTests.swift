@@ -223,6 +223,17 @@ import Testing
                 }
             }
         }
+        // Restricted to countries, through COUNTRY_RUNS, ENTRY_BLOCKS and ENTRY_DELTAS: the keys under
+        // the node (and the typo walk's subtrees, "mnchen" and "muncheen bay" matching only with typos).
+        for query in askedQueries {
+            let key = "\(query.prefix(12).debugDescription)(\(query.count)) in US, DE"
+            do throws(MMSearchError) {
+                let results = try index.search(query, filter: GeoFilter(countries: ["US", "de"]))
+                answers[key] = answer(try results.cities(in: 0 ..< min(results.count, 30)), count: results.count)
+            } catch {
+                answers[key] = .some(nil)
+            }
+        }
         // Reverse lookups through SPATIAL: the nearest few of some points, with and without filters,
         // and the empty query in distance order read whole.
         for (number, point) in nearPoints.enumerated() {

@@ -1,0 +1,210 @@
+import CMMSearchFormat
+
+/// Each country's entries (`include/mmsearch_format.h`, "Country entries"): a search restricted to
+/// countries reads only theirs under its node, and the typo walk skips the subtrees holding none.
+extension _IndexBytes {
+    /// A run's blocks, and how many positions it holds (every block MMS_ENTRY_BLOCK_SIZE but the last).
+    struct CountryRun: Sendable {
+        var blocks: Range<Int>
+        var positionCount: Int
+    }
+
+    /// COUNTRY_RUNS[index], its blocks checked to lie inside ENTRY_BLOCKS and its count to fit them.
+    func countryRun(_ index: Int) throws(MMSearchError) -> (code: UInt16, run: CountryRun) {
+        guard index >= 0, index < layout.countryRunCount else {
+            throw corrupt(layout.countryRuns, "country run \(index) does not exist (\(layout.countryRunCount) runs)")
+        }
+        let offset = layout.countryRuns + index * _IndexLayout.countryRunSize
+        let run = raw.loadUnaligned(fromByteOffset: offset, as: mms_country_run.self)
+        let first = Int(run.block_first), count = Int(run.block_count), positions = Int(run.position_count)
+        let blockSize = Int(MMS_ENTRY_BLOCK_SIZE)
+        guard first <= layout.entryBlockCount, count <= layout.entryBlockCount - first, positions >= 1,
+              count == (positions + blockSize - 1) / blockSize else {
+            throw corrupt(offset, "country run \(index) has blocks \(first) + \(count) for \(positions) positions, not inside the \(layout.entryBlockCount) blocks or not as many as its positions need")
+        }
+        return (UInt16(run.code.0) << 8 | UInt16(run.code.1), CountryRun(blocks: first ..< first + count, positionCount: positions))
+    }
+
+    /// The runs of the countries `filter` admits, when only records of those countries can pass it
+    /// (nil when it admits any country, or records without one).
+    func countryRuns(_ filter: ResolvedFilter?) throws(MMSearchError) -> [CountryRun]? {
+        guard let filter, let codes = filter.countryCodes, !filter.passesWithoutCountry, !filter.passesWithoutISO3 else { return nil }
+        var runs: [CountryRun] = []
+        for code in Set(codes) {
+            var low = 0, high = layout.countryRunCount
+            while low < high {
+                let middle = low + (high - low) / 2
+                if try countryRun(middle).code < code { low = middle + 1 } else { high = middle }
+            }
+            if low < layout.countryRunCount, case let (found, run) = try countryRun(low), found == code { runs.append(run) }
+        }
+        return runs
+    }
+
+    /// Block `index` of ENTRY_BLOCKS: its first position (checked to be an entry), and the bit its gaps
+    /// start at with their width.
+    @inline(__always)
+    func entryBlock(_ index: Int) throws(MMSearchError) -> mms_entry_block {
+        guard index >= 0, index < layout.entryBlockCount else {
+            throw corrupt(layout.entryBlocks, "entry block \(index) does not exist (\(layout.entryBlockCount) blocks)")
+        }
+        let block = raw.loadUnaligned(fromByteOffset: layout.entryBlocks + index * _IndexLayout.entryBlockSize, as: mms_entry_block.self)
+        guard Int(block.first) < layout.entryCount else { throw positionPastEntries(Int(block.first), block: index) }
+        return block
+    }
+
+    /// The error for a position a block gives at or past entry_count.
+    func positionPastEntries(_ position: Int, block: Int) -> MMSearchError {
+        corrupt(layout.entryBlocks + block * _IndexLayout.entryBlockSize, "entry block \(block) gives position \(position), past the \(layout.entryCount) entries")
+    }
+
+    /// Calls `body` with each position of `run` inside `range`, ascending, until it returns false:
+    /// from the last block starting at or before the range's start (found by binary search over the
+    /// run's blocks), block by block, each gap read from the 8 bytes at its byte. Every position given is
+    /// inside `range` (and so below entry_count when the range is).
+    func forEachPosition(of run: CountryRun, in range: Range<Int>, _ body: (Int) throws(MMSearchError) -> Bool) throws(MMSearchError) {
+        guard !range.isEmpty else { return }
+        var low = run.blocks.lowerBound, high = run.blocks.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            if Int(try entryBlock(middle).first) <= range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        for index in Swift.max(run.blocks.lowerBound, low - 1) ..< run.blocks.upperBound {
+            let (block, count) = try checkedBlock(index, of: run)
+            var position = Int(block.first)
+            guard position < range.upperBound else { return }
+            let width = Int(block.width)
+            var bit = Int(block.delta_bit)
+            for step in 0 ..< count {
+                if step > 0 {
+                    position += 1 + gap(at: bit, width: width)
+                    bit += width
+                    guard position < layout.entryCount else { throw positionPastEntries(position, block: index) }
+                    guard position < range.upperBound else { return }
+                }
+                if position >= range.lowerBound, try !body(position) { return }
+            }
+        }
+    }
+
+    /// The number of positions in block `index` of `run` (MMS_ENTRY_BLOCK_SIZE but in its last).
+    @inline(__always)
+    func positionCount(ofBlock index: Int, in run: CountryRun) -> Int {
+        index == run.blocks.upperBound - 1 ? run.positionCount - (run.blocks.count - 1) * Int(MMS_ENTRY_BLOCK_SIZE) : Int(MMS_ENTRY_BLOCK_SIZE)
+    }
+
+    /// Block `index` of `run`, with its gaps checked to lie inside ENTRY_DELTAS (each read loads the 8
+    /// bytes at its byte) and its width to be at most MMS_ENTRY_GAP_MAX_WIDTH.
+    func checkedBlock(_ index: Int, of run: CountryRun) throws(MMSearchError) -> (block: mms_entry_block, count: Int) {
+        let block = try entryBlock(index)
+        let count = positionCount(ofBlock: index, in: run)
+        let width = Int(block.width), bitStart = Int(block.delta_bit)
+        guard width <= Int(MMS_ENTRY_GAP_MAX_WIDTH), (bitStart + (count - 1) * width) / 8 + 8 <= layout.entryDeltas.count else {
+            throw corrupt(layout.entryBlocks + index * _IndexLayout.entryBlockSize, "entry block \(index) has \(count - 1) gaps of \(width) bits from bit \(bitStart), past the \(layout.entryDeltas.count)-byte gap stream")
+        }
+        return (block, count)
+    }
+
+    /// The gap of `width` bits at bit `bit` of ENTRY_DELTAS (inside it: `checkedBlock` checked its block).
+    @inline(__always)
+    func gap(at bit: Int, width: Int) -> Int {
+        let window = raw.loadUnaligned(fromByteOffset: layout.entryDeltas.lowerBound + bit / 8, as: UInt64.self)
+        return Int(window >> UInt64(bit % 8) & ((UInt64(1) << UInt64(width)) - 1))
+    }
+
+    /// A reader of one run's positions for a walk whose ranges start in ascending order (the typo
+    /// walk visits the trie depth first in entry order): asked for the first position at or after a
+    /// start, it reads on from its last answer, skipping whole blocks when the start has passed them;
+    /// asked for an earlier start (not in a walk of a sound file), it starts over from a binary search.
+    struct CountryCursor {
+        let run: CountryRun
+        /// The block read, its fields and positions; `step` and `position`: where in it the cursor is.
+        var block = -1
+        var fields = mms_entry_block()
+        var count = 0
+        var step = 0
+        var position = 0
+        var bit = 0
+        /// The last start asked (every position before `position` is below it).
+        var start = Int.max
+
+        init(_ run: CountryRun) { self.run = run }
+    }
+
+    /// Puts `cursor` at the first position of block `index` (a block of its run).
+    @inline(__always)
+    func enter(_ cursor: inout CountryCursor, block index: Int) throws(MMSearchError) {
+        (cursor.fields, cursor.count) = try checkedBlock(index, of: cursor.run)
+        cursor.block = index
+        cursor.step = 0
+        cursor.position = Int(cursor.fields.first)
+        cursor.bit = Int(cursor.fields.delta_bit)
+    }
+
+    /// The first position of the cursor's run at or after `start`, or nil when none is.
+    func firstPosition(_ cursor: inout CountryCursor, atOrAfter start: Int) throws(MMSearchError) -> Int? {
+        let blocks = cursor.run.blocks
+        guard !blocks.isEmpty else { return nil }
+        if start < cursor.start {
+            // From the last block starting at or before `start` (or the first block).
+            var low = blocks.lowerBound, high = blocks.upperBound
+            while low < high {
+                let middle = low + (high - low) / 2
+                if Int(try entryBlock(middle).first) <= start { low = middle + 1 } else { high = middle }
+            }
+            try enter(&cursor, block: Swift.max(blocks.lowerBound, low - 1))
+        }
+        cursor.start = start
+        while cursor.position < start {
+            if cursor.block + 1 < blocks.upperBound, Int(try entryBlock(cursor.block + 1).first) <= start {
+                // Skip to the last block starting at or before `start`: galloping, then a binary search.
+                var low = cursor.block + 1, reach = 1
+                while low + reach < blocks.upperBound, Int(try entryBlock(low + reach).first) <= start {
+                    low += reach
+                    reach *= 2
+                }
+                var high = Swift.min(low + reach, blocks.upperBound)
+                low += 1
+                while low < high {
+                    let middle = low + (high - low) / 2
+                    if Int(try entryBlock(middle).first) <= start { low = middle + 1 } else { high = middle }
+                }
+                try enter(&cursor, block: low - 1)
+                continue
+            }
+            if cursor.step + 1 < cursor.count {
+                cursor.position += 1 + gap(at: cursor.bit, width: Int(cursor.fields.width))
+                cursor.bit += Int(cursor.fields.width)
+                cursor.step += 1
+                guard cursor.position < layout.entryCount else { throw positionPastEntries(cursor.position, block: cursor.block) }
+            } else if cursor.block + 1 < blocks.upperBound {
+                try enter(&cursor, block: cursor.block + 1)
+            } else {
+                return nil
+            }
+        }
+        return cursor.position
+    }
+
+    /// Whether any of the cursors' runs has a position inside `range`.
+    func hasPosition(_ cursors: inout [CountryCursor], in range: Range<Int>) throws(MMSearchError) -> Bool {
+        guard !range.isEmpty else { return false }
+        for index in cursors.indices {
+            if let position = try firstPosition(&cursors[index], atOrAfter: range.lowerBound), position < range.upperBound { return true }
+        }
+        return false
+    }
+
+    /// The positions of `runs` inside `range`, ascending.
+    func positions(of runs: [CountryRun], in range: Range<Int>) throws(MMSearchError) -> [Int] {
+        var positions: [Int] = []
+        for run in runs {
+            try forEachPosition(of: run, in: range) { position in
+                positions.append(position)
+                return true
+            }
+        }
+        if runs.count > 1 { positions.sort() }
+        return positions
+    }
+}
