@@ -63,8 +63,7 @@ private struct _Verifier {
             let offset = layout.countryRuns + number * _IndexLayout.countryRunSize
             let fields = raw(offset, as: mms_country_run.self)
             let (code, run) = try index.countryRun(number)
-            guard fields.reserved == (0, 0), code != 0, _IndexBytes.asciiUppercased(fields.code.0) == fields.code.0,
-                  _IndexBytes.asciiUppercased(fields.code.1) == fields.code.1 else {
+            guard fields.reserved == (0, 0), code != 0, CountryKey.of(fields.code) == code else {
                 throw corrupt(offset, "country run \(number) has code \(code) (0x\(String(code, radix: 16))) or reserved bytes not zero; a code is two bytes, not both zero, no lower-case letter")
             }
             guard previousCode.map({ $0 < code }) ?? true else {
@@ -90,8 +89,7 @@ private struct _Verifier {
                     throw corrupt(offset, "country run \(number) lists entry \(position) after entry \(last); its positions must ascend")
                 }
                 let owner = try index.owner(ofEntry: try index.entry(position), at: entryOffset(position))
-                let country = try index.record(owner.record).country
-                let recordCode = UInt16(_IndexBytes.asciiUppercased(country.0)) << 8 | UInt16(_IndexBytes.asciiUppercased(country.1))
+                let recordCode = CountryKey.of(try index.record(owner.record).country)
                 guard recordCode == code else {
                     throw corrupt(offset, "country run \(number) (code 0x\(String(code, radix: 16))) lists entry \(position), whose record \(owner.record) has code 0x\(String(recordCode, radix: 16))")
                 }

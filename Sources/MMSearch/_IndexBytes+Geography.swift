@@ -19,14 +19,14 @@ extension _IndexBytes {
         guard !filter.countries.isEmpty else { return resolved }
         var codes: [UInt16] = []
         for text in filter.countries {
-            let code = Array(text.utf8).map(Self.asciiUppercased)
+            let code = Array(text.utf8).map(CountryKey.asciiUppercased)
             if code.isEmpty { resolved.passesWithoutISO3 = true; resolved.passesWithoutCountry = true }
-            if code.count == 2 { codes.append(UInt16(code[0]) << 8 | UInt16(code[1])) }
+            if code.count == 2 { codes.append(CountryKey.of((code[0], code[1]))) }
             if code.count == 3 {
                 for number in 0 ..< layout.countryCount {
                     let country = self.country(number).country
                     if [country.iso3.0, country.iso3.1, country.iso3.2] == code {
-                        codes.append(UInt16(Self.asciiUppercased(country.code.0)) << 8 | UInt16(Self.asciiUppercased(country.code.1)))
+                        codes.append(CountryKey.of(country.code))
                     }
                 }
             }
@@ -35,15 +35,11 @@ extension _IndexBytes {
         return resolved
     }
 
-    @inline(__always)
-    static func asciiUppercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "a") < 26 ? byte & 0xDF : byte }
-
     /// Whether record `index` passes `filter`.
     func passes(_ index: Int, _ filter: ResolvedFilter) throws(MMSearchError) -> Bool {
         let record = try record(index)
         if let codes = filter.countryCodes {
-            let code = UInt16(Self.asciiUppercased(record.country.0)) << 8 | UInt16(Self.asciiUppercased(record.country.1))
-            var passes = record.country != (0, 0) && codes.contains(code)
+            var passes = record.country != (0, 0) && codes.contains(CountryKey.of(record.country))
             if !passes, filter.passesWithoutCountry || filter.passesWithoutISO3 {
                 passes = (filter.passesWithoutCountry && record.country == (0, 0))
                     || (filter.passesWithoutISO3 && (countryNumber(code: record.country).map { country($0).country.iso3 == (0, 0, 0) } ?? true))

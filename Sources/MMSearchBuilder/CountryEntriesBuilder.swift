@@ -12,11 +12,8 @@ struct CountryEntriesBuilder {
     /// `entryRecords[i]` is the record of entry i (entries in key order); `records` in record order.
     init(entryRecords: [UInt32], records: [mms_record]) {
         // Positions by code, ascending (entries visited in order): a counting sort by code.
-        func code(_ record: mms_record) -> UInt16 {
-            UInt16(Self.uppercased(record.country.0)) << 8 | UInt16(Self.uppercased(record.country.1))
-        }
         var counts = [Int](repeating: 0, count: 1 << 16)
-        let codes = entryRecords.map { code(records[Int($0)]) }
+        let codes = entryRecords.map { CountryKey.of(records[Int($0)].country) }
         for value in codes where value != 0 { counts[Int(value)] += 1 }
         var starts = [Int](repeating: 0, count: 1 << 16)
         var total = 0
@@ -50,8 +47,6 @@ struct CountryEntriesBuilder {
         }
         deltas = bits.finished + [UInt8](repeating: 0, count: Int(MMS_ENTRY_DELTAS_TAIL))
     }
-
-    static func uppercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "a") < 26 ? byte & 0xDF : byte }
 
     /// Bits appended least significant first, bit i in byte i / 8: whole bytes leave a 64-bit
     /// accumulator as they fill.
