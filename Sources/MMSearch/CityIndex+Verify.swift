@@ -78,11 +78,10 @@ private struct _Verifier {
             for block in run.blocks {
                 let blockOffset = layout.entryBlocks + block * _IndexLayout.entryBlockSize
                 let fields = try index.entryBlock(block)
-                let positions = block == run.blocks.upperBound - 1 ? run.positionCount - (run.blocks.count - 1) * Int(MMS_ENTRY_BLOCK_SIZE) : Int(MMS_ENTRY_BLOCK_SIZE)
-                guard fields.reserved == (0, 0, 0), Int(fields.delta_bit) == nextBit, Int(fields.first) > last else {
-                    throw corrupt(blockOffset, "entry block \(block) starts its gaps at bit \(fields.delta_bit) (expected \(nextBit)), at position \(fields.first) (after \(last)), or has reserved bytes not zero")
+                guard fields.reserved == (0, 0, 0), Int(fields.delta_bit) == nextBit else {
+                    throw corrupt(blockOffset, "entry block \(block) starts its gaps at bit \(fields.delta_bit) (expected \(nextBit)), or has reserved bytes not zero")
                 }
-                nextBit += (positions - 1) * Int(fields.width)
+                nextBit += (index.positionCount(ofBlock: block, in: run) - 1) * Int(fields.width)
             }
             try index.forEachPosition(of: run, in: 0 ..< layout.entryCount) { (position) throws(MMSearchError) in
                 guard position > last else {

@@ -58,18 +58,24 @@ extension _IndexBytes {
         corrupt(layout.entryBlocks + block * _IndexLayout.entryBlockSize, "entry block \(block) gives position \(position), past the \(layout.entryCount) entries")
     }
 
+    /// The last of `blocks` (some blocks of one run) that starts at or before `start`, by binary
+    /// search; the first of them when none does.
+    func lastBlock(in blocks: Range<Int>, startingAtOrBefore start: Int) throws(MMSearchError) -> Int {
+        var low = blocks.lowerBound, high = blocks.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            if Int(try entryBlock(middle).first) <= start { low = middle + 1 } else { high = middle }
+        }
+        return Swift.max(blocks.lowerBound, low - 1)
+    }
+
     /// Calls `body` with each position of `run` inside `range`, ascending, until it returns false:
     /// from the last block starting at or before the range's start (found by binary search over the
     /// run's blocks), block by block, each gap read from the 8 bytes at its byte. Every position given is
     /// inside `range` (and so below entry_count when the range is).
     func forEachPosition(of run: CountryRun, in range: Range<Int>, _ body: (Int) throws(MMSearchError) -> Bool) throws(MMSearchError) {
         guard !range.isEmpty else { return }
-        var low = run.blocks.lowerBound, high = run.blocks.upperBound
-        while low < high {
-            let middle = low + (high - low) / 2
-            if Int(try entryBlock(middle).first) <= range.lowerBound { low = middle + 1 } else { high = middle }
-        }
-        for index in Swift.max(run.blocks.lowerBound, low - 1) ..< run.blocks.upperBound {
+        for index in try lastBlock(in: run.blocks, startingAtOrBefore: range.lowerBound) ..< run.blocks.upperBound {
             let (block, count) = try checkedBlock(index, of: run)
             var position = Int(block.first)
             guard position < range.upperBound else { return }
@@ -146,13 +152,7 @@ extension _IndexBytes {
         let blocks = cursor.run.blocks
         guard !blocks.isEmpty else { return nil }
         if start < cursor.start {
-            // From the last block starting at or before `start` (or the first block).
-            var low = blocks.lowerBound, high = blocks.upperBound
-            while low < high {
-                let middle = low + (high - low) / 2
-                if Int(try entryBlock(middle).first) <= start { low = middle + 1 } else { high = middle }
-            }
-            try enter(&cursor, block: Swift.max(blocks.lowerBound, low - 1))
+            try enter(&cursor, block: try lastBlock(in: blocks, startingAtOrBefore: start))
         }
         cursor.start = start
         while cursor.position < start {
@@ -163,13 +163,7 @@ extension _IndexBytes {
                     low += reach
                     reach *= 2
                 }
-                var high = Swift.min(low + reach, blocks.upperBound)
-                low += 1
-                while low < high {
-                    let middle = low + (high - low) / 2
-                    if Int(try entryBlock(middle).first) <= start { low = middle + 1 } else { high = middle }
-                }
-                try enter(&cursor, block: low - 1)
+                try enter(&cursor, block: try lastBlock(in: low ..< Swift.min(low + reach, blocks.upperBound), startingAtOrBefore: start))
                 continue
             }
             if cursor.step + 1 < cursor.count {
