@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 5. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 6. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -16,9 +16,10 @@
  *                                                         and sorted
  *   sections[CHILDREN]      mms_child_block[(node_count + 15) / 16]  where each node's children are
  *   sections[LABELS]        uint8_t[]                    edge labels, each ended by a 0xFF byte
- *   sections[ENTRIES]       uint32_t[entry_count]        one per search key, in key order
+ *   sections[ENTRIES]       packed entry_count x entry_bits  one entry per search key, in key order
+ *                                                         (see "Packed arrays")
  *   sections[SUMMARIES]     mms_summary[summary_count]   counts and first pages of the big nodes
- *   sections[TOP]           uint32_t[top_count]          the summaries' ranked first pages (entries)
+ *   sections[TOP]           packed top_count x entry_bits  the summaries' ranked first pages (entries)
  *   sections[TOP_RANKS]     uint8_t[top_count]           each TOP entry's record's best class and least
  *                                                         kind at its node (MMS_TOP_RANK_*)
  *   sections[RECORDS]       mms_record[record_count]     cities in primary-key order (see "Order")
@@ -26,7 +27,7 @@
  *                                                         every population is 0 (the list alone)
  *   sections[ALTERNATES]    mms_alternate[alternate_count]  the cities' other names
  *   sections[NAMES]         uint8_t[]                    name text, original UTF-8, each ended by 0xFF
- *   sections[ID_ORDER]      uint32_t[record_count]       record indices sorted by (id, index)
+ *   sections[ID_ORDER]      packed record_count x record_bits  record indices sorted by (id, index)
  *   sections[RECORD_REGIONS] uint16_t[record_count] or empty: each record's region (REGIONS index, or
  *                                                         MMS_NO_REGION); empty when no record has one
  *   sections[REGIONS]       mms_region[region_count]     regions (GeoNames admin1), sorted by (country, code)
@@ -63,8 +64,9 @@
  * where p is a word start when fold(n)[p] is not a separator and fold(n)[p - 1] is one; the
  * separators are the bytes ' ' '-' '/' '(' ')' '.' ',' '\'' '"'. Each key is one entry.
  *
- * An entry is a uint32_t: kind in its top two bits (MMS_ENTRY_KIND_SHIFT), and in the low 30 bits the
- * number of the name it was made from: a number below record_count is that record's display name; a
+ * An entry is a kind (2 bits) and the number of the name it was made from (a reader holds it as a
+ * uint32_t: kind in the top two bits, MMS_ENTRY_KIND_SHIFT, name number in the low 30; ENTRIES and TOP
+ * store it packed, see "Packed arrays"): a number below record_count is that record's display name; a
  * number n >= record_count is ALTERNATES[n - record_count], whose record field names its record. An
  * alternate's text is NAMES from its name_offset up to the next MMS_STRING_END.
  * Entries are sorted by (key bytes, kind, record index, name number), with no two equal.
@@ -187,13 +189,27 @@
  * Size on the README's index: about 1.5 bytes an entry (1.2 MB for 1,245,450 entries).
  *
  * ---------------------------------------------------------------------------------------------------
+ * Packed arrays (ENTRIES, TOP, ID_ORDER). An array of n values of w bits (1 <= w <= 32) holds value i
+ * in bits i * w ..< (i + 1) * w of the section, least significant bit first (bit b of the section is
+ * bit b % 8 of byte b / 8), then zero bits up to the next byte, then MMS_PACKED_TAIL zero bytes (so
+ * that a reader may load 8 bytes at the byte of any value's first bit): ceil(n * w / 8) +
+ * MMS_PACKED_TAIL bytes in all. The widths are the least that hold the values:
+ *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
+ *   entry_bits = MMS_ENTRY_KIND_BITS + name_bits, name_bits = max(1, bits of record_count +
+ *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
+ *   as kind << name_bits | name number.
+ * Size on the README's index: 22 bits an entry instead of 32 (1.6 MB less over ENTRIES and TOP), 18 bits
+ * a record in ID_ORDER instead of 32.
+ *
+ * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
- *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; file_size equals the real
+ *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; entry_bits and record_bits
+ *   the widths "Packed arrays" gives them; file_size equals the real
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ENTRY_DELTAS ends), and each
- *   array has the length its count implies (POPULATION: 0 or record_count entries; SPATIAL: record_count
+ *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: 0 or record_count entries; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
@@ -227,9 +243,10 @@
  * ranking rules included) bumps MMS_FORMAT_VERSION; a reader opens exactly its own version and names
  * both on a mismatch. Version 1 (one key per record, no names or ranking) and version 2 (no regions,
  * countries or typos), version 3 (no other names of places, spellings or spatial index) and version 4
- * (no country entries) are not read by version 5.
+ * (no country entries) and version 5 (entries, first pages and the id order as uint32_t arrays)
+ * are not read by version 6.
  *
- * Limits of version 5: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 6: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, stored to 1e-7 degree. The builder refuses input past a limit with an error.
@@ -247,7 +264,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 5u
+#define MMS_FORMAT_VERSION 6u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -279,6 +296,11 @@ extern "C" {
 #define MMS_ENTRY_KIND_SHIFT 30u
 #define MMS_ENTRY_NAME_MASK 0x3FFFFFFFu
 #define MMS_MAX_NAME_NUMBER MMS_ENTRY_NAME_MASK
+/* A packed entry (ENTRIES, TOP): kind in its top MMS_ENTRY_KIND_BITS of entry_bits, name number below. */
+#define MMS_ENTRY_KIND_BITS 2u
+/* The widest value of a packed array, in bits; and the zero bytes after its values. */
+#define MMS_PACKED_MAX_WIDTH 32u
+#define MMS_PACKED_TAIL 8u
 /* A RECORD_REGIONS value: the record has no region. */
 #define MMS_NO_REGION 0xFFFFu
 /* mms_header.flags: "Name, Qualifier" queries match (some record has a region or a named country). */
@@ -369,7 +391,9 @@ typedef struct mms_header {
     uint32_t spelling_count;  /* generated spellings (SPELLINGS) */
     uint32_t country_run_count; /* countries with entries (COUNTRY_RUNS) */
     uint32_t entry_block_count; /* blocks of their positions (ENTRY_BLOCKS) */
-    uint32_t reserved;        /* zero */
+    uint8_t entry_bits;       /* bits of a packed entry (ENTRIES, TOP): see "Packed arrays" */
+    uint8_t record_bits;      /* bits of a packed record number (ID_ORDER) */
+    uint8_t reserved[2];      /* zero */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -585,7 +609,10 @@ _Static_assert(offsetof(mms_header, qualifier_name_count) == 76, "mms_header.qua
 _Static_assert(offsetof(mms_header, spelling_count) == 80, "mms_header.spelling_count");
 _Static_assert(offsetof(mms_header, country_run_count) == 84, "mms_header.country_run_count");
 _Static_assert(offsetof(mms_header, entry_block_count) == 88, "mms_header.entry_block_count");
-_Static_assert(offsetof(mms_header, reserved) == 92, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, entry_bits) == 92, "mms_header.entry_bits");
+_Static_assert(offsetof(mms_header, record_bits) == 93, "mms_header.record_bits");
+_Static_assert(offsetof(mms_header, reserved) == 94, "mms_header.reserved");
+_Static_assert(MMS_ENTRY_KIND_BITS + 30u == 32u, "an entry's kind and a 30-bit name number fill a uint32_t in memory");
 _Static_assert(offsetof(mms_header, sections) == 96, "mms_header.sections");
 _Static_assert(sizeof(mms_header) == 96 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 448 bytes");
 

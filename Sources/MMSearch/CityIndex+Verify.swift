@@ -35,7 +35,7 @@ private struct _Verifier {
 
     func corrupt(_ offset: Int, _ message: String) -> MMSearchError { index.corrupt(offset, message) }
     func nodeOffset(_ node: Int) -> Int { layout.nodes + node * _IndexLayout.nodeSize }
-    func entryOffset(_ entry: Int) -> Int { layout.entries + entry * 4 }
+    func entryOffset(_ entry: Int) -> Int { layout.entries.byteOffset(entry) }
     func recordOffset(_ record: Int) -> Int { layout.records + record * _IndexLayout.recordSize }
 
     mutating func run() throws(MMSearchError) {
@@ -282,6 +282,17 @@ private struct _Verifier {
                 throw corrupt(pool.upperBound - 1, "the \(name) pool does not end with a string's end byte")
             }
         }
+        // A packed array's bits past its last value, and its tail, are zero.
+        for (name, array) in [("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder)] {
+            let valueBits = array.count * array.width
+            let lastByte = array.start + valueBits / 8
+            if valueBits % 8 != 0, index.raw[lastByte] >> UInt8(valueBits % 8) != 0 {
+                throw corrupt(lastByte, "the \(name) section has bits set past its last value")
+            }
+            for offset in array.start + (valueBits + 7) / 8 ..< array.bytes.upperBound where index.raw[offset] != 0 {
+                throw corrupt(offset, "the \(name) section's \(MMS_PACKED_TAIL) bytes after its values are not zero")
+            }
+        }
         let table = index.sectionTable()
         for (position, entry) in _IndexLayout.sectionNames.enumerated() {
             let section = table[Int(entry.kind.rawValue)]
@@ -520,7 +531,7 @@ private struct _Verifier {
         for (position, match) in ranked.prefix(Int(MMS_TOP_COUNT)).enumerated() {
             let stored = Int(summary.top_first) + position
             guard try index.topEntry(stored) == match.entry else {
-                throw corrupt(layout.top + stored * 4, "the first page of node \(node) differs from its ranked results at position \(position)")
+                throw corrupt(layout.top.byteOffset(stored), "the first page of node \(node) differs from its ranked results at position \(position)")
             }
             var low = 0, high = matches.count // the record's match: matches are sorted by record
             while low < high {
@@ -555,7 +566,7 @@ private struct _Verifier {
         var previous: (id: UInt32, position: Int)?
         for entry in 0 ..< layout.recordCount {
             let position = try index.recordIndex(inIdOrder: entry)
-            let offset = layout.idOrder + entry * 4
+            let offset = layout.idOrder.byteOffset(entry)
             guard !seen[position] else { throw corrupt(offset, "record \(position) appears twice in the id order") }
             seen[position] = true
             let id = try index.record(position).id

@@ -218,7 +218,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
             case let .firstPage(page, rest):
                 let matches = positions.upperBound <= page.count ? page : try rest.all(bytes)
                 guard positions.upperBound <= page.count || matches.count == count else {
-                    throw bytes.corrupt(bytes.layout.entries, "a search counted \(count) matches, ordering them found \(matches.count)")
+                    throw bytes.corrupt(bytes.layout.entries.start, "a search counted \(count) matches, ordering them found \(matches.count)")
                 }
                 for position in positions {
                     cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
@@ -231,7 +231,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                     // The stored page as it is: read in place.
                     for position in positions {
                         let entry = try bytes.topEntry(top.lowerBound + position)
-                        let owner = try bytes.owner(ofEntry: entry, at: bytes.layout.top + (top.lowerBound + position) * 4)
+                        let owner = try bytes.owner(ofEntry: entry, at: bytes.layout.top.byteOffset(top.lowerBound + position))
                         cities.append(try bytes.city(owner.record, matchedBy: entry))
                     }
                 } else if let top, positions.upperBound <= firstPageLength {
@@ -325,7 +325,7 @@ extension _IndexBytes {
         let kind = value >> MMS_ENTRY_KIND_SHIFT
         // The owner first: it checks the name a SPELLING entry skipped below names (a spelling).
         if match == .name && kind == MMS_KIND_WORD.rawValue { return nil }
-        let owner = try owner(ofEntry: value, at: layout.entries + position * 4)
+        let owner = try owner(ofEntry: value, at: layout.entries.byteOffset(position))
         if match == .name && kind == MMS_KIND_SPELLING.rawValue { return nil }
         // The key is the name part and the tail, ", cc" or nothing (a key too long to matter is left
         // as it is, its record unread).
@@ -437,7 +437,7 @@ extension _IndexBytes {
         stored.reserveCapacity(top.count)
         for position in top {
             let entry = try topEntry(position)
-            let owner = try owner(ofEntry: entry, at: layout.top + position * 4)
+            let owner = try owner(ofEntry: entry, at: layout.top.byteOffset(position))
             // The stored records' classes and kinds, to rank them among the qualifier matches.
             let rank = try topRank(position)
             stored.append(_Ranked(record: UInt32(owner.record), matchClass: rank.matchClass, kind: rank.kind, entry: entry))

@@ -207,18 +207,30 @@ struct _IndexBytes {
         }
     }
 
-    /// Entry `index`: its kind and name number, unchecked (`owner(ofEntry:at:)` checks them).
+    /// Entry `index` as a reader holds it (kind << MMS_ENTRY_KIND_SHIFT | name number), unchecked
+    /// (`owner(ofEntry:at:)` checks them).
     @inline(__always)
     func entry(_ index: Int) throws(MMSearchError) -> UInt32 {
-        try uint32(index, of: layout.entries, count: layout.entryCount, "entry \(index) does not exist (\(layout.entryCount) entries)")
+        try packedEntry(index, of: layout.entries, "entry \(index) does not exist (\(layout.entryCount) entries)")
     }
 
-    /// Element `position` of the uint32_t array section at `section` holding `count` elements (ENTRIES,
-    /// TOP, ID_ORDER); `missing` is the error's message when there is no such element.
+    /// Value `position` of a packed array (ENTRIES, TOP, ID_ORDER); `missing` is the error's message when
+    /// there is no such value. Open checked the array's bytes, its tail included, to lie in the file,
+    /// so the 8 bytes at the byte of any value's first bit do.
     @inline(__always)
-    func uint32(_ position: Int, of section: Int, count: Int, _ missing: @autoclosure () -> String) throws(MMSearchError) -> UInt32 {
-        guard position >= 0, position < count else { throw corrupt(section, missing()) }
-        return raw.loadUnaligned(fromByteOffset: section + position * 4, as: UInt32.self)
+    func value(_ position: Int, of array: _PackedArray, _ missing: @autoclosure () -> String) throws(MMSearchError) -> UInt32 {
+        guard position >= 0, position < array.count else { throw corrupt(array.start, missing()) }
+        let bit = position * array.width
+        let window = raw.loadUnaligned(fromByteOffset: array.start + bit >> 3, as: UInt64.self)
+        return UInt32(truncatingIfNeeded: window >> UInt64(bit & 7) & array.mask)
+    }
+
+    /// A packed entry (ENTRIES, TOP) unpacked: its kind moved from above its name bits to the top two.
+    @inline(__always)
+    func packedEntry(_ position: Int, of array: _PackedArray, _ missing: @autoclosure () -> String) throws(MMSearchError) -> UInt32 {
+        let packed = try value(position, of: array, missing())
+        let nameBits = UInt32(array.width) - MMS_ENTRY_KIND_BITS
+        return (packed >> nameBits) << MMS_ENTRY_KIND_SHIFT | packed & ((UInt32(1) << nameBits) &- 1)
     }
 
     /// The record an entry value belongs to, and the number of its alternate name (nil for a
@@ -246,7 +258,7 @@ struct _IndexBytes {
     @inline(__always)
     func alternate(_ index: Int) throws(MMSearchError) -> mms_alternate {
         guard index >= 0, index < layout.alternateCount else {
-            throw corrupt(layout.entries, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
+            throw corrupt(layout.alternates, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
         }
         let offset = alternateOffset(index)
         let alternate = raw.loadUnaligned(fromByteOffset: offset, as: mms_alternate.self)
@@ -328,10 +340,10 @@ struct _IndexBytes {
         var first: Int?, count = 0
         for position in entries {
             let value = try entry(position)
-            let record = try owner(ofEntry: value, at: layout.entries + position * 4).record // checks the kind
+            let record = try owner(ofEntry: value, at: layout.entries.byteOffset(position)).record // checks the kind
             guard value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_PRIMARY.rawValue else { continue }
             guard record == (first ?? record) + count else {
-                throw corrupt(layout.entries + position * 4, "entry \(position) names record \(record) after \(count) records from \(first ?? record); primary entries must be in record order")
+                throw corrupt(layout.entries.byteOffset(position), "entry \(position) names record \(record) after \(count) records from \(first ?? record); primary entries must be in record order")
             }
             if first == nil { first = record }
             count += 1
@@ -342,7 +354,7 @@ struct _IndexBytes {
     /// Entry `position` of TOP (a summary's first page).
     @inline(__always)
     func topEntry(_ position: Int) throws(MMSearchError) -> UInt32 {
-        try uint32(position, of: layout.top, count: layout.topCount, "top page entry \(position) does not exist (\(layout.topCount))")
+        try packedEntry(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
     }
 
     /// What ranks the record of TOP entry `position` at its node: its best class and least kind
@@ -411,9 +423,9 @@ struct _IndexBytes {
 
     /// Entry `position` of the id order: the index of a record, in order of ids.
     func recordIndex(inIdOrder position: Int) throws(MMSearchError) -> Int {
-        let value = Int(try uint32(position, of: layout.idOrder, count: layout.recordCount, "id order position \(position) does not exist"))
+        let value = Int(try self.value(position, of: layout.idOrder, "id order position \(position) does not exist"))
         guard value < layout.recordCount else {
-            throw corrupt(layout.idOrder + position * 4, "id order entry \(position) names record \(value) of \(layout.recordCount)")
+            throw corrupt(layout.idOrder.byteOffset(position), "id order entry \(position) names record \(value) of \(layout.recordCount)")
         }
         return value
     }

@@ -24,17 +24,18 @@ struct _IndexLayout: Sendable {
     /// `alternateCount` counts both): without any, names match only by the records' primary keys.
     let givenAlternateCount: Int
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
+    /// The packed arrays: ENTRIES and TOP (entries), ID_ORDER (record numbers).
+    let entries: _PackedArray
+    let top: _PackedArray
+    let idOrder: _PackedArray
     /// Byte offsets of the fixed-size arrays.
     let nodes: Int
     let children: Int
-    let entries: Int
     let summaries: Int
-    let top: Int
     let topRanks: Int
     let records: Int
     let population: Int
     let alternates: Int
-    let idOrder: Int
     let recordRegions: Int
     let regions: Int
     let countries: Int
@@ -147,8 +148,15 @@ struct _IndexLayout: Sendable {
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
         givenAlternateCount = Int(header.alternate_count)
-        guard header.reserved == 0 else {
+        guard header.reserved == (0, 0) else {
             throw corrupt(at(\.reserved), "reserved header field is \(header.reserved), expected 0")
+        }
+        // The least widths that hold every name number and record number ("Packed arrays").
+        let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
+        let entryBits = PackedArrays.entryWidth(names: nameCount)
+        let recordBits = PackedArrays.width(holding: UInt64(header.record_count))
+        guard Int(header.entry_bits) == entryBits, Int(header.record_bits) == recordBits else {
+            throw corrupt(at(\.entry_bits), "packed widths \(header.entry_bits) bits an entry and \(header.record_bits) a record number, expected \(entryBits) and \(recordBits) for \(nameCount) names and \(header.record_count) records")
         }
         qualifierNameCount = Int(header.qualifier_name_count)
         // Sections lie back to back in kind order, each at the next aligned offset after the one
@@ -175,9 +183,19 @@ struct _IndexLayout: Sendable {
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
         children = try section(MMS_SECTION_CHILDREN, elementSize: Self.childBlockSize, count: (nodeCount + blockNodes - 1) / blockNodes).lowerBound
         labels = try section(MMS_SECTION_LABELS)
-        entries = try section(MMS_SECTION_ENTRIES, elementSize: 4, count: entryCount).lowerBound
+        /// A packed array's section, checked to be exactly as long as its count and width say.
+        func packed(_ kind: mms_section_kind, count: Int, width: Int) throws(MMSearchError) -> _PackedArray {
+            let range = try section(kind)
+            guard range.count == PackedArrays.byteCount(count: count, width: width) else {
+                let name = Self.sectionNames.first { $0.kind == kind }!.name
+                throw corrupt(Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride,
+                              "the \(name) section is \(range.count) bytes, expected \(PackedArrays.byteCount(count: count, width: width)) for \(count) values of \(width) bits")
+            }
+            return _PackedArray(start: range.lowerBound, count: count, width: width)
+        }
+        entries = try packed(MMS_SECTION_ENTRIES, count: entryCount, width: entryBits)
         summaries = try section(MMS_SECTION_SUMMARIES, elementSize: Self.summarySize, count: summaryCount).lowerBound
-        top = try section(MMS_SECTION_TOP, elementSize: 4, count: topCount).lowerBound
+        top = try packed(MMS_SECTION_TOP, count: topCount, width: entryBits)
         topRanks = try section(MMS_SECTION_TOP_RANKS, elementSize: 1, count: topCount).lowerBound
         records = try section(MMS_SECTION_RECORDS, elementSize: Self.recordSize, count: recordCount).lowerBound
         /// A section that is either empty or one element a record.
@@ -196,7 +214,7 @@ struct _IndexLayout: Sendable {
         hasPopulation = !populationSection.isEmpty
         alternates = try section(MMS_SECTION_ALTERNATES, elementSize: Self.alternateSize, count: givenAlternateCount).lowerBound
         names = try section(MMS_SECTION_NAMES)
-        idOrder = try section(MMS_SECTION_ID_ORDER, elementSize: MemoryLayout<UInt32>.size, count: recordCount).lowerBound
+        idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
         let recordRegionsSection = try perRecordSection(MMS_SECTION_RECORD_REGIONS, elementSize: 2)
         recordRegions = recordRegionsSection.lowerBound
         hasRegions = !recordRegionsSection.isEmpty
@@ -215,4 +233,41 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.file_size), "the sections end at byte \(entryDeltas.upperBound), the file at \(raw.count)")
         }
     }
+}
+
+/// A packed array of the file ("Packed arrays" in the format header): `count` values of `width` bits
+/// from byte `start`, value i at bits i * width ..< (i + 1) * width, least significant bit first, then
+/// MMS_PACKED_TAIL zero bytes, so that 8 bytes load at the byte of any value's first bit. Checked at
+/// open to lie inside the file; `_IndexBytes.value(_:of:)` reads it.
+struct _PackedArray: Sendable {
+    let start: Int
+    let count: Int
+    let width: Int
+    let mask: UInt64
+
+    init(start: Int, count: Int, width: Int) {
+        self.start = start
+        self.count = count
+        self.width = width
+        mask = (UInt64(1) << UInt64(width)) - 1
+    }
+
+    /// The byte of value `position`'s first bit: where an error about it points.
+    func byteOffset(_ position: Int) -> Int { start + position * width / 8 }
+
+    /// The byte range of the values' bits and the tail after them.
+    var bytes: Range<Int> { start ..< start + PackedArrays.byteCount(count: count, width: width) }
+}
+
+/// The widths and lengths of packed arrays ("Packed arrays" in the format header), for the reader's
+/// checks and the builder's writing alike.
+package enum PackedArrays {
+    /// The least width (at least 1) that holds every number below `count`.
+    package static func width(holding count: UInt64) -> Int { max(1, UInt64.bitWidth - (count - min(count, 1)).leadingZeroBitCount) }
+
+    /// A packed entry's width (ENTRIES, TOP) when names are numbered below `nameCount`.
+    package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_KIND_BITS) + width(holding: nameCount) }
+
+    /// A section's length for `count` values of `width` bits: the values' bits in whole bytes, then the tail.
+    package static func byteCount(count: Int, width: Int) -> Int { (count * width + 7) / 8 + Int(MMS_PACKED_TAIL) }
 }

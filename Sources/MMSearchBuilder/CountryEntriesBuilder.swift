@@ -47,28 +47,4 @@ struct CountryEntriesBuilder {
         }
         deltas = bits.finished + [UInt8](repeating: 0, count: Int(MMS_ENTRY_DELTAS_TAIL))
     }
-
-    /// Bits appended least significant first, bit i in byte i / 8: whole bytes leave a 64-bit
-    /// accumulator as they fill.
-    struct BitWriter {
-        private(set) var bytes: [UInt8] = []
-        private(set) var count = 0
-        private var pending: UInt64 = 0
-        private var pendingBits = 0
-
-        /// Appends the low `width` bits of `value` (width at most 32, value below 2^width).
-        mutating func append(_ value: UInt64, width: Int) {
-            pending |= value << UInt64(pendingBits)
-            pendingBits += width
-            count += width
-            while pendingBits >= 8 {
-                bytes.append(UInt8(truncatingIfNeeded: pending))
-                pending >>= 8
-                pendingBits -= 8
-            }
-        }
-
-        /// The bytes with the last, partly filled one (its unused bits zero).
-        var finished: [UInt8] { pendingBits > 0 ? bytes + [UInt8(truncatingIfNeeded: pending)] : bytes }
-    }
 }

@@ -296,19 +296,28 @@ public enum IndexBuilder {
             (recordEntries[Int($0)].id, $0) < (recordEntries[Int($1)].id, $1)
         }
 
+        // Entries packed at the least width that holds every name number ("Packed arrays"): the kind moved
+        // from the top of the uint32_t to just above the name bits.
+        let entryBits = PackedArrays.entryWidth(names: UInt64(recordEntries.count + alternates.count))
+        let recordBits = PackedArrays.width(holding: UInt64(recordEntries.count))
+        let nameBits = UInt32(entryBits) - MMS_ENTRY_KIND_BITS
+        func packed(_ entries: [UInt32]) -> [UInt32] {
+            entries.map { ($0 >> MMS_ENTRY_KIND_SHIFT) << nameBits | $0 & MMS_ENTRY_NAME_MASK }
+        }
+
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_NODES, trie.nodes)
         writer.place(MMS_SECTION_CHILDREN, trie.childBlocks)
         writer.place(MMS_SECTION_LABELS, trie.labels)
-        writer.place(MMS_SECTION_ENTRIES, keys.values)
+        writer.place(MMS_SECTION_ENTRIES, packed: packed(keys.values), width: entryBits)
         writer.place(MMS_SECTION_SUMMARIES, summaries.summaries)
-        writer.place(MMS_SECTION_TOP, summaries.top)
+        writer.place(MMS_SECTION_TOP, packed: packed(summaries.top), width: entryBits)
         writer.place(MMS_SECTION_TOP_RANKS, summaries.topRanks)
         writer.place(MMS_SECTION_RECORDS, recordEntries)
         writer.place(MMS_SECTION_POPULATION, populations)
         writer.place(MMS_SECTION_ALTERNATES, Array(alternates[..<(alternates.count - keys.spellingCount)]))
         writer.place(MMS_SECTION_NAMES, names.bytes)
-        writer.place(MMS_SECTION_ID_ORDER, idOrder)
+        writer.place(MMS_SECTION_ID_ORDER, packed: idOrder, width: recordBits)
         writer.place(MMS_SECTION_RECORD_REGIONS, places.recordRegions)
         writer.place(MMS_SECTION_REGIONS, places.regions)
         writer.place(MMS_SECTION_COUNTRIES, places.countries)
@@ -325,7 +334,8 @@ public enum IndexBuilder {
             alternates: alternates.count - keys.spellingCount, summaries: summaries.summaries.count, top: summaries.top.count,
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
-            countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count
+            countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
+            entryBits: entryBits, recordBits: recordBits
         ))
         var summary = BuildSummary(
             recordCount: records.count,

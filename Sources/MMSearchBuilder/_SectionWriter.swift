@@ -19,6 +19,8 @@ struct _SectionWriter {
         var flags: UInt32
         var countryRuns: Int
         var entryBlocks: Int
+        var entryBits: Int
+        var recordBits: Int
     }
 
     private var body: [UInt8] = []
@@ -44,6 +46,16 @@ struct _SectionWriter {
         sections[Int(kind.rawValue)] = mms_section(offset: UInt64(offset), length: UInt64(body.count + Self.headerSize - offset))
     }
 
+    /// Appends `values` as the packed array section `kind`, `width` bits each ("Packed arrays" in the
+    /// format header): least significant bit first, zero bits to the byte, then the zero tail.
+    mutating func place(_ kind: mms_section_kind, packed values: [UInt32], width: Int) {
+        var bits = BitWriter()
+        for value in values { bits.append(UInt64(value), width: width) }
+        let bytes = bits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
+        precondition(bytes.count == PackedArrays.byteCount(count: values.count, width: width))
+        place(kind, bytes)
+    }
+
     /// The whole file: header (with checksum) followed by the sections.
     func finish(counts: Counts) -> [UInt8] {
         var header = mms_header()
@@ -67,6 +79,8 @@ struct _SectionWriter {
         header.spelling_count = UInt32(counts.spellings)
         header.country_run_count = UInt32(counts.countryRuns)
         header.entry_block_count = UInt32(counts.entryBlocks)
+        header.entry_bits = UInt8(counts.entryBits)
+        header.record_bits = UInt8(counts.recordBits)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }
@@ -80,4 +94,28 @@ struct _SectionWriter {
         }
         return file
     }
+}
+
+/// Bits appended least significant first, bit i in byte i / 8: whole bytes leave a 64-bit
+/// accumulator as they fill.
+struct BitWriter {
+    private(set) var bytes: [UInt8] = []
+    private(set) var count = 0
+    private var pending: UInt64 = 0
+    private var pendingBits = 0
+
+    /// Appends the low `width` bits of `value` (width at most 32, value below 2^width).
+    mutating func append(_ value: UInt64, width: Int) {
+        pending |= value << UInt64(pendingBits)
+        pendingBits += width
+        count += width
+        while pendingBits >= 8 {
+            bytes.append(UInt8(truncatingIfNeeded: pending))
+            pending >>= 8
+            pendingBits -= 8
+        }
+    }
+
+    /// The bytes with the last, partly filled one (its unused bits zero).
+    var finished: [UInt8] { pendingBits > 0 ? bytes + [UInt8(truncatingIfNeeded: pending)] : bytes }
 }

@@ -162,23 +162,23 @@ import Testing
         #expect(throws: MMSearchError.unsupportedVersion(file: "v7.mms", found: 7, supported: MMS_FORMAT_VERSION)) {
             _ = try CityIndex(bytes: Data(bytes), path: "v7.mms")
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 5).description
-        #expect(message.contains("version 2") && message.contains("version 5"))
-        #expect(MMS_FORMAT_VERSION == 5 && MMSearchVersion.indexFormat == 5)
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 6).description
+        #expect(message.contains("version 2") && message.contains("version 6"))
+        #expect(MMS_FORMAT_VERSION == 6 && MMSearchVersion.indexFormat == 6)
     }
 
     /// A version-2 file as version 2's builder wrote it (larger than version 3's header, shorter than
-    /// version 5's): refused by its version, both versions named, not as damage.
+    /// version 6's): refused by its version, both versions named, not as damage.
     @Test func versionTwoIndexIsRefusedByVersion() throws {
         let index = VersionTwoIndex.alabama
         #expect(index.count > 300)
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 5)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 6)) {
             _ = try CityIndex(bytes: Data(index), path: "v2.mms")
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 5).description
-        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 5; rebuild the index with `mmsearch build`")
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 6).description
+        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 6; rebuild the index with `mmsearch build`")
         // Shorter than this version's header: still named by its version.
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 5)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 6)) {
             _ = try CityIndex(bytes: Data(index[..<300]), path: "v2.mms")
         }
     }

@@ -1,4 +1,5 @@
 import CMMSearchFormat
+import MMSearch
 import Testing
 
 /// Swift must see the on-disk structs exactly as the C compiler lays them out (the header asserts
@@ -55,6 +56,19 @@ import Testing
         let word = MMS_KIND_WORD.rawValue << MMS_ENTRY_KIND_SHIFT
         #expect(word >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_WORD.rawValue && word & MMS_ENTRY_NAME_MASK == 0)
         #expect(MMS_MAX_NAME_NUMBER == MMS_ENTRY_NAME_MASK)
+    }
+
+    /// A packed array's width is the least that holds its values, never 0; its length rounds its bits
+    /// up to bytes and adds the tail a reader's 8-byte loads may reach.
+    @Test func packedWidthsAreTheLeastThatHold() {
+        for (count, width) in [(0, 1), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (209_579, 18), (1 << 18, 18), (1 << 18 + 1, 19)] {
+            #expect(PackedArrays.width(holding: UInt64(count)) == width, "\(count)")
+        }
+        #expect(PackedArrays.entryWidth(names: UInt64(MMS_MAX_NAME_NUMBER) + 1) == 32)
+        #expect(PackedArrays.byteCount(count: 0, width: 7) == Int(MMS_PACKED_TAIL))
+        #expect(PackedArrays.byteCount(count: 3, width: 7) == 3 + Int(MMS_PACKED_TAIL))
+        #expect(PackedArrays.byteCount(count: 8, width: 7) == 7 + Int(MMS_PACKED_TAIL))
+        #expect(MMS_PACKED_TAIL >= 8 && MMS_PACKED_MAX_WIDTH == 32 && MMS_ENTRY_KIND_BITS + MMS_ENTRY_KIND_SHIFT == 32)
     }
 
     @Test func magicSpellsMMSEARCH() {

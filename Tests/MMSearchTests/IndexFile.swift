@@ -26,7 +26,7 @@ enum IndexFormat {
         func field(_ name: String) -> Field? { fields.first { $0.name == name } }
     }
 
-    /// A plain uint32_t array (ENTRIES, TOP, POPULATION, ID_ORDER).
+    /// A plain uint32_t array (POPULATION).
     static let uint32Element = Element(type: "uint32_t", stride: 4, fields: [Field(name: "value", offset: 0, width: 4)])
     /// A plain uint16_t array (RECORD_REGIONS).
     static let uint16Element = Element(type: "uint16_t", stride: 2, fields: [Field(name: "value", offset: 0, width: 2)])
@@ -34,18 +34,15 @@ enum IndexFormat {
     static let uint8Element = Element(type: "uint8_t", stride: 1, fields: [Field(name: "value", offset: 0, width: 1)])
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
-    /// SOURCE and ENTRY_DELTAS are not arrays.)
+    /// SOURCE and ENTRY_DELTAS are not arrays; ENTRIES, TOP and ID_ORDER are packed: `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_NODES, probe(mms_node.self)),
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
-        (MMS_SECTION_ENTRIES, uint32Element),
         (MMS_SECTION_SUMMARIES, probe(mms_summary.self)),
-        (MMS_SECTION_TOP, uint32Element),
         (MMS_SECTION_TOP_RANKS, uint8Element),
         (MMS_SECTION_RECORDS, probe(mms_record.self)),
         (MMS_SECTION_POPULATION, uint32Element),
         (MMS_SECTION_ALTERNATES, probe(mms_alternate.self)),
-        (MMS_SECTION_ID_ORDER, uint32Element),
         (MMS_SECTION_RECORD_REGIONS, uint16Element),
         (MMS_SECTION_REGIONS, probe(mms_region.self)),
         (MMS_SECTION_COUNTRIES, probe(mms_country.self)),
@@ -57,6 +54,13 @@ enum IndexFormat {
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
+
+    /// The packed arrays ("Packed arrays" in the format header), each with the header fields that give
+    /// its width and its count.
+    static let packedArrays: [(kind: mms_section_kind, width: String, count: String)] = [
+        (MMS_SECTION_ENTRIES, "entry_bits", "entry_count"), (MMS_SECTION_TOP, "entry_bits", "top_count"),
+        (MMS_SECTION_ID_ORDER, "record_bits", "record_count"),
+    ]
 
     /// Nodes per child block, for the children lists (`MMS_CHILD_BLOCK_NODES`).
     static let childBlockNodes = Int(MMS_CHILD_BLOCK_NODES)
@@ -87,7 +91,6 @@ enum IndexFormat {
         case (MMS_SECTION_ALTERNATES, "record"), (MMS_SECTION_SPELLINGS, "record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
         case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
-        case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
         // A run's blocks past ENTRY_BLOCKS (a run has at least one), a block's first position past ENTRIES.
         case (MMS_SECTION_COUNTRY_RUNS, "block_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRY_BLOCKS) }
         case (MMS_SECTION_ENTRY_BLOCKS, "first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) }
@@ -190,9 +193,57 @@ struct IndexFile {
         return offset ..< offset + length
     }
 
-    /// Elements in an array section.
+    /// Elements in an array section, values in a packed one (from the header's count).
     func count(of kind: mms_section_kind) -> Int {
-        section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
+        if let packed = IndexFormat.packedArrays.first(where: { $0.kind == kind }) { return headerValue(packed.count) }
+        return section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
+    }
+
+    /// The header field `name`'s value.
+    func headerValue(_ name: String) -> Int {
+        let field = IndexFormat.header.field(name)!
+        return Int(load(at: field.offset, width: field.width))
+    }
+
+    /// The width in bits of the packed array `kind`'s values, as the header gives it.
+    func packedWidth(_ kind: mms_section_kind) -> Int {
+        headerValue(IndexFormat.packedArrays.first { $0.kind == kind }!.width)
+    }
+
+    /// Value `position` of the packed array `kind`, bit by bit as the format header defines it.
+    func packedValue(_ kind: mms_section_kind, _ position: Int) -> UInt64 {
+        let width = packedWidth(kind), start = section(kind).lowerBound
+        return (0 ..< width).reduce(UInt64(0)) { value, bit in
+            let at = position * width + bit
+            return value | UInt64(bytes[start + at / 8] >> UInt8(at % 8) & 1) << UInt64(bit)
+        }
+    }
+
+    /// Stores `value` (below 2^width) as value `position` of the packed array `kind`.
+    mutating func storePacked(_ value: UInt64, _ kind: mms_section_kind, _ position: Int) {
+        let width = packedWidth(kind), start = section(kind).lowerBound
+        precondition(value >> UInt64(width) == 0, "\(value) does not fit \(width) bits")
+        for bit in 0 ..< width {
+            let at = position * width + bit, mask = UInt8(1) << UInt8(at % 8)
+            bytes[start + at / 8] = value >> UInt64(bit) & 1 == 1 ? bytes[start + at / 8] | mask : bytes[start + at / 8] & ~mask
+        }
+    }
+
+    /// The bits of a packed entry's name number (ENTRIES, TOP): its width less the kind's.
+    var entryNameBits: Int { packedWidth(MMS_SECTION_ENTRIES) - Int(MMS_ENTRY_KIND_BITS) }
+
+    /// Entry `position` of ENTRIES or TOP: its kind and name number.
+    func entry(_ kind: mms_section_kind, _ position: Int) -> (kind: UInt32, name: UInt32) {
+        let value = packedValue(kind, position)
+        return (UInt32(value >> UInt64(entryNameBits)), UInt32(value & (1 << UInt64(entryNameBits) - 1)))
+    }
+
+    /// Stores an entry of ENTRIES or TOP; false (nothing stored) when `name` does not fit its bits.
+    @discardableResult
+    mutating func storeEntry(_ kind: mms_section_kind, _ position: Int, kind entryKind: UInt32, name: UInt64) -> Bool {
+        guard name >> UInt64(entryNameBits) == 0, entryKind < 1 << MMS_ENTRY_KIND_BITS else { return false }
+        storePacked(UInt64(entryKind) << UInt64(entryNameBits) | name, kind, position)
+        return true
     }
 
     var nodeCount: Int { count(of: MMS_SECTION_NODES) }

@@ -524,40 +524,70 @@ import Testing
     }
 
     /// Entries and first-page entries with kind 3 or a name number past the last name (out of
-    /// bounds), or another kind or name (in bounds), the checksum fixed up.
+    /// bounds; as far as the packed width lets a name number go past), or another kind or name (in
+    /// bounds), the checksum fixed up.
     @Test(arguments: fixtureNames, [MMS_SECTION_ENTRIES.rawValue, MMS_SECTION_TOP.rawValue])
     func entriesOutOfBounds(fixtureName: String, kindNumber: UInt32) {
         let fixture = Self.fixture(fixtureName)
         let kind = mms_section_kind(kindNumber)
         let file = fixture.file
         let count = file.count(of: kind)
-        let names = UInt32(file.recordCount + file.alternateCount)
-        let shift = MMS_ENTRY_KIND_SHIFT, mask = MMS_ENTRY_NAME_MASK
+        let names = UInt64(file.recordCount + file.alternateCount)
+        let widest = UInt64(1) << UInt64(file.entryNameBits) - 1
         var random = SeededRandom(seed: 31 + UInt64(kindNumber))
         let elements = Set([0, 1, count / 2, count - 1] + (0 ..< 6).map { _ in Int.random(in: 0 ..< count, using: &random) })
+        var outOfBoundsTried = 0
         for elementIndex in elements.sorted() {
-            let offset = file.section(kind).lowerBound + elementIndex * 4
-            let value = UInt32(file.load(at: offset, width: 4))
-            let kindBits = value >> shift, name = value & mask
+            let (kindBits, name) = file.entry(kind, elementIndex)
             // A SPELLING entry names a spelling (the names past the given alternates), an ALTERNATE one
             // a given alternate: the other kind of name is out of bounds for each.
             let isSpelling = name >= UInt32(file.recordCount + file.givenAlternateCount)
             let wrongKind = isSpelling ? MMS_KIND_ALTERNATE.rawValue : MMS_KIND_SPELLING.rawValue
-            let outOfBounds: [UInt32] = [wrongKind << shift | name, kindBits << shift | names, kindBits << shift | mask, UInt32.max]
-            var inBounds: [UInt32] = [kindBits << shift | (name + 1) % names, kindBits << shift | 0]
+            var outOfBounds: [(kind: UInt32, name: UInt64)] = [(wrongKind, UInt64(name))]
+            // Name numbers from the first past the names to the widest the bits hold (none when the
+            // names fill the width exactly).
+            for past in Set([names, widest]) where past >= names && past <= widest { outOfBounds += [(kindBits, past), (3, past)] }
+            var inBounds: [(kind: UInt32, name: UInt64)] = [(kindBits, (UInt64(name) + 1) % names), (kindBits, 0)]
             // Another kind; not PRIMARY for an alternate name (entryKindsSwappedAreRefused tests that).
             for other: UInt32 in [0, 1, 2, 3] where other != kindBits && other != wrongKind && !(other == 0 && name >= file.recordCount) {
-                inBounds.append(other << shift | name)
+                inBounds.append((other, UInt64(name)))
             }
-            for damagedValue in outOfBounds + inBounds where damagedValue != value {
+            for (isOut, damagedEntry) in outOfBounds.map({ (true, $0) }) + inBounds.map({ (false, $0) }) where damagedEntry != (kindBits, UInt64(name)) {
                 var damaged = file
-                damaged.store(UInt64(damagedValue), at: offset, width: 4)
+                damaged.storeEntry(kind, elementIndex, kind: damagedEntry.kind, name: damagedEntry.name)
                 let outcome = Self.exercise(damaged.withChecksumFixed())
-                let what = "section \(kindNumber) entry \(elementIndex) = \(String(damagedValue, radix: 16)) (was \(String(value, radix: 16)))"
-                if outOfBounds.contains(damagedValue) {
+                let what = "section \(kindNumber) entry \(elementIndex) = kind \(damagedEntry.kind) name \(damagedEntry.name) (was \(kindBits), \(name))"
+                if isOut {
+                    outOfBoundsTried += 1
                     Self.checkThrowsOrRight(outcome, fixture, what)
                     Self.checkRefused(outcome, fixture, what)
                 }
+                Self.checkVerifiedMeansRight(outcome, fixture, what)
+            }
+        }
+        #expect(outOfBoundsTried >= elements.count)
+    }
+
+    /// ID_ORDER's record numbers set past the records (as far as the packed width lets them go) and to
+    /// other records, the checksum fixed up.
+    @Test(arguments: fixtureNames)
+    func idOrderOutOfBounds(fixtureName: String) {
+        let fixture = Self.fixture(fixtureName)
+        let file = fixture.file
+        let records = UInt64(file.recordCount)
+        let widest = UInt64(1) << UInt64(file.packedWidth(MMS_SECTION_ID_ORDER)) - 1
+        for position in Set([0, 1, file.recordCount / 2, file.recordCount - 1]).sorted() {
+            let intact = file.packedValue(MMS_SECTION_ID_ORDER, position)
+            for value in Set([0, intact &+ 1, intact &- 1, records - 1, records, widest]) where value != intact && value <= widest {
+                var damaged = file
+                damaged.storePacked(value, MMS_SECTION_ID_ORDER, position)
+                let outcome = Self.exercise(damaged.withChecksumFixed())
+                let what = "id order \(position) = \(value) (was \(intact))"
+                if value >= records {
+                    Self.checkThrowsOrRight(outcome, fixture, what)
+                }
+                // Any other value lists a record twice (and another not at all): verify refuses it.
+                Self.checkRefused(outcome, fixture, what)
                 Self.checkVerifiedMeansRight(outcome, fixture, what)
             }
         }
@@ -568,13 +598,12 @@ import Testing
     /// answers as the intact file (a spelling is no name in "name" matching), never drops a city.
     @Test func entriesOfKind3AreRefusedByNameMatching() throws {
         let fixture = Self.names
-        let entries = fixture.file.section(MMS_SECTION_ENTRIES)
         var wrong: [String] = []
-        for position in 0 ..< entries.count / 4 {
+        for position in 0 ..< fixture.file.count(of: MMS_SECTION_ENTRIES) {
             var damaged = fixture.file
-            let value = UInt32(damaged.load(at: entries.lowerBound + 4 * position, width: 4))
-            guard value >> MMS_ENTRY_KIND_SHIFT != MMS_KIND_SPELLING.rawValue else { continue } // a spelling's already
-            damaged.store(UInt64(3 << MMS_ENTRY_KIND_SHIFT | value & MMS_ENTRY_NAME_MASK), at: entries.lowerBound + 4 * position, width: 4)
+            let (kind, name) = damaged.entry(MMS_SECTION_ENTRIES, position)
+            guard kind != MMS_KIND_SPELLING.rawValue else { continue } // a spelling's already
+            damaged.storeEntry(MMS_SECTION_ENTRIES, position, kind: MMS_KIND_SPELLING.rawValue, name: UInt64(name))
             let index = try CityIndex(bytes: Data(damaged.withChecksumFixed()), path: "kind3.mms")
             #expect(throws: MMSearchError.self) { try index.verify() }
             for query in ["a", "b", "l", "lon", "m", "sa", "t"] {
@@ -696,23 +725,21 @@ import Testing
     /// its display name when it has one.
     @Test func entryKindsSwappedAreRefused() {
         let file = Self.full.file
-        let entries = file.section(MMS_SECTION_ENTRIES)
         let alternateRecord = IndexFormat.element(of: MMS_SECTION_ALTERNATES)!.field("record")!
         let nameLength = IndexFormat.element(of: MMS_SECTION_RECORDS)!.field("name_length")!
-        let shift = MMS_ENTRY_KIND_SHIFT, mask = MMS_ENTRY_NAME_MASK
         var madePrimary: [(what: String, outcome: Outcome)] = [], madeAlternate: [(what: String, outcome: Outcome)] = []
-        for position in 0 ..< entries.count / 4 {
-            let offset = entries.lowerBound + 4 * position
-            let value = UInt32(file.load(at: offset, width: 4))
-            let kind = value >> shift, name = value & mask
+        for position in 0 ..< file.count(of: MMS_SECTION_ENTRIES) {
+            let (kind, name) = file.entry(MMS_SECTION_ENTRIES, position)
             guard name >= file.recordCount, name < file.recordCount + file.givenAlternateCount else { continue } // a given alternate's
             let record = Int(file.load(at: file.offset(MMS_SECTION_ALTERNATES, element: Int(name) - file.recordCount, alternateRecord), width: alternateRecord.width))
             let hasDisplayName = file.load(at: file.offset(MMS_SECTION_RECORDS, element: record, nameLength), width: nameLength.width) > 0
             if kind == MMS_KIND_ALTERNATE.rawValue, hasDisplayName {
-                madePrimary.append(Self.damaged("entry \(position): alternate name \(name) made PRIMARY") { $0.store(UInt64(name), at: offset, width: 4) })
+                madePrimary.append(Self.damaged("entry \(position): alternate name \(name) made PRIMARY") {
+                    $0.storeEntry(MMS_SECTION_ENTRIES, position, kind: MMS_KIND_PRIMARY.rawValue, name: UInt64(name))
+                })
             } else if kind == MMS_KIND_PRIMARY.rawValue {
                 madeAlternate.append(Self.damaged("entry \(position): primary alternate name \(name) made ALTERNATE") {
-                    $0.store(UInt64(MMS_KIND_ALTERNATE.rawValue << shift | name), at: offset, width: 4)
+                    $0.storeEntry(MMS_SECTION_ENTRIES, position, kind: MMS_KIND_ALTERNATE.rawValue, name: UInt64(name))
                 })
             }
         }
