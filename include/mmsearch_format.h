@@ -12,10 +12,11 @@
  *
  *   offset 0                mms_header                   magic, version, byte-order mark, counts,
  *                                                         checksum, and the section table
- *   sections[NODES]         mms_node[node_count]         trie nodes, children of a node contiguous
- *                                                         and sorted
- *   sections[CHILDREN]      mms_child_block[(node_count + 15) / 16]  where each node's children are
  *   sections[LABELS]        uint8_t[]                    edge labels, each ended by a 0xFF byte
+ *   sections[NODES]         packed node_count x (node_entry_bits + node_label_bits)  trie nodes
+ *                                                         (mms_node's fields), children of a node
+ *                                                         contiguous and sorted
+ *   sections[CHILDREN]      mms_child_block[(node_count + 15) / 16]  where each node's children are
  *   sections[ENTRIES]       packed entry_count x entry_bits  one entry per search key, in key order
  *                                                         (see "Packed arrays")
  *   sections[SUMMARIES]     mms_summary[summary_count]   counts and first pages of the big nodes
@@ -189,24 +190,28 @@
  * Size on the README's index: about 1.5 bytes an entry (1.2 MB for 1,245,450 entries).
  *
  * ---------------------------------------------------------------------------------------------------
- * Packed arrays (ENTRIES, TOP, ID_ORDER). An array of n values of w bits (1 <= w <= 32) holds value i
- * in bits i * w ..< (i + 1) * w of the section, least significant bit first (bit b of the section is
+ * Packed arrays (NODES, ENTRIES, TOP, ID_ORDER). An array of n values of w bits (1 <= w <= 64) holds
+ * value i in bits i * w ..< (i + 1) * w of the section, least significant bit first (bit b of the section is
  * bit b % 8 of byte b / 8), then zero bits up to the next byte, then MMS_PACKED_TAIL zero bytes (so
  * that a reader may load 8 bytes at the byte of any value's first bit): ceil(n * w / 8) +
- * MMS_PACKED_TAIL bytes in all. The widths are the least that hold the values:
+ * MMS_PACKED_TAIL bytes in all. A value of several fields holds them one after another from its first
+ * bit, each at most 32 bits. The widths are the least that hold the values:
+ *   NODES: a node is entry_first in node_entry_bits = max(1, bits of entry_count - 1), then
+ *   label_offset in node_label_bits = max(1, bits of LABELS' length - 1) (LABELS comes first in the
+ *   file, so its length is known before NODES is laid out);
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
  *   entry_bits = MMS_ENTRY_KIND_BITS + name_bits, name_bits = max(1, bits of record_count +
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
  *   as kind << name_bits | name number.
- * Size on the README's index: 22 bits an entry instead of 32 (1.6 MB less over ENTRIES and TOP), 18 bits
- * a record in ID_ORDER instead of 32.
+ * Size on the README's index: 43 bits a node instead of 64 (10.6 -> 7.1 MB), 22 bits an entry instead
+ * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32.
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
- *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; entry_bits and record_bits
- *   the widths "Packed arrays" gives them; file_size equals the real
+ *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; entry_bits, record_bits,
+ *   node_entry_bits and node_label_bits the widths "Packed arrays" gives them; file_size equals the real
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ENTRY_DELTAS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: 0 or record_count entries; SPATIAL: record_count
@@ -243,8 +248,8 @@
  * ranking rules included) bumps MMS_FORMAT_VERSION; a reader opens exactly its own version and names
  * both on a mismatch. Version 1 (one key per record, no names or ranking) and version 2 (no regions,
  * countries or typos), version 3 (no other names of places, spellings or spatial index) and version 4
- * (no country entries) and version 5 (entries, first pages and the id order as uint32_t arrays)
- * are not read by version 6.
+ * (no country entries) and version 5 (nodes, entries, first pages and the id order as arrays of
+ * uint32_t fields, LABELS after NODES) are not read by version 6.
  *
  * Limits of version 6: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
@@ -298,7 +303,7 @@ extern "C" {
 #define MMS_MAX_NAME_NUMBER MMS_ENTRY_NAME_MASK
 /* A packed entry (ENTRIES, TOP): kind in its top MMS_ENTRY_KIND_BITS of entry_bits, name number below. */
 #define MMS_ENTRY_KIND_BITS 2u
-/* The widest value of a packed array, in bits; and the zero bytes after its values. */
+/* The widest field of a packed array's value, in bits; and the zero bytes after its values. */
 #define MMS_PACKED_MAX_WIDTH 32u
 #define MMS_PACKED_TAIL 8u
 /* A RECORD_REGIONS value: the record has no region. */
@@ -330,9 +335,9 @@ typedef enum mms_kind {
 
 /* Index into mms_header.sections. */
 typedef enum mms_section_kind {
-    MMS_SECTION_NODES = 0,
-    MMS_SECTION_CHILDREN = 1,
-    MMS_SECTION_LABELS = 2,
+    MMS_SECTION_LABELS = 0,
+    MMS_SECTION_NODES = 1,
+    MMS_SECTION_CHILDREN = 2,
     MMS_SECTION_ENTRIES = 3,
     MMS_SECTION_SUMMARIES = 4,
     MMS_SECTION_TOP = 5,
@@ -358,7 +363,7 @@ typedef enum mms_section_kind {
 /*
  * Where one section lies. Invariants: offset % MMS_SECTION_ALIGNMENT == 0; offset is the first
  * multiple of MMS_SECTION_ALIGNMENT at or after the end of the section before (sizeof(mms_header)
- * for NODES); offset + length <= mms_header.file_size.
+ * for LABELS, the first); offset + length <= mms_header.file_size.
  */
 typedef struct mms_section {
     uint64_t offset; /* byte offset from the start of the file */
@@ -393,13 +398,16 @@ typedef struct mms_header {
     uint32_t entry_block_count; /* blocks of their positions (ENTRY_BLOCKS) */
     uint8_t entry_bits;       /* bits of a packed entry (ENTRIES, TOP): see "Packed arrays" */
     uint8_t record_bits;      /* bits of a packed record number (ID_ORDER) */
-    uint8_t reserved[2];      /* zero */
+    uint8_t node_entry_bits;  /* bits of a node's entry_first in NODES */
+    uint8_t node_label_bits;  /* bits of a node's label_offset in NODES */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
 /*
- * A trie node, with the label of the edge into it. Invariants: see "The trie". The root's label is
- * empty (labels[label_offset] == MMS_STRING_END) and its entry_first is 0.
+ * A trie node, with the label of the edge into it, as a reader unpacks it from NODES (stored packed:
+ * entry_first in node_entry_bits, then label_offset in node_label_bits; see "Packed arrays").
+ * Invariants: see "The trie". The root's label is empty (labels[label_offset] == MMS_STRING_END) and
+ * its entry_first is 0.
  */
 typedef struct mms_node {
     uint32_t entry_first;  /* the first entry under this node */
@@ -611,7 +619,8 @@ _Static_assert(offsetof(mms_header, country_run_count) == 84, "mms_header.countr
 _Static_assert(offsetof(mms_header, entry_block_count) == 88, "mms_header.entry_block_count");
 _Static_assert(offsetof(mms_header, entry_bits) == 92, "mms_header.entry_bits");
 _Static_assert(offsetof(mms_header, record_bits) == 93, "mms_header.record_bits");
-_Static_assert(offsetof(mms_header, reserved) == 94, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, node_entry_bits) == 94, "mms_header.node_entry_bits");
+_Static_assert(offsetof(mms_header, node_label_bits) == 95, "mms_header.node_label_bits");
 _Static_assert(MMS_ENTRY_KIND_BITS + 30u == 32u, "an entry's kind and a 30-bit name number fill a uint32_t in memory");
 _Static_assert(offsetof(mms_header, sections) == 96, "mms_header.sections");
 _Static_assert(sizeof(mms_header) == 96 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 448 bytes");

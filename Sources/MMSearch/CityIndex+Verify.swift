@@ -34,7 +34,7 @@ private struct _Verifier {
     init(index: _IndexBytes) { self.index = index }
 
     func corrupt(_ offset: Int, _ message: String) -> MMSearchError { index.corrupt(offset, message) }
-    func nodeOffset(_ node: Int) -> Int { layout.nodes + node * _IndexLayout.nodeSize }
+    func nodeOffset(_ node: Int) -> Int { index.nodeOffset(node) }
     func entryOffset(_ entry: Int) -> Int { layout.entries.byteOffset(entry) }
     func recordOffset(_ record: Int) -> Int { layout.records + record * _IndexLayout.recordSize }
 
@@ -283,7 +283,7 @@ private struct _Verifier {
             }
         }
         // A packed array's bits past its last value, and its tail, are zero.
-        for (name, array) in [("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder)] {
+        for (name, array) in [("nodes", layout.nodes), ("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder)] {
             let valueBits = array.count * array.width
             let lastByte = array.start + valueBits / 8
             if valueBits % 8 != 0, index.raw[lastByte] >> UInt8(valueBits % 8) != 0 {

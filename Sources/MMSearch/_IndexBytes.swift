@@ -12,17 +12,28 @@ struct _IndexBytes {
         .invalidIndex(file: path, byteOffset: offset, message: message)
     }
 
-    /// Node `index`.
+    /// Node `index`, unpacked from NODES.
     @inline(__always)
     func node(_ index: Int) throws(MMSearchError) -> mms_node {
         guard index >= 0, index < layout.nodeCount else {
-            throw corrupt(layout.nodes, "node \(index) does not exist (\(layout.nodeCount) nodes)")
+            throw corrupt(layout.nodes.start, "node \(index) does not exist (\(layout.nodeCount) nodes)")
         }
-        return raw.loadUnaligned(fromByteOffset: nodeOffset(index), as: mms_node.self)
+        let bit = index * layout.nodes.width
+        return mms_node(entry_first: bits(layout.nodes.start, at: bit, layout.nodeEntryMask),
+                        label_offset: bits(layout.nodes.start, at: bit + layout.nodeEntryBits, layout.nodeLabelMask))
     }
 
+    /// The byte of node `index`'s first bit: where an error about it points.
     @inline(__always)
-    func nodeOffset(_ index: Int) -> Int { layout.nodes + index * _IndexLayout.nodeSize }
+    func nodeOffset(_ index: Int) -> Int { layout.nodes.byteOffset(index) }
+
+    /// The field of at most 32 bits (`mask`) at bit `bit` of a packed array from byte `start`: one
+    /// unaligned 8-byte load, which the array's checked length and zero tail keep inside the file for
+    /// any field of a value below its count.
+    @inline(__always)
+    func bits(_ start: Int, at bit: Int, _ mask: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: start + bit >> 3, as: UInt64.self) >> UInt64(bit & 7) & mask)
+    }
 
     /// The children of node `index` (a valid node), from its child block: checked to be numbered
     /// after it and inside the node array.
@@ -43,7 +54,7 @@ struct _IndexBytes {
     /// Where node `index`'s label starts in the file, checked to lie inside the label pool.
     @inline(__always)
     func labelStart(ofNode index: Int) throws(MMSearchError) -> Int {
-        let offset = Int(raw.loadUnaligned(fromByteOffset: nodeOffset(index) + MemoryLayout<mms_node>.offset(of: \.label_offset)!, as: UInt32.self))
+        let offset = Int(bits(layout.nodes.start, at: index * layout.nodes.width + layout.nodeEntryBits, layout.nodeLabelMask))
         guard offset < layout.labels.count else {
             throw corrupt(nodeOffset(index), "node \(index) has its label at \(offset), outside the \(layout.labels.count)-byte label pool")
         }
@@ -220,9 +231,7 @@ struct _IndexBytes {
     @inline(__always)
     func value(_ position: Int, of array: _PackedArray, _ missing: @autoclosure () -> String) throws(MMSearchError) -> UInt32 {
         guard position >= 0, position < array.count else { throw corrupt(array.start, missing()) }
-        let bit = position * array.width
-        let window = raw.loadUnaligned(fromByteOffset: array.start + bit >> 3, as: UInt64.self)
-        return UInt32(truncatingIfNeeded: window >> UInt64(bit & 7) & array.mask)
+        return bits(array.start, at: position * array.width, array.mask)
     }
 
     /// A packed entry (ENTRIES, TOP) unpacked: its kind moved from above its name bits to the top two.

@@ -24,12 +24,16 @@ struct _IndexLayout: Sendable {
     /// `alternateCount` counts both): without any, names match only by the records' primary keys.
     let givenAlternateCount: Int
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
-    /// The packed arrays: ENTRIES and TOP (entries), ID_ORDER (record numbers).
+    /// The packed arrays: NODES (a node: entry_first, then label_offset), ENTRIES and TOP (entries),
+    /// ID_ORDER (record numbers).
+    let nodes: _PackedArray
+    let nodeEntryBits: Int
+    let nodeEntryMask: UInt64
+    let nodeLabelMask: UInt64
     let entries: _PackedArray
     let top: _PackedArray
     let idOrder: _PackedArray
     /// Byte offsets of the fixed-size arrays.
-    let nodes: Int
     let children: Int
     let summaries: Int
     let topRanks: Int
@@ -55,7 +59,6 @@ struct _IndexLayout: Sendable {
     let source: Range<Int>
 
     static let headerSize = MemoryLayout<mms_header>.size
-    static let nodeSize = MemoryLayout<mms_node>.stride
     static let childBlockSize = MemoryLayout<mms_child_block>.stride
     static let summarySize = MemoryLayout<mms_summary>.stride
     static let recordSize = MemoryLayout<mms_record>.stride
@@ -71,7 +74,7 @@ struct _IndexLayout: Sendable {
     static let checksumSize = MemoryLayout<UInt64>.size
     /// The sections in file order, with the names that errors and `CityIndex.info()` give them.
     static let sectionNames: [(kind: mms_section_kind, name: String)] = [
-        (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_CHILDREN, "children"), (MMS_SECTION_LABELS, "labels"), (MMS_SECTION_ENTRIES, "entries"),
+        (MMS_SECTION_LABELS, "labels"), (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_CHILDREN, "children"), (MMS_SECTION_ENTRIES, "entries"),
         (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"), (MMS_SECTION_TOP_RANKS, "top page ranks"),
         (MMS_SECTION_RECORDS, "records"),
         (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
@@ -148,9 +151,6 @@ struct _IndexLayout: Sendable {
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
         givenAlternateCount = Int(header.alternate_count)
-        guard header.reserved == (0, 0) else {
-            throw corrupt(at(\.reserved), "reserved header field is \(header.reserved), expected 0")
-        }
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
         let entryBits = PackedArrays.entryWidth(names: nameCount)
@@ -179,10 +179,6 @@ struct _IndexLayout: Sendable {
             expectedOffset = (entry.offset + entry.length + alignment - 1) / alignment * alignment
             return Int(entry.offset) ..< Int(entry.offset + entry.length)
         }
-        nodes = try section(MMS_SECTION_NODES, elementSize: Self.nodeSize, count: nodeCount).lowerBound
-        let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
-        children = try section(MMS_SECTION_CHILDREN, elementSize: Self.childBlockSize, count: (nodeCount + blockNodes - 1) / blockNodes).lowerBound
-        labels = try section(MMS_SECTION_LABELS)
         /// A packed array's section, checked to be exactly as long as its count and width say.
         func packed(_ kind: mms_section_kind, count: Int, width: Int) throws(MMSearchError) -> _PackedArray {
             let range = try section(kind)
@@ -193,6 +189,19 @@ struct _IndexLayout: Sendable {
             }
             return _PackedArray(start: range.lowerBound, count: count, width: width)
         }
+        labels = try section(MMS_SECTION_LABELS)
+        // A node's fields' widths: the least that hold every entry position and every label offset.
+        let nodeEntryBits = PackedArrays.width(holding: UInt64(header.entry_count))
+        let nodeLabelBits = PackedArrays.width(holding: UInt64(labels.count))
+        guard Int(header.node_entry_bits) == nodeEntryBits, Int(header.node_label_bits) == nodeLabelBits else {
+            throw corrupt(at(\.node_entry_bits), "packed node widths \(header.node_entry_bits) and \(header.node_label_bits) bits, expected \(nodeEntryBits) and \(nodeLabelBits) for \(header.entry_count) entries and \(labels.count) bytes of labels")
+        }
+        self.nodeEntryBits = nodeEntryBits
+        nodeEntryMask = (1 << UInt64(nodeEntryBits)) - 1
+        nodeLabelMask = (1 << UInt64(nodeLabelBits)) - 1
+        nodes = try packed(MMS_SECTION_NODES, count: nodeCount, width: nodeEntryBits + nodeLabelBits)
+        let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
+        children = try section(MMS_SECTION_CHILDREN, elementSize: Self.childBlockSize, count: (nodeCount + blockNodes - 1) / blockNodes).lowerBound
         entries = try packed(MMS_SECTION_ENTRIES, count: entryCount, width: entryBits)
         summaries = try section(MMS_SECTION_SUMMARIES, elementSize: Self.summarySize, count: summaryCount).lowerBound
         top = try packed(MMS_SECTION_TOP, count: topCount, width: entryBits)
@@ -238,7 +247,8 @@ struct _IndexLayout: Sendable {
 /// A packed array of the file ("Packed arrays" in the format header): `count` values of `width` bits
 /// from byte `start`, value i at bits i * width ..< (i + 1) * width, least significant bit first, then
 /// MMS_PACKED_TAIL zero bytes, so that 8 bytes load at the byte of any value's first bit. Checked at
-/// open to lie inside the file; `_IndexBytes.value(_:of:)` reads it.
+/// open to lie inside the file; `_IndexBytes.value(_:of:)` reads a value of one field, `node(_:)` a node's
+/// two. A field is at most 32 bits, so one 8-byte load at the byte of its first bit holds it.
 struct _PackedArray: Sendable {
     let start: Int
     let count: Int
@@ -249,7 +259,7 @@ struct _PackedArray: Sendable {
         self.start = start
         self.count = count
         self.width = width
-        mask = (UInt64(1) << UInt64(width)) - 1
+        mask = width >= 64 ? .max : (UInt64(1) << UInt64(width)) - 1
     }
 
     /// The byte of value `position`'s first bit: where an error about it points.

@@ -305,10 +305,16 @@ public enum IndexBuilder {
             entries.map { ($0 >> MMS_ENTRY_KIND_SHIFT) << nameBits | $0 & MMS_ENTRY_NAME_MASK }
         }
 
+        // A node packed as its entry_first, then its label_offset, each at the least width that holds it.
+        let nodeEntryBits = PackedArrays.width(holding: UInt64(keys.count))
+        let nodeLabelBits = PackedArrays.width(holding: UInt64(trie.labels.count))
+
         var writer = _SectionWriter()
-        writer.place(MMS_SECTION_NODES, trie.nodes)
-        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks)
         writer.place(MMS_SECTION_LABELS, trie.labels)
+        writer.place(MMS_SECTION_NODES, packed: trie.nodes.count, widths: [nodeEntryBits, nodeLabelBits]) { node, field in
+            field == 0 ? trie.nodes[node].entry_first : trie.nodes[node].label_offset
+        }
+        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks)
         writer.place(MMS_SECTION_ENTRIES, packed: packed(keys.values), width: entryBits)
         writer.place(MMS_SECTION_SUMMARIES, summaries.summaries)
         writer.place(MMS_SECTION_TOP, packed: packed(summaries.top), width: entryBits)
@@ -335,7 +341,7 @@ public enum IndexBuilder {
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
-            entryBits: entryBits, recordBits: recordBits
+            entryBits: entryBits, recordBits: recordBits, nodeEntryBits: nodeEntryBits, nodeLabelBits: nodeLabelBits
         ))
         var summary = BuildSummary(
             recordCount: records.count,

@@ -78,10 +78,8 @@ struct TrieBuilder {
             }
             childBlocks.append(block)
         }
-        // LABELS follows NODES and CHILDREN (see _SectionWriter's callers in IndexBuilder).
-        let labelsFileOffset = _SectionWriter.offset(afterSectionsOf: [
-            queue.count * MemoryLayout<mms_node>.size, childBlocks.count * MemoryLayout<mms_child_block>.size,
-        ])
+        // LABELS is the first section (see _SectionWriter's callers in IndexBuilder).
+        let labelsFileOffset = _SectionWriter.offset(afterSectionsOf: [])
         let labelOffsets = try Self.layOutLabels(queue.map { ($0.labelStart, $0.labelLength) }, pool: keys.pool,
                                                  fileOffset: labelsFileOffset, into: &labels, file: file)
         nodes = zip(queue, labelOffsets).map { mms_node(entry_first: UInt32($0.first), label_offset: $1) }

@@ -21,6 +21,8 @@ struct _SectionWriter {
         var entryBlocks: Int
         var entryBits: Int
         var recordBits: Int
+        var nodeEntryBits: Int
+        var nodeLabelBits: Int
     }
 
     private var body: [UInt8] = []
@@ -49,10 +51,18 @@ struct _SectionWriter {
     /// Appends `values` as the packed array section `kind`, `width` bits each ("Packed arrays" in the
     /// format header): least significant bit first, zero bits to the byte, then the zero tail.
     mutating func place(_ kind: mms_section_kind, packed values: [UInt32], width: Int) {
+        place(kind, packed: values.count, widths: [width]) { value, _ in values[value] }
+    }
+
+    /// Appends `count` values of the fields `widths` as the packed array section `kind`: value i's
+    /// field f is `field(i, f)`, the fields one after another from the value's first bit.
+    mutating func place(_ kind: mms_section_kind, packed count: Int, widths: [Int], _ field: (Int, Int) -> UInt32) {
         var bits = BitWriter()
-        for value in values { bits.append(UInt64(value), width: width) }
+        for value in 0 ..< count {
+            for (number, width) in widths.enumerated() { bits.append(UInt64(field(value, number)), width: width) }
+        }
         let bytes = bits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
-        precondition(bytes.count == PackedArrays.byteCount(count: values.count, width: width))
+        precondition(bytes.count == PackedArrays.byteCount(count: count, width: widths.reduce(0, +)))
         place(kind, bytes)
     }
 
@@ -81,6 +91,8 @@ struct _SectionWriter {
         header.entry_block_count = UInt32(counts.entryBlocks)
         header.entry_bits = UInt8(counts.entryBits)
         header.record_bits = UInt8(counts.recordBits)
+        header.node_entry_bits = UInt8(counts.nodeEntryBits)
+        header.node_label_bits = UInt8(counts.nodeLabelBits)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

@@ -34,9 +34,8 @@ enum IndexFormat {
     static let uint8Element = Element(type: "uint8_t", stride: 1, fields: [Field(name: "value", offset: 0, width: 1)])
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
-    /// SOURCE and ENTRY_DELTAS are not arrays; ENTRIES, TOP and ID_ORDER are packed: `packedArrays`.)
+    /// SOURCE and ENTRY_DELTAS are not arrays; NODES, ENTRIES, TOP and ID_ORDER are packed: `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
-        (MMS_SECTION_NODES, probe(mms_node.self)),
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
         (MMS_SECTION_SUMMARIES, probe(mms_summary.self)),
         (MMS_SECTION_TOP_RANKS, uint8Element),
@@ -55,12 +54,18 @@ enum IndexFormat {
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
 
-    /// The packed arrays ("Packed arrays" in the format header), each with the header fields that give
-    /// its width and its count.
-    static let packedArrays: [(kind: mms_section_kind, width: String, count: String)] = [
-        (MMS_SECTION_ENTRIES, "entry_bits", "entry_count"), (MMS_SECTION_TOP, "entry_bits", "top_count"),
-        (MMS_SECTION_ID_ORDER, "record_bits", "record_count"),
+    /// The packed arrays ("Packed arrays" in the format header), each with its fields (by name, with the
+    /// header field that gives the field's width; a value's fields follow one another from its first
+    /// bit) and the header field that gives its count.
+    static let packedArrays: [(kind: mms_section_kind, fields: [(name: String, width: String)], count: String)] = [
+        (MMS_SECTION_NODES, [("entry_first", "node_entry_bits"), ("label_offset", "node_label_bits")], "node_count"),
+        (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", "entry_bits")], "top_count"),
+        (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
     ]
+
+    static func packed(_ kind: mms_section_kind) -> (kind: mms_section_kind, fields: [(name: String, width: String)], count: String)? {
+        packedArrays.first { $0.kind == kind }
+    }
 
     /// Nodes per child block, for the children lists (`MMS_CHILD_BLOCK_NODES`).
     static let childBlockNodes = Int(MMS_CHILD_BLOCK_NODES)
@@ -80,7 +85,6 @@ enum IndexFormat {
     static func meaning(_ kind: mms_section_kind, _ field: String) -> Meaning? {
         switch (kind, field) {
         case (MMS_SECTION_NODES, "entry_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) + 1 }
-        case (MMS_SECTION_NODES, "child_first"): return Meaning { $0.nodeCount + 1 }
         case (MMS_SECTION_NODES, "label_offset"): return Meaning { $0.section(MMS_SECTION_LABELS).count }
         case (MMS_SECTION_CHILDREN, "first"): return Meaning(firstInvalid: { $0.nodeCount + 1 }, selfIndex: { $0 * childBlockNodes })
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
@@ -195,7 +199,7 @@ struct IndexFile {
 
     /// Elements in an array section, values in a packed one (from the header's count).
     func count(of kind: mms_section_kind) -> Int {
-        if let packed = IndexFormat.packedArrays.first(where: { $0.kind == kind }) { return headerValue(packed.count) }
+        if let packed = IndexFormat.packed(kind) { return headerValue(packed.count) }
         return section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
     }
 
@@ -205,26 +209,39 @@ struct IndexFile {
         return Int(load(at: field.offset, width: field.width))
     }
 
-    /// The width in bits of the packed array `kind`'s values, as the header gives it.
-    func packedWidth(_ kind: mms_section_kind) -> Int {
-        headerValue(IndexFormat.packedArrays.first { $0.kind == kind }!.width)
+    /// The width in bits of field `field` (the first when nil) of the packed array `kind`'s values, as
+    /// the header gives it.
+    func packedWidth(_ kind: mms_section_kind, field: String? = nil) -> Int {
+        let fields = IndexFormat.packed(kind)!.fields
+        return headerValue((field.flatMap { name in fields.first { $0.name == name } } ?? fields[0]).width)
     }
 
-    /// Value `position` of the packed array `kind`, bit by bit as the format header defines it.
-    func packedValue(_ kind: mms_section_kind, _ position: Int) -> UInt64 {
-        let width = packedWidth(kind), start = section(kind).lowerBound
+    /// Where field `field` (the first when nil) of value `position` of the packed array `kind` starts,
+    /// in bits from the section's start, and its width.
+    func packedBits(_ kind: mms_section_kind, _ position: Int, field: String?) -> (first: Int, width: Int) {
+        let fields = IndexFormat.packed(kind)!.fields.map { (name: $0.name, width: headerValue($0.width)) }
+        let valueWidth = fields.reduce(0) { $0 + $1.width }
+        let index = field.flatMap { name in fields.firstIndex { $0.name == name } } ?? 0
+        return (position * valueWidth + fields[..<index].reduce(0) { $0 + $1.width }, fields[index].width)
+    }
+
+    /// Field `field` (the first when nil) of value `position` of the packed array `kind`, bit by bit as
+    /// the format header defines it.
+    func packedValue(_ kind: mms_section_kind, _ position: Int, field: String? = nil) -> UInt64 {
+        let (first, width) = packedBits(kind, position, field: field), start = section(kind).lowerBound
         return (0 ..< width).reduce(UInt64(0)) { value, bit in
-            let at = position * width + bit
+            let at = first + bit
             return value | UInt64(bytes[start + at / 8] >> UInt8(at % 8) & 1) << UInt64(bit)
         }
     }
 
-    /// Stores `value` (below 2^width) as value `position` of the packed array `kind`.
-    mutating func storePacked(_ value: UInt64, _ kind: mms_section_kind, _ position: Int) {
-        let width = packedWidth(kind), start = section(kind).lowerBound
+    /// Stores `value` (below 2^width) as field `field` (the first when nil) of value `position` of the
+    /// packed array `kind`.
+    mutating func storePacked(_ value: UInt64, _ kind: mms_section_kind, _ position: Int, field: String? = nil) {
+        let (first, width) = packedBits(kind, position, field: field), start = section(kind).lowerBound
         precondition(value >> UInt64(width) == 0, "\(value) does not fit \(width) bits")
         for bit in 0 ..< width {
-            let at = position * width + bit, mask = UInt8(1) << UInt8(at % 8)
+            let at = first + bit, mask = UInt8(1) << UInt8(at % 8)
             bytes[start + at / 8] = value >> UInt64(bit) & 1 == 1 ? bytes[start + at / 8] | mask : bytes[start + at / 8] & ~mask
         }
     }

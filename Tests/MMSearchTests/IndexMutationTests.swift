@@ -568,6 +568,37 @@ import Testing
         #expect(outOfBoundsTried >= elements.count)
     }
 
+    /// Each field of some nodes (packed in NODES) set to values around and past what it indexes, as
+    /// far as its width lets it go, the checksum fixed up.
+    @Test(arguments: fixtureNames)
+    func nodeFieldsSetOutOfBounds(fixtureName: String) {
+        let fixture = Self.fixture(fixtureName)
+        let file = fixture.file
+        let count = file.nodeCount
+        let nodes = Set(FullTests.enabled ? [0, 1, 2, count / 2, count - 1] : [0, 1, count - 1]).filter { (0 ..< count).contains($0) }.sorted()
+        var outOfBounds = 0
+        for node in nodes {
+            for (field, _) in IndexFormat.packed(MMS_SECTION_NODES)!.fields {
+                let intact = file.packedValue(MMS_SECTION_NODES, node, field: field)
+                let widest = UInt64(1) << UInt64(file.packedWidth(MMS_SECTION_NODES, field: field)) - 1
+                let bound = UInt64(IndexFormat.meaning(MMS_SECTION_NODES, field)!.firstInvalid(file))
+                for value in Set([0, 1, intact &+ 1, intact &- 1, bound - 1, bound, bound + 1, widest / 2, widest]) where value != intact && value <= widest {
+                    var damaged = file
+                    damaged.storePacked(value, MMS_SECTION_NODES, node, field: field)
+                    let outcome = Self.exercise(damaged.withChecksumFixed())
+                    let what = "node \(node).\(field) = \(value) (was \(intact))"
+                    if value >= bound {
+                        outOfBounds += 1
+                        Self.checkThrowsOrRight(outcome, fixture, what)
+                        Self.checkRefused(outcome, fixture, what)
+                    }
+                    Self.checkVerifiedMeansRight(outcome, fixture, what)
+                }
+            }
+        }
+        #expect(outOfBounds >= nodes.count)
+    }
+
     /// ID_ORDER's record numbers set past the records (as far as the packed width lets them go) and to
     /// other records, the checksum fixed up.
     @Test(arguments: fixtureNames)

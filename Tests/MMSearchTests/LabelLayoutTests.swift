@@ -20,9 +20,8 @@ struct LabelLayoutTests {
         let file = IndexFile(try IndexBuilder.makeIndex(records: records, source: IndexMutationTests.source).bytes)
         let labels = file.section(MMS_SECTION_LABELS)
         try #require(labels.count > Self.window, "the fixture's labels must overflow the hot part")
-        let labelField = try #require(IndexFormat.element(of: MMS_SECTION_NODES)?.field("label_offset"))
         func labelOffset(ofNode node: Int) -> Int {
-            Int(file.load(at: file.offset(MMS_SECTION_NODES, element: node, labelField), width: 4))
+            Int(file.packedValue(MMS_SECTION_NODES, node, field: "label_offset"))
         }
         func labelLength(at offset: Int) -> Int {
             var end = labels.lowerBound + offset
