@@ -404,8 +404,8 @@ typedef struct mms_header {
 } mms_header;
 
 /*
- * A trie node, with the label of the edge into it, as a reader unpacks it from NODES (stored packed:
- * entry_first in node_entry_bits, then label_offset in node_label_bits; see "Packed arrays").
+ * A trie node's fields, with the label of the edge into it (stored packed in NODES: entry_first in
+ * node_entry_bits, then label_offset in node_label_bits; see "Packed arrays").
  * Invariants: see "The trie". The root's label is empty (labels[label_offset] == MMS_STRING_END) and
  * its entry_first is 0.
  */

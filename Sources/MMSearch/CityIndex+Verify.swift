@@ -398,7 +398,7 @@ private struct _Verifier {
                 throw corrupt(offset, "summary \(summary) is for node \(node); summaries must be for nodes below \(layout.nodeCount), in increasing order")
             }
         }
-        guard try index.label(ofNode: 0).isEmpty, try index.node(0).entry_first == 0 else {
+        guard try index.label(ofNode: 0).isEmpty, try index.entryFirst(ofNode: 0) == 0 else {
             throw corrupt(nodeOffset(0), "the root must have an empty label and entries from 0")
         }
         // The child blocks add up: node n's children start where node n - 1's end, from node 1 on.

@@ -12,17 +12,6 @@ struct _IndexBytes {
         .invalidIndex(file: path, byteOffset: offset, message: message)
     }
 
-    /// Node `index`, unpacked from NODES.
-    @inline(__always)
-    func node(_ index: Int) throws(MMSearchError) -> mms_node {
-        guard index >= 0, index < layout.nodeCount else {
-            throw corrupt(layout.nodes.start, "node \(index) does not exist (\(layout.nodeCount) nodes)")
-        }
-        let bit = index * layout.nodes.width
-        return mms_node(entry_first: bits(layout.nodes.start, at: bit, layout.nodeEntryMask),
-                        label_offset: bits(layout.nodes.start, at: bit + layout.nodeEntryBits, layout.nodeLabelMask))
-    }
-
     /// The byte of node `index`'s first bit: where an error about it points.
     @inline(__always)
     func nodeOffset(_ index: Int) -> Int { layout.nodes.byteOffset(index) }
@@ -96,12 +85,41 @@ struct _IndexBytes {
     /// inside the parent's and not to be empty.
     @inline(__always)
     func entries(ofChild child: Int, siblings: Range<Int>, parent: Range<Int>) throws(MMSearchError) -> Range<Int> {
-        let first = Int(try node(child).entry_first)
-        let last = child + 1 < siblings.upperBound ? Int(try node(child + 1).entry_first) : parent.upperBound
+        let first = try entryFirst(ofNode: child)
+        let last = child + 1 < siblings.upperBound ? try entryFirst(ofNode: child + 1) : parent.upperBound
+        return try checkedEntries(first, last, ofChild: child, parent: parent)
+    }
+
+    /// Each of `children` (a node's, under a node whose entries are `parent`) with its entries, in
+    /// order, as `entries(ofChild:siblings:parent:)` gives them: each child's entry_first read once.
+    @inline(__always)
+    func forEachChild(_ children: Range<Int>, parent: Range<Int>, _ body: (_ child: Int, _ entries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
+        guard !children.isEmpty else { return }
+        var first = try entryFirst(ofNode: children.lowerBound)
+        for child in children {
+            let last = child + 1 < children.upperBound ? try entryFirst(ofNode: child + 1) : parent.upperBound
+            try body(child, try checkedEntries(first, last, ofChild: child, parent: parent))
+            first = last
+        }
+    }
+
+    /// A child's entries, from its entry_first to the next (or its parent's end), checked to be a
+    /// non-empty part of its parent's.
+    @inline(__always)
+    func checkedEntries(_ first: Int, _ last: Int, ofChild child: Int, parent: Range<Int>) throws(MMSearchError) -> Range<Int> {
         guard parent.lowerBound <= first, first < last, last <= parent.upperBound else {
             throw corrupt(nodeOffset(child), "node \(child) covers entries \(first)..<\(last), not a non-empty part of its parent's \(parent)")
         }
         return first ..< last
+    }
+
+    /// Node `index`'s first entry (its entry_first alone), `index` checked.
+    @inline(__always)
+    func entryFirst(ofNode index: Int) throws(MMSearchError) -> Int {
+        guard index >= 0, index < layout.nodeCount else {
+            throw corrupt(layout.nodes.start, "node \(index) does not exist (\(layout.nodeCount) nodes)")
+        }
+        return Int(bits(layout.nodes.start, at: index * layout.nodes.width, layout.nodeEntryMask))
     }
 
     /// The entries whose key starts with `query` (already folded): one walk from the root, at most
@@ -207,10 +225,9 @@ struct _IndexBytes {
             }
             let children = try children(ofNode: node)
             var ownEnd = entries.upperBound
-            for child in children {
-                let childEntries = try self.entries(ofChild: child, siblings: children, parent: entries)
+            try forEachChild(children, parent: entries) { (child, childEntries) throws(MMSearchError) in
                 if child == children.lowerBound { ownEnd = childEntries.lowerBound }
-                guard try entering?(childEntries) ?? true else { continue } // before its label is read
+                guard try entering?(childEntries) ?? true else { return } // before its label is read
                 let childDepth = depth + (try label(ofNode: child)).count
                 if childDepth <= deepest { stack.append((child, childDepth, childEntries)) }
             }
