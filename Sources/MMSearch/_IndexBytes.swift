@@ -52,9 +52,13 @@ struct _IndexBytes {
 
     /// The label of node `index` (up to its MMS_STRING_END), checked to end inside the label pool.
     func label(ofNode index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        guard let label = text(from: try labelStart(ofNode: index), before: layout.labels.upperBound) else {
-            throw unendedLabel(index)
-        }
+        try label(at: try labelStart(ofNode: index), ofNode: index)
+    }
+
+    /// The label starting at `start` (node `index`'s `labelStart`), checked to end inside the label pool.
+    @inline(__always)
+    func label(at start: Int, ofNode index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
+        guard let label = text(from: start, before: layout.labels.upperBound) else { throw unendedLabel(index) }
         return label
     }
 

@@ -86,6 +86,7 @@ enum IndexFormat {
         switch (kind, field) {
         case (MMS_SECTION_NODES, "entry_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) + 1 }
         case (MMS_SECTION_NODES, "label_offset"): return Meaning { $0.section(MMS_SECTION_LABELS).count }
+        case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
         case (MMS_SECTION_CHILDREN, "first"): return Meaning(firstInvalid: { $0.nodeCount + 1 }, selfIndex: { $0 * childBlockNodes })
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
         case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
