@@ -134,17 +134,6 @@ public struct GeoCircle: Sendable, Hashable {
 /// let inTheUS = GeoFilter(countries: ["US"])
 /// try index.search("london", filter: inTheUS)[0]   // London, Ohio
 /// ```
-/// A country code as filters compare it: its two bytes, ASCII letters upper-cased, as one number (0 for
-/// a record without a country). A `GeoFilter`'s codes are matched by it, and COUNTRY_RUNS is sorted and
-/// keyed by it (the builder and the reader use this one definition).
-package enum CountryKey {
-    @inline(__always)
-    package static func asciiUppercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "a") < 26 ? byte & 0xDF : byte }
-
-    @inline(__always)
-    package static func of(_ code: (UInt8, UInt8)) -> UInt16 { UInt16(asciiUppercased(code.0)) << 8 | UInt16(asciiUppercased(code.1)) }
-}
-
 public struct GeoFilter: Sendable, Hashable {
     /// Country codes, ISO 3166-1 alpha-2 or alpha-3, any case; empty: any country.
     public var countries: [String]
@@ -165,6 +154,17 @@ public struct GeoFilter: Sendable, Hashable {
 
     /// Whether any condition is given.
     public var isFiltering: Bool { !countries.isEmpty || boundingBox != nil || within != nil || minimumPopulation != nil }
+}
+
+/// A country code as filters compare it: its two bytes, ASCII letters upper-cased, as one number (0 for
+/// a record without a country). A `GeoFilter`'s codes are matched by it, and COUNTRY_RUNS is sorted and
+/// keyed by it (the builder and the reader use this one definition).
+package enum CountryKey {
+    @inline(__always)
+    package static func asciiUppercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "a") < 26 ? byte & 0xDF : byte }
+
+    @inline(__always)
+    package static func of(_ code: (UInt8, UInt8)) -> UInt16 { UInt16(asciiUppercased(code.0)) << 8 | UInt16(asciiUppercased(code.1)) }
 }
 
 /// Ranking near a place (`shared/peers/rank.py`, "Geography"): a city's score is multiplied by

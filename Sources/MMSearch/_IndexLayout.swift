@@ -247,8 +247,9 @@ struct _IndexLayout: Sendable {
 /// A packed array of the file ("Packed arrays" in the format header): `count` values of `width` bits
 /// from byte `start`, value i at bits i * width ..< (i + 1) * width, least significant bit first, then
 /// MMS_PACKED_TAIL zero bytes, so that 8 bytes load at the byte of any value's first bit. Checked at
-/// open to lie inside the file; `_IndexBytes.value(_:of:)` reads a value of one field, `node(_:)` a node's
-/// two. A field is at most 32 bits, so one 8-byte load at the byte of its first bit holds it.
+/// open to lie inside the file; `_IndexBytes.value(_:of:)` reads a value of one field, `entryFirst(ofNode:)`
+/// and `labelStart(ofNode:)` a node's two. A field is at most 32 bits, so one 8-byte load at the byte of
+/// its first bit holds it.
 struct _PackedArray: Sendable {
     let start: Int
     let count: Int
