@@ -24,9 +24,11 @@
  *   sections[TOP_RANKS]     uint8_t[top_count]           each TOP entry's record's best class and least
  *                                                         kind at its node (MMS_TOP_RANK_*)
  *   sections[RECORDS]       mms_record[record_count]     cities in primary-key order (see "Order")
- *   sections[POPULATION]    uint32_t[record_count] or empty: each record's population; empty when
- *                                                         every population is 0 (the list alone)
- *   sections[ALTERNATES]    mms_alternate[alternate_count]  the cities' other names
+ *   sections[POPULATION]    packed record_count x population_bits, or empty: each record's
+ *                                                         population; empty when every population is 0
+ *                                                         (the list alone)
+ *   sections[ALTERNATES]    packed alternate_count x (record_bits + name_offset_bits)  the cities'
+ *                                                         other names (mms_alternate's fields)
  *   sections[NAMES]         uint8_t[]                    name text, original UTF-8, each ended by 0xFF
  *   sections[ID_ORDER]      packed record_count x record_bits  record indices sorted by (id, index)
  *   sections[RECORD_REGIONS] uint16_t[record_count] or empty: each record's region (REGIONS index, or
@@ -35,7 +37,8 @@
  *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
  *   sections[QUALIFIER_NAMES] mms_qualifier_name[qualifier_name_count]  other names of countries and
  *                                                         regions (GeoNames' alternate names file)
- *   sections[SPELLINGS]     mms_alternate[spelling_count]  the cities' generated spellings (as ALTERNATES)
+ *   sections[SPELLINGS]     packed spelling_count x (record_bits + name_offset_bits)  the cities'
+ *                                                         generated spellings (as ALTERNATES)
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
  *   sections[SPATIAL]       mms_spatial_point[record_count]  the records' coordinates and numbers in
  *                                                         k-d tree order (see "The spatial index")
@@ -200,21 +203,27 @@
  *   label_offset in node_label_bits = max(1, bits of LABELS' length - 1) (LABELS comes first in the
  *   file, so its length is known before NODES is laid out);
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
+ *   ALTERNATES and SPELLINGS: an alternate is its record in record_bits, then its name_offset in
+ *   name_offset_bits = max(1, bits of NAMES' length - 1);
+ *   POPULATION: population_bits = bits of the greatest population (so that some value has its top
+ *   bit set), or 0 with an empty section when every population is 0;
  *   entry_bits = MMS_ENTRY_KIND_BITS + name_bits, name_bits = max(1, bits of record_count +
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
  *   as kind << name_bits | name number.
  * Size on the README's index: 43 bits a node instead of 64 (10.6 -> 7.1 MB), 22 bits an entry instead
- * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32.
+ * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 42 bits an
+ * alternate instead of 64, 25 bits a population instead of 32.
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
  *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; entry_bits, record_bits,
- *   node_entry_bits and node_label_bits the widths "Packed arrays" gives them; file_size equals the real
+ *   node_entry_bits, node_label_bits and name_offset_bits the widths "Packed arrays" gives them,
+ *   population_bits at most 32 and 0 exactly when POPULATION is empty; file_size equals the real
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ENTRY_DELTAS ends), and each
- *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: 0 or record_count entries; SPATIAL: record_count
+ *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: empty or record_count values; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
@@ -249,9 +258,10 @@
  * both on a mismatch. Version 1 (one key per record, no names or ranking) and version 2 (no regions,
  * countries or typos), version 3 (no other names of places, spellings or spatial index) and version 4
  * (no country entries) and version 5 (nodes, entries, first pages and the id order as arrays of
- * uint32_t fields, LABELS after NODES) are not read by version 6.
+ * uint32_t fields, LABELS after NODES) and version 6 (alternates, spellings and populations as arrays
+ * of uint32_t fields) are not read by version 7.
  *
- * Limits of version 6: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 7: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, stored to 1e-7 degree. The builder refuses input past a limit with an error.
@@ -269,7 +279,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 6u
+#define MMS_FORMAT_VERSION 7u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -400,6 +410,9 @@ typedef struct mms_header {
     uint8_t record_bits;      /* bits of a packed record number (ID_ORDER) */
     uint8_t node_entry_bits;  /* bits of a node's entry_first in NODES */
     uint8_t node_label_bits;  /* bits of a node's label_offset in NODES */
+    uint8_t name_offset_bits; /* bits of an alternate's name_offset (ALTERNATES, SPELLINGS) */
+    uint8_t population_bits;  /* bits of a population (POPULATION); 0 when POPULATION is empty */
+    uint8_t reserved[6];      /* zero */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -459,8 +472,10 @@ typedef struct mms_record {
 } mms_record;
 
 /*
- * Another name of a city. Invariants: record < record_count; the name, NAMES from name_offset up to
- * the next MMS_STRING_END, is non-empty UTF-8 of at most MMS_MAX_STRING_LENGTH bytes.
+ * Another name of a city's fields (stored packed in ALTERNATES and SPELLINGS: record in record_bits,
+ * then name_offset in name_offset_bits; see "Packed arrays"). Invariants: record < record_count; the
+ * name, NAMES from name_offset up to the next MMS_STRING_END, is non-empty UTF-8 of at most
+ * MMS_MAX_STRING_LENGTH bytes.
  */
 typedef struct mms_alternate {
     uint32_t record;      /* the record the name belongs to */
@@ -622,8 +637,11 @@ _Static_assert(offsetof(mms_header, record_bits) == 93, "mms_header.record_bits"
 _Static_assert(offsetof(mms_header, node_entry_bits) == 94, "mms_header.node_entry_bits");
 _Static_assert(offsetof(mms_header, node_label_bits) == 95, "mms_header.node_label_bits");
 _Static_assert(MMS_ENTRY_KIND_BITS + 30u == 32u, "an entry's kind and a 30-bit name number fill a uint32_t in memory");
-_Static_assert(offsetof(mms_header, sections) == 96, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 96 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 448 bytes");
+_Static_assert(offsetof(mms_header, name_offset_bits) == 96, "mms_header.name_offset_bits");
+_Static_assert(offsetof(mms_header, population_bits) == 97, "mms_header.population_bits");
+_Static_assert(offsetof(mms_header, reserved) == 98, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, sections) == 104, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 104 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 456 bytes");
 
 _Static_assert(sizeof(mms_node) == 8, "mms_node is 8 bytes");
 _Static_assert(offsetof(mms_node, entry_first) == 0, "mms_node.entry_first");

@@ -283,7 +283,9 @@ private struct _Verifier {
             }
         }
         // A packed array's bits past its last value, and its tail, are zero.
-        for (name, array) in [("nodes", layout.nodes), ("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder)] {
+        let arrays = [("nodes", layout.nodes), ("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder),
+                      ("alternates", layout.alternates), ("spellings", layout.spellings)] + (layout.hasPopulation ? [("population", layout.population)] : [])
+        for (name, array) in arrays {
             let valueBits = array.count * array.width
             let lastByte = array.start + valueBits / 8
             if valueBits % 8 != 0, index.raw[lastByte] >> UInt8(valueBits % 8) != 0 {
@@ -319,6 +321,7 @@ private struct _Verifier {
         var tails: [[UInt8]] = [], primary = PrimaryKeys()
         tails.reserveCapacity(layout.recordCount)
         var previous: (key: [UInt8], name: UnsafeRawBufferPointer, id: UInt32)?
+        var greatestPopulation: UInt64 = 0
         for position in 0 ..< layout.recordCount {
             let record = try index.record(position)
             let name = try index.name(of: record, recordIndex: position)
@@ -357,6 +360,11 @@ private struct _Verifier {
             tails.append(tail)
             primary.pool.append(contentsOf: key)
             primary.starts.append(primary.pool.count)
+            greatestPopulation = max(greatestPopulation, index.population(position))
+        }
+        // Populations at the least width that holds them ("Packed arrays"): some value has its top bit.
+        if layout.hasPopulation, layout.population.width != UInt64.bitWidth - greatestPopulation.leadingZeroBitCount {
+            throw corrupt(MemoryLayout<mms_header>.offset(of: \.population_bits)!, "populations are packed at \(layout.population.width) bits, the greatest (\(greatestPopulation)) needs \(UInt64.bitWidth - greatestPopulation.leadingZeroBitCount)")
         }
         return (tails, primary)
     }

@@ -69,15 +69,11 @@ extension _IndexBytes {
     /// or the spellings), each sorted by record, so they are one run, found by binary search. A file
     /// that breaks the order gives some run of alternates, each still checked when read.
     func alternates(ofRecord index: Int, in part: Range<Int>) -> Range<Int> {
-        let recordField = MemoryLayout<mms_alternate>.offset(of: \.record)!
-        func owner(_ position: Int) -> Int {
-            Int(raw.loadUnaligned(fromByteOffset: alternateOffset(position) + recordField, as: UInt32.self))
-        }
         func firstPosition(notBelow record: Int) -> Int {
             var low = part.lowerBound, high = part.upperBound
             while low < high {
                 let middle = low + (high - low) / 2
-                if owner(middle) < record { low = middle + 1 } else { high = middle }
+                if alternateRecord(middle) < record { low = middle + 1 } else { high = middle }
             }
             return low
         }

@@ -288,21 +288,36 @@ struct _IndexBytes {
     @inline(__always)
     func alternate(_ index: Int) throws(MMSearchError) -> mms_alternate {
         guard index >= 0, index < layout.alternateCount else {
-            throw corrupt(layout.alternates, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
+            throw corrupt(layout.alternates.start, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
         }
-        let offset = alternateOffset(index)
-        let alternate = raw.loadUnaligned(fromByteOffset: offset, as: mms_alternate.self)
-        guard Int(alternate.record) < layout.recordCount else {
-            throw corrupt(offset, "alternate name \(index) belongs to record \(alternate.record) of \(layout.recordCount)")
+        let record = alternateRecord(index)
+        guard record < layout.recordCount else {
+            throw corrupt(alternateOffset(index), "alternate name \(index) belongs to record \(record) of \(layout.recordCount)")
         }
-        return alternate
+        let (array, bit) = alternateBits(index)
+        return mms_alternate(record: UInt32(record), name_offset: bits(array.start, at: bit + array.width - layout.alternateNameBits, layout.alternateNameMask))
     }
 
-    /// Where alternate name `index` (a valid one) lies: in ALTERNATES, or past the given ones in SPELLINGS.
+    /// Which packed array holds alternate name `index` (a valid one), and its first bit there: ALTERNATES,
+    /// or past the given ones SPELLINGS.
     @inline(__always)
+    func alternateBits(_ index: Int) -> (array: _PackedArray, bit: Int) {
+        index < layout.givenAlternateCount ? (layout.alternates, index * layout.alternates.width)
+            : (layout.spellings, (index - layout.givenAlternateCount) * layout.spellings.width)
+    }
+
+    /// The record field of alternate name `index` (a valid one), unchecked: what the binary search over
+    /// a record's alternates compares.
+    @inline(__always)
+    func alternateRecord(_ index: Int) -> Int {
+        let (array, bit) = alternateBits(index)
+        return Int(bits(array.start, at: bit, layout.alternateRecordMask))
+    }
+
+    /// The byte of alternate name `index`'s first bit (a valid one): where an error about it points.
     func alternateOffset(_ index: Int) -> Int {
-        index < layout.givenAlternateCount ? layout.alternates + index * _IndexLayout.alternateSize
-            : layout.spellings + (index - layout.givenAlternateCount) * _IndexLayout.alternateSize
+        let (array, bit) = alternateBits(index)
+        return array.start + bit / 8
     }
 
     /// The text of alternate name `index`: NAMES from its offset up to the next MMS_STRING_END,
@@ -337,8 +352,8 @@ struct _IndexBytes {
     /// The population of record `index`; 0 when the index has none.
     @inline(__always)
     func population(_ index: Int) -> UInt64 {
-        guard layout.hasPopulation, index >= 0, index < layout.recordCount else { return 0 }
-        return UInt64(raw.loadUnaligned(fromByteOffset: layout.population + index * 4, as: UInt32.self))
+        guard index >= 0, index < layout.population.count else { return 0 }
+        return UInt64(bits(layout.population.start, at: index * layout.population.width, layout.population.mask))
     }
 
     /// The summary of node `node` (a binary search over SUMMARIES, sorted by node); a node with more

@@ -25,7 +25,8 @@ struct _IndexLayout: Sendable {
     let givenAlternateCount: Int
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
     /// The packed arrays: NODES (a node: entry_first, then label_offset), ENTRIES and TOP (entries),
-    /// ID_ORDER (record numbers).
+    /// ID_ORDER (record numbers), ALTERNATES and SPELLINGS (an alternate: record, then name_offset),
+    /// POPULATION (empty, count 0, when the index has none).
     let nodes: _PackedArray
     let nodeEntryBits: Int
     let nodeEntryMask: UInt64
@@ -33,18 +34,21 @@ struct _IndexLayout: Sendable {
     let entries: _PackedArray
     let top: _PackedArray
     let idOrder: _PackedArray
+    let alternates: _PackedArray
+    let spellings: _PackedArray
+    let alternateRecordMask: UInt64
+    let alternateNameBits: Int
+    let alternateNameMask: UInt64
+    let population: _PackedArray
     /// Byte offsets of the fixed-size arrays.
     let children: Int
     let summaries: Int
     let topRanks: Int
     let records: Int
-    let population: Int
-    let alternates: Int
     let recordRegions: Int
     let regions: Int
     let countries: Int
     let qualifierNames: Int
-    let spellings: Int
     /// SPATIAL: record_count mms_spatial_point, the records' coordinates and numbers in k-d tree order.
     let spatial: Int
     /// COUNTRY_RUNS and ENTRY_BLOCKS (their counts), and ENTRY_DELTAS' bytes: each country's entries.
@@ -62,7 +66,6 @@ struct _IndexLayout: Sendable {
     static let childBlockSize = MemoryLayout<mms_child_block>.stride
     static let summarySize = MemoryLayout<mms_summary>.stride
     static let recordSize = MemoryLayout<mms_record>.stride
-    static let alternateSize = MemoryLayout<mms_alternate>.stride
     static let regionSize = MemoryLayout<mms_region>.stride
     static let countrySize = MemoryLayout<mms_country>.stride
     static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
@@ -150,6 +153,9 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
+        guard raw[at(\.reserved) ..< Self.sectionTableOffset].allSatisfy({ $0 == 0 }) else {
+            throw corrupt(at(\.reserved), "the header's reserved bytes are not zero")
+        }
         givenAlternateCount = Int(header.alternate_count)
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
@@ -181,7 +187,10 @@ struct _IndexLayout: Sendable {
         }
         /// A packed array's section, checked to be exactly as long as its count and width say.
         func packed(_ kind: mms_section_kind, count: Int, width: Int) throws(MMSearchError) -> _PackedArray {
-            let range = try section(kind)
+            try packed(kind, try section(kind), count: count, width: width)
+        }
+        /// The same for a section already placed (whose width depends on a later section).
+        func packed(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, width: Int) throws(MMSearchError) -> _PackedArray {
             guard range.count == PackedArrays.byteCount(count: count, width: width) else {
                 let name = Self.sectionNames.first { $0.kind == kind }!.name
                 throw corrupt(Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride,
@@ -218,11 +227,26 @@ struct _IndexLayout: Sendable {
             }
             return range
         }
-        let populationSection = try perRecordSection(MMS_SECTION_POPULATION, elementSize: 4)
-        population = populationSection.lowerBound
+        // POPULATION: empty (population_bits 0), or a population a record at population_bits.
+        let populationSection = try section(MMS_SECTION_POPULATION)
+        guard header.population_bits <= MMS_PACKED_MAX_WIDTH, (header.population_bits == 0) == populationSection.isEmpty else {
+            throw corrupt(at(\.population_bits), "population width \(header.population_bits) bits with a \(populationSection.count)-byte population section; expected at most \(MMS_PACKED_MAX_WIDTH), and 0 exactly when the section is empty")
+        }
         hasPopulation = !populationSection.isEmpty
-        alternates = try section(MMS_SECTION_ALTERNATES, elementSize: Self.alternateSize, count: givenAlternateCount).lowerBound
+        population = hasPopulation ? try packed(MMS_SECTION_POPULATION, populationSection, count: recordCount, width: Int(header.population_bits))
+            : _PackedArray(start: populationSection.lowerBound, count: 0, width: 0)
+        // An alternate's widths: the least that hold every record number and every name offset; NAMES
+        // follows ALTERNATES, so the section is measured once NAMES' length is known.
+        let alternatesSection = try section(MMS_SECTION_ALTERNATES)
         names = try section(MMS_SECTION_NAMES)
+        let nameOffsetBits = PackedArrays.width(holding: UInt64(names.count))
+        guard Int(header.name_offset_bits) == nameOffsetBits else {
+            throw corrupt(at(\.name_offset_bits), "packed name offset width \(header.name_offset_bits) bits, expected \(nameOffsetBits) for \(names.count) bytes of names")
+        }
+        alternateRecordMask = (1 << UInt64(recordBits)) - 1
+        alternateNameBits = nameOffsetBits
+        alternateNameMask = (1 << UInt64(nameOffsetBits)) - 1
+        alternates = try packed(MMS_SECTION_ALTERNATES, alternatesSection, count: givenAlternateCount, width: recordBits + nameOffsetBits)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
         let recordRegionsSection = try perRecordSection(MMS_SECTION_RECORD_REGIONS, elementSize: 2)
         recordRegions = recordRegionsSection.lowerBound
@@ -230,7 +254,7 @@ struct _IndexLayout: Sendable {
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
         countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
-        spellings = try section(MMS_SECTION_SPELLINGS, elementSize: Self.alternateSize, count: Int(header.spelling_count)).lowerBound
+        spellings = try packed(MMS_SECTION_SPELLINGS, count: Int(header.spelling_count), width: recordBits + nameOffsetBits)
         source = try section(MMS_SECTION_SOURCE)
         spatial = try section(MMS_SECTION_SPATIAL, elementSize: Self.spatialPointSize, count: recordCount).lowerBound
         countryRunCount = Int(header.country_run_count)

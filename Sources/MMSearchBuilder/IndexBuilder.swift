@@ -309,6 +309,15 @@ public enum IndexBuilder {
         let nodeEntryBits = PackedArrays.width(holding: UInt64(keys.count))
         let nodeLabelBits = PackedArrays.width(holding: UInt64(trie.labels.count))
 
+        // An alternate packed as its record, then its name offset; a population at the width of the greatest.
+        let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
+        let populationBits = populations.isEmpty ? 0 : UInt32.bitWidth - populations.max()!.leadingZeroBitCount
+        func placeAlternates(_ kind: mms_section_kind, _ part: ArraySlice<mms_alternate>, in writer: inout _SectionWriter) {
+            writer.place(kind, packed: part.count, widths: [recordBits, nameOffsetBits]) { position, field in
+                field == 0 ? part[part.startIndex + position].record : part[part.startIndex + position].name_offset
+            }
+        }
+
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_LABELS, trie.labels)
         writer.place(MMS_SECTION_NODES, packed: trie.nodes.count, widths: [nodeEntryBits, nodeLabelBits]) { node, field in
@@ -320,15 +329,15 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_TOP, packed: packed(summaries.top), width: entryBits)
         writer.place(MMS_SECTION_TOP_RANKS, summaries.topRanks)
         writer.place(MMS_SECTION_RECORDS, recordEntries)
-        writer.place(MMS_SECTION_POPULATION, populations)
-        writer.place(MMS_SECTION_ALTERNATES, Array(alternates[..<(alternates.count - keys.spellingCount)]))
+        if !populations.isEmpty { writer.place(MMS_SECTION_POPULATION, packed: populations, width: populationBits) } else { writer.place(MMS_SECTION_POPULATION, [UInt8]()) }
+        placeAlternates(MMS_SECTION_ALTERNATES, alternates[..<(alternates.count - keys.spellingCount)], in: &writer)
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, packed: idOrder, width: recordBits)
         writer.place(MMS_SECTION_RECORD_REGIONS, places.recordRegions)
         writer.place(MMS_SECTION_REGIONS, places.regions)
         writer.place(MMS_SECTION_COUNTRIES, places.countries)
         writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
-        writer.place(MMS_SECTION_SPELLINGS, Array(alternates[(alternates.count - keys.spellingCount)...]))
+        placeAlternates(MMS_SECTION_SPELLINGS, alternates[(alternates.count - keys.spellingCount)...], in: &writer)
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
         writer.place(MMS_SECTION_SPATIAL, SpatialBuilder.points(of: recordEntries))
         let countryEntries = CountryEntriesBuilder(entryRecords: keys.records, records: recordEntries)
@@ -341,7 +350,8 @@ public enum IndexBuilder {
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
-            entryBits: entryBits, recordBits: recordBits, nodeEntryBits: nodeEntryBits, nodeLabelBits: nodeLabelBits
+            entryBits: entryBits, recordBits: recordBits, nodeEntryBits: nodeEntryBits, nodeLabelBits: nodeLabelBits,
+            nameOffsetBits: nameOffsetBits, populationBits: populationBits
         ))
         var summary = BuildSummary(
             recordCount: records.count,

@@ -23,6 +23,8 @@ struct _SectionWriter {
         var recordBits: Int
         var nodeEntryBits: Int
         var nodeLabelBits: Int
+        var nameOffsetBits: Int
+        var populationBits: Int
     }
 
     private var body: [UInt8] = []
@@ -93,6 +95,8 @@ struct _SectionWriter {
         header.record_bits = UInt8(counts.recordBits)
         header.node_entry_bits = UInt8(counts.nodeEntryBits)
         header.node_label_bits = UInt8(counts.nodeLabelBits)
+        header.name_offset_bits = UInt8(counts.nameOffsetBits)
+        header.population_bits = UInt8(counts.populationBits)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

@@ -26,27 +26,23 @@ enum IndexFormat {
         func field(_ name: String) -> Field? { fields.first { $0.name == name } }
     }
 
-    /// A plain uint32_t array (POPULATION).
-    static let uint32Element = Element(type: "uint32_t", stride: 4, fields: [Field(name: "value", offset: 0, width: 4)])
     /// A plain uint16_t array (RECORD_REGIONS).
     static let uint16Element = Element(type: "uint16_t", stride: 2, fields: [Field(name: "value", offset: 0, width: 2)])
     /// A plain uint8_t array (TOP_RANKS).
     static let uint8Element = Element(type: "uint8_t", stride: 1, fields: [Field(name: "value", offset: 0, width: 1)])
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
-    /// SOURCE and ENTRY_DELTAS are not arrays; NODES, ENTRIES, TOP and ID_ORDER are packed: `packedArrays`.)
+    /// SOURCE and ENTRY_DELTAS are not arrays; NODES, ENTRIES, TOP, ID_ORDER, POPULATION, ALTERNATES and
+    /// SPELLINGS are packed: `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
         (MMS_SECTION_SUMMARIES, probe(mms_summary.self)),
         (MMS_SECTION_TOP_RANKS, uint8Element),
         (MMS_SECTION_RECORDS, probe(mms_record.self)),
-        (MMS_SECTION_POPULATION, uint32Element),
-        (MMS_SECTION_ALTERNATES, probe(mms_alternate.self)),
         (MMS_SECTION_RECORD_REGIONS, uint16Element),
         (MMS_SECTION_REGIONS, probe(mms_region.self)),
         (MMS_SECTION_COUNTRIES, probe(mms_country.self)),
         (MMS_SECTION_QUALIFIER_NAMES, probe(mms_qualifier_name.self)),
-        (MMS_SECTION_SPELLINGS, probe(mms_alternate.self)),
         (MMS_SECTION_SPATIAL, probe(mms_spatial_point.self)),
         (MMS_SECTION_COUNTRY_RUNS, probe(mms_country_run.self)),
         (MMS_SECTION_ENTRY_BLOCKS, probe(mms_entry_block.self)),
@@ -61,7 +57,11 @@ enum IndexFormat {
         (MMS_SECTION_NODES, [("entry_first", "node_entry_bits"), ("label_offset", "node_label_bits")], "node_count"),
         (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", "entry_bits")], "top_count"),
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
+        (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
+        (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, alternateFields, "spelling_count"),
     ]
+    /// An alternate's fields (mms_alternate's, in its order).
+    static let alternateFields = [("record", "record_bits"), ("name_offset", "name_offset_bits")]
 
     static func packed(_ kind: mms_section_kind) -> (kind: mms_section_kind, fields: [(name: String, width: String)], count: String)? {
         packedArrays.first { $0.kind == kind }
@@ -198,9 +198,10 @@ struct IndexFile {
         return offset ..< offset + length
     }
 
-    /// Elements in an array section, values in a packed one (from the header's count).
+    /// Elements in an array section, values in a packed one (from the header's count; none in an empty
+    /// POPULATION).
     func count(of kind: mms_section_kind) -> Int {
-        if let packed = IndexFormat.packed(kind) { return headerValue(packed.count) }
+        if let packed = IndexFormat.packed(kind) { return section(kind).isEmpty ? 0 : headerValue(packed.count) }
         return section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
     }
 
@@ -224,6 +225,20 @@ struct IndexFile {
         let valueWidth = fields.reduce(0) { $0 + $1.width }
         let index = field.flatMap { name in fields.firstIndex { $0.name == name } } ?? 0
         return (position * valueWidth + fields[..<index].reduce(0) { $0 + $1.width }, fields[index].width)
+    }
+
+    /// The field that bit `bit` of the packed array `kind` belongs to (counted from the section's
+    /// start), or nil past the last value.
+    func packedField(_ kind: mms_section_kind, bit: Int) -> String? {
+        let fields = IndexFormat.packed(kind)!.fields.map { (name: $0.name, width: headerValue($0.width)) }
+        let valueWidth = fields.reduce(0) { $0 + $1.width }
+        guard valueWidth > 0, bit < count(of: kind) * valueWidth else { return nil }
+        var first = bit % valueWidth
+        for field in fields {
+            if first < field.width { return field.name }
+            first -= field.width
+        }
+        return nil
     }
 
     /// Field `field` (the first when nil) of value `position` of the packed array `kind`, bit by bit as

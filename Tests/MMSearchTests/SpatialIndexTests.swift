@@ -27,7 +27,7 @@ import Testing
 
         init(_ bytes: [UInt8]) {
             let file = IndexFile(bytes)
-            let records = file.section(MMS_SECTION_RECORDS), population = file.section(MMS_SECTION_POPULATION)
+            let records = file.section(MMS_SECTION_RECORDS), hasPopulation = file.count(of: MMS_SECTION_POPULATION) > 0
             let count = records.count / MemoryLayout<mms_record>.stride
             ids.reserveCapacity(count); points.reserveCapacity(count); degrees.reserveCapacity(2 * count)
             countries.reserveCapacity(count); populations.reserveCapacity(count); vectors.reserveCapacity(3 * count)
@@ -40,7 +40,7 @@ import Testing
                     degrees.append(point.latitude)
                     degrees.append(point.longitude)
                     countries.append(ScanRecords.code(record.country.0, record.country.1))
-                    populations.append(population.isEmpty ? 0 : UInt64(raw.loadUnaligned(fromByteOffset: population.lowerBound + 4 * number, as: UInt32.self)))
+                    populations.append(hasPopulation ? file.packedValue(MMS_SECTION_POPULATION, number) : 0)
                     let (x, y, z) = ScanRecords.vector(point)
                     vectors.append(x)
                     vectors.append(y)
