@@ -23,7 +23,8 @@
  *   sections[TOP]           packed top_count x entry_bits  the summaries' ranked first pages (entries)
  *   sections[TOP_RANKS]     uint8_t[top_count]           each TOP entry's record's best class and least
  *                                                         kind at its node (MMS_TOP_RANK_*)
- *   sections[RECORDS]       mms_record[record_count]     cities in primary-key order (see "Order")
+ *   sections[RECORDS]       packed record_count x record bits  cities in primary-key order (see
+ *                                                         "Order"; mms_record's fields, "Packed arrays")
  *   sections[POPULATION]    packed record_count x population_bits, or empty: each record's
  *                                                         population; empty when every population is 0
  *                                                         (the list alone)
@@ -40,8 +41,9 @@
  *   sections[SPELLINGS]     packed spelling_count x (record_bits + name_offset_bits)  the cities'
  *                                                         generated spellings (as ALTERNATES)
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
- *   sections[SPATIAL]       mms_spatial_point[record_count]  the records' coordinates and numbers in
- *                                                         k-d tree order (see "The spatial index")
+ *   sections[SPATIAL]       packed record_count x point bits  the records' coordinates and numbers
+ *                                                         in k-d tree order (mms_spatial_point's fields;
+ *                                                         see "The spatial index")
  *   sections[COUNTRY_RUNS]  mms_country_run[country_run_count]  each country's entries, sorted by code
  *   sections[ENTRY_BLOCKS]  mms_entry_block[entry_block_count]  their positions, 128 a block
  *   sections[ENTRY_DELTAS]  uint8_t[]                    the blocks' packed gaps, then 8 zero bytes
@@ -159,8 +161,9 @@
  *   its high child [m + 1, hi). The pivot's bit MMS_SPATIAL_AXIS_LONGITUDE says the axis it splits
  *   (set: longitude, clear: latitude): every point under the low child has a coordinate on that axis
  *   at most the pivot's, every point under the high child at least the pivot's.
- * record_axis holds a record number (below record_count) in its low 29 bits (MMS_SPATIAL_RECORD_MASK);
- * bits 29 and 30 are zero, and bit 31 (the axis) is zero in leaves. Every record appears exactly once.
+ * A point's record number is below record_count, its axis bit zero in leaves (a reader holds both in
+ * record_axis: the number in the low 29 bits, MMS_SPATIAL_RECORD_MASK, bits 29 and 30 zero, the axis
+ * in bit 31). Every record appears exactly once.
  * Equivalently: each node has a box, the root's [-90, 90] x [-180, 180] degrees, a child's its
  * parent's with the split axis cut at the pivot's coordinate (low child: at most; high child: at
  * least), and every record lies in the box of the node that holds it (as a pivot or in a leaf).
@@ -207,12 +210,20 @@
  *   name_offset_bits = max(1, bits of NAMES' length - 1);
  *   POPULATION: population_bits = bits of the greatest population (so that some value has its top
  *   bit set), or 0 with an empty section when every population is 0;
+ *   RECORDS: a record is its id in record_id_bits = max(1, bits of the greatest id), its latitude as
+ *   lat_e7 + MMS_LATITUDE_BIAS in MMS_LATITUDE_BITS, its longitude as lon_e7 + MMS_LONGITUDE_BIAS in
+ *   MMS_LONGITUDE_BITS, its name_offset in name_offset_bits, its name_length in name_length_bits =
+ *   max(1, bits of the longest display name's length), and its country as country[0] | country[1] << 8
+ *   in MMS_COUNTRY_BITS;
+ *   SPATIAL: a point is its latitude and longitude as a record's, then its record number in record_bits,
+ *   then its axis bit (MMS_SPATIAL_AXIS_BITS).
  *   entry_bits = MMS_ENTRY_KIND_BITS + name_bits, name_bits = max(1, bits of record_count +
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
  *   as kind << name_bits | name number.
  * Size on the README's index: 43 bits a node instead of 64 (10.6 -> 7.1 MB), 22 bits an entry instead
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 42 bits an
- * alternate instead of 64, 25 bits a population instead of 32.
+ * alternate instead of 64, 25 bits a population instead of 32, 134 bits a record instead of 160, 82
+ * bits a spatial point instead of 96.
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
@@ -220,7 +231,8 @@
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
  *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; entry_bits, record_bits,
  *   node_entry_bits, node_label_bits and name_offset_bits the widths "Packed arrays" gives them,
- *   population_bits at most 32 and 0 exactly when POPULATION is empty; file_size equals the real
+ *   population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits and
+ *   name_length_bits from 1 to 32 (verify checks that each is the least); file_size equals the real
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ENTRY_DELTAS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: empty or record_count values; SPATIAL: record_count
@@ -258,8 +270,8 @@
  * both on a mismatch. Version 1 (one key per record, no names or ranking) and version 2 (no regions,
  * countries or typos), version 3 (no other names of places, spellings or spatial index) and version 4
  * (no country entries) and version 5 (nodes, entries, first pages and the id order as arrays of
- * uint32_t fields, LABELS after NODES) and version 6 (alternates, spellings and populations as arrays
- * of uint32_t fields) are not read by version 7.
+ * uint32_t fields, LABELS after NODES) and version 6 (records, alternates, spellings, populations and
+ * spatial points as arrays of fixed-size fields) are not read by version 7.
  *
  * Limits of version 7: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
@@ -322,7 +334,17 @@ extern "C" {
 #define MMS_FLAG_QUALIFIED 0x1u
 /* SPATIAL: a node with at most this many records is a leaf. */
 #define MMS_SPATIAL_LEAF_SIZE 8u
-/* SPATIAL values: the record number, and (pivots only) the axis bit: set for longitude. */
+/* RECORDS and SPATIAL: a coordinate's bits, and what is added to it to make it unsigned (+-90 and
+   +-180 degrees at MMS_COORDINATE_SCALE: 0 to 1.8e9 and 3.6e9); a country code's bits. */
+#define MMS_LATITUDE_BITS 31u
+#define MMS_LATITUDE_BIAS 900000000
+#define MMS_LONGITUDE_BITS 32u
+#define MMS_LONGITUDE_BIAS 1800000000u
+#define MMS_COUNTRY_BITS 16u
+/* SPATIAL: a point's axis bit, packed after its record number. */
+#define MMS_SPATIAL_AXIS_BITS 1u
+/* A spatial point's record_axis as a reader holds it: the record number, and (pivots only) the axis
+   bit: set for longitude. */
 #define MMS_SPATIAL_RECORD_MASK 0x1FFFFFFFu
 #define MMS_SPATIAL_AXIS_LONGITUDE 0x80000000u
 /* COUNTRY_RUNS: positions in each ENTRY_BLOCKS block (the last of a run holds the rest). */
@@ -412,7 +434,9 @@ typedef struct mms_header {
     uint8_t node_label_bits;  /* bits of a node's label_offset in NODES */
     uint8_t name_offset_bits; /* bits of an alternate's name_offset (ALTERNATES, SPELLINGS) */
     uint8_t population_bits;  /* bits of a population (POPULATION); 0 when POPULATION is empty */
-    uint8_t reserved[6];      /* zero */
+    uint8_t record_id_bits;   /* bits of a record's id (RECORDS) */
+    uint8_t name_length_bits; /* bits of a record's name_length (RECORDS) */
+    uint8_t reserved[4];      /* zero */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -459,8 +483,10 @@ typedef struct mms_summary {
 } mms_summary;
 
 /*
- * One city. Invariants: name_offset + name_length <= NAMES length; lat_e7 within +-90 * scale and
- * lon_e7 within +-180 * scale; country is two ASCII bytes, or two zero bytes for "no country".
+ * One city's fields (stored packed in RECORDS, each at the width "Packed arrays" gives it, the
+ * coordinates biased to be unsigned). Invariants: name_offset + name_length <= NAMES length; lat_e7
+ * within +-90 * scale and lon_e7 within +-180 * scale; country is two ASCII bytes, or two zero bytes
+ * for "no country".
  */
 typedef struct mms_record {
     uint32_t id;           /* the list's "_id" (a GeoNames id) */
@@ -516,10 +542,11 @@ typedef struct mms_country {
 
 /*
  * One point of the spatial index (SPATIAL; see "The spatial index"): a record's coordinates beside its
- * number, in the tree's order. Invariants: lat_e7 and lon_e7 equal the record's mms_record.lat_e7 and
- * lon_e7; record_axis & MMS_SPATIAL_RECORD_MASK < record_count, each record in exactly one point;
- * bits 29 and 30 of record_axis zero; bit 31 (MMS_SPATIAL_AXIS_LONGITUDE) zero in leaves, and in a
- * pivot the axis it splits (set: longitude). No padding: 12 bytes, 4-aligned.
+ * number, in the tree's order; stored packed (the coordinates as a record's, the record number in
+ * record_bits, the axis in one bit), held so by a reader. Invariants: lat_e7 and lon_e7 equal the
+ * record's mms_record.lat_e7 and lon_e7; record_axis & MMS_SPATIAL_RECORD_MASK < record_count, each
+ * record in exactly one point; bits 29 and 30 of record_axis zero; bit 31 (MMS_SPATIAL_AXIS_LONGITUDE)
+ * zero in leaves, and in a pivot the axis it splits (set: longitude).
  */
 typedef struct mms_spatial_point {
     int32_t lat_e7;       /* the record's latitude, 1e-7 degree */
@@ -639,7 +666,9 @@ _Static_assert(offsetof(mms_header, node_label_bits) == 95, "mms_header.node_lab
 _Static_assert(MMS_ENTRY_KIND_BITS + 30u == 32u, "an entry's kind and a 30-bit name number fill a uint32_t in memory");
 _Static_assert(offsetof(mms_header, name_offset_bits) == 96, "mms_header.name_offset_bits");
 _Static_assert(offsetof(mms_header, population_bits) == 97, "mms_header.population_bits");
-_Static_assert(offsetof(mms_header, reserved) == 98, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, record_id_bits) == 98, "mms_header.record_id_bits");
+_Static_assert(offsetof(mms_header, name_length_bits) == 99, "mms_header.name_length_bits");
+_Static_assert(offsetof(mms_header, reserved) == 100, "mms_header.reserved");
 _Static_assert(offsetof(mms_header, sections) == 104, "mms_header.sections");
 _Static_assert(sizeof(mms_header) == 104 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 456 bytes");
 
@@ -713,6 +742,10 @@ _Static_assert(offsetof(mms_source, alternates_qualifier_names) == 116, "mms_sou
 
 _Static_assert(MMS_SPATIAL_RECORD_MASK + 1 == 1u << 29, "SPATIAL record numbers are 29 bits, as records number below 2^29");
 _Static_assert((MMS_SPATIAL_AXIS_LONGITUDE & MMS_SPATIAL_RECORD_MASK) == 0, "the axis bit is no record bit");
+_Static_assert(2ull * MMS_LATITUDE_BIAS < (1ull << MMS_LATITUDE_BITS) && 2ull * MMS_LONGITUDE_BIAS < (1ull << MMS_LONGITUDE_BITS),
+               "a biased coordinate fits its bits");
+_Static_assert(MMS_LATITUDE_BIAS == 90 * MMS_COORDINATE_SCALE && MMS_LONGITUDE_BIAS == 180u * MMS_COORDINATE_SCALE, "the biases are +-90 and +-180 degrees");
+_Static_assert(MMS_COUNTRY_BITS == 8 * sizeof(((mms_record *)0)->country), "a country code's two bytes");
 _Static_assert(sizeof(mms_spatial_point) == 12, "mms_spatial_point is 12 bytes");
 _Static_assert(offsetof(mms_spatial_point, lat_e7) == 0, "mms_spatial_point.lat_e7");
 _Static_assert(offsetof(mms_spatial_point, lon_e7) == 4, "mms_spatial_point.lon_e7");

@@ -13,7 +13,7 @@ extension CityIndex {
     public func cities(id: UInt32) throws(MMSearchError) -> [City] {
         try withBytes { (index) throws(MMSearchError) in
             func idAt(_ position: Int) throws(MMSearchError) -> UInt32 {
-                try index.record(index.recordIndex(inIdOrder: position)).id
+                try index.recordID(index.recordIndex(inIdOrder: position))
             }
             // The first entry whose id is not below `id`.
             var low = 0, high = count

@@ -36,7 +36,7 @@ private struct _Verifier {
     func corrupt(_ offset: Int, _ message: String) -> MMSearchError { index.corrupt(offset, message) }
     func nodeOffset(_ node: Int) -> Int { index.nodeOffset(node) }
     func entryOffset(_ entry: Int) -> Int { layout.entries.byteOffset(entry) }
-    func recordOffset(_ record: Int) -> Int { layout.records + record * _IndexLayout.recordSize }
+    func recordOffset(_ record: Int) -> Int { layout.records.byteOffset(record) }
 
     mutating func run() throws(MMSearchError) {
         try checkChecksum()
@@ -88,7 +88,7 @@ private struct _Verifier {
                     throw corrupt(offset, "country run \(number) lists entry \(position) after entry \(last); its positions must ascend")
                 }
                 let owner = try index.owner(ofEntry: try index.entry(position), at: entryOffset(position))
-                let recordCode = CountryKey.of(try index.record(owner.record).country)
+                let recordCode = CountryKey.of(try index.recordCountry(owner.record))
                 guard recordCode == code else {
                     throw corrupt(offset, "country run \(number) (code 0x\(String(code, radix: 16))) lists entry \(position), whose record \(owner.record) has code 0x\(String(recordCode, radix: 16))")
                 }
@@ -115,7 +115,7 @@ private struct _Verifier {
         var withCountry = 0
         for position in 0 ..< layout.entryCount {
             let owner = try index.owner(ofEntry: try index.entry(position), at: entryOffset(position))
-            if try index.record(owner.record).country != (0, 0) { withCountry += 1 }
+            if try index.recordCountry(owner.record) != (0, 0) { withCountry += 1 }
         }
         guard listed == withCountry else {
             throw corrupt(layout.countryRuns, "the country runs list \(listed) entries; \(withCountry) entries have a record with a country")
@@ -127,7 +127,7 @@ private struct _Verifier {
     /// ancestor's pivot), so each pivot splits its node as the format says. O(record_count).
     func checkSpatial() throws(MMSearchError) {
         var seen = [Bool](repeating: false, count: layout.recordCount)
-        func offset(_ position: Int) -> Int { layout.spatial + position * _IndexLayout.spatialPointSize }
+        func offset(_ position: Int) -> Int { layout.spatial.byteOffset(position) }
         func check(_ position: Int, in box: _SpatialBox, pivot: Bool) throws(MMSearchError) -> (record: Int, longitude: Bool, at: (latitude: Int32, longitude: Int32)) {
             let point = try index.spatialPoint(position)
             let (record, longitude) = try index.spatialRecord(point, at: position)
@@ -215,7 +215,7 @@ private struct _Verifier {
                 regionUsed[region] = true
                 qualified = true
             }
-            if let country = index.countryNumber(code: try index.record(record).country) {
+            if let country = index.countryNumber(code: try index.recordCountry(record)) {
                 countryUsed[country] = true
                 qualified = qualified || named[country]
             }
@@ -284,7 +284,8 @@ private struct _Verifier {
         }
         // A packed array's bits past its last value, and its tail, are zero.
         let arrays = [("nodes", layout.nodes), ("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder),
-                      ("alternates", layout.alternates), ("spellings", layout.spellings)] + (layout.hasPopulation ? [("population", layout.population)] : [])
+                      ("alternates", layout.alternates), ("spellings", layout.spellings), ("records", layout.records), ("spatial", layout.spatial)]
+            + (layout.hasPopulation ? [("population", layout.population)] : [])
         for (name, array) in arrays {
             let valueBits = array.count * array.width
             let lastByte = array.start + valueBits / 8
@@ -321,7 +322,7 @@ private struct _Verifier {
         var tails: [[UInt8]] = [], primary = PrimaryKeys()
         tails.reserveCapacity(layout.recordCount)
         var previous: (key: [UInt8], name: UnsafeRawBufferPointer, id: UInt32)?
-        var greatestPopulation: UInt64 = 0
+        var greatestPopulation: UInt64 = 0, greatestID: UInt32 = 0, longestName: UInt16 = 0
         for position in 0 ..< layout.recordCount {
             let record = try index.record(position)
             let name = try index.name(of: record, recordIndex: position)
@@ -361,6 +362,14 @@ private struct _Verifier {
             primary.pool.append(contentsOf: key)
             primary.starts.append(primary.pool.count)
             greatestPopulation = max(greatestPopulation, index.population(position))
+            greatestID = max(greatestID, record.id)
+            longestName = max(longestName, record.name_length)
+        }
+        // Ids and name lengths at the least widths that hold them (at least 1 bit).
+        let idBits = max(1, UInt32.bitWidth - greatestID.leadingZeroBitCount), nameLengthBits = max(1, UInt16.bitWidth - longestName.leadingZeroBitCount)
+        let header = index.raw.loadUnaligned(as: mms_header.self)
+        guard Int(header.record_id_bits) == idBits, Int(header.name_length_bits) == nameLengthBits else {
+            throw corrupt(MemoryLayout<mms_header>.offset(of: \.record_id_bits)!, "records are packed with \(header.record_id_bits)-bit ids and \(header.name_length_bits)-bit name lengths; the greatest id (\(greatestID)) and the longest name (\(longestName) bytes) need \(idBits) and \(nameLengthBits)")
         }
         // Populations at the least width that holds them ("Packed arrays"): some value has its top bit.
         if layout.hasPopulation, layout.population.width != UInt64.bitWidth - greatestPopulation.leadingZeroBitCount {
@@ -376,7 +385,7 @@ private struct _Verifier {
         folds.reserveCapacity(layout.alternateCount)
         var previousRecord: UInt32 = 0
         for index in 0 ..< layout.alternateCount {
-            let record = try self.index.alternate(index).record
+            let record = UInt32(try self.index.alternateOwner(index))
             if index == layout.givenAlternateCount { previousRecord = 0 } // the spellings start over
             guard record >= previousRecord else {
                 throw corrupt(self.index.alternateOffset(index), "alternate name \(index) belongs to record \(record), after one of record \(previousRecord); alternates are sorted by record")
@@ -557,7 +566,7 @@ private struct _Verifier {
         for position in entries {
             let value = try index.entry(position)
             let record = try index.owner(ofEntry: value, at: entryOffset(position)).record
-            let nameLength = Int(keyLengths[position - entries.lowerBound]) - (try index.record(record).country == (0, 0) ? 0 : 4)
+            let nameLength = Int(keyLengths[position - entries.lowerBound]) - (try index.recordCountry(record) == (0, 0) ? 0 : 4)
             let thresholds = Ranking.classThresholds(kind: value >> MMS_ENTRY_KIND_SHIFT, nameLength: nameLength)
             for threshold in [thresholds.half, thresholds.whole] {
                 if let threshold, threshold > parentDepth + 1, threshold <= depth {
@@ -577,7 +586,7 @@ private struct _Verifier {
             let offset = layout.idOrder.byteOffset(entry)
             guard !seen[position] else { throw corrupt(offset, "record \(position) appears twice in the id order") }
             seen[position] = true
-            let id = try index.record(position).id
+            let id = try index.recordID(position)
             if let previous, (previous.id, previous.position) >= (id, position) {
                 throw corrupt(offset, "the id order is not sorted at entry \(entry)")
             }

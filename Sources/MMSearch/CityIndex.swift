@@ -191,7 +191,7 @@ public struct CityIndex: Sendable {
         try withBytes { (index) throws(MMSearchError) in
             var found: [(id: UInt32, distanceKm: Double)] = []
             for (record, distanceKm) in try index.nearest(to: point, limit: limit, filter: nil) {
-                found.append((try index.record(record).id, distanceKm))
+                found.append((try index.recordID(record), distanceKm))
             }
             return found
         }

@@ -37,18 +37,19 @@ extension _IndexBytes {
 
     /// Whether record `index` passes `filter`.
     func passes(_ index: Int, _ filter: ResolvedFilter) throws(MMSearchError) -> Bool {
-        let record = try record(index)
         if let codes = filter.countryCodes {
-            var passes = record.country != (0, 0) && codes.contains(CountryKey.of(record.country))
+            let code = try recordCountry(index)
+            var passes = code != (0, 0) && codes.contains(CountryKey.of(code))
             if !passes, filter.passesWithoutCountry || filter.passesWithoutISO3 {
-                passes = (filter.passesWithoutCountry && record.country == (0, 0))
-                    || (filter.passesWithoutISO3 && (countryNumber(code: record.country).map { country($0).country.iso3 == (0, 0, 0) } ?? true))
+                passes = (filter.passesWithoutCountry && code == (0, 0))
+                    || (filter.passesWithoutISO3 && (countryNumber(code: code).map { country($0).country.iso3 == (0, 0, 0) } ?? true))
             }
             guard passes else { return false }
         }
         if let minimum = filter.filter.minimumPopulation, population(index) < minimum { return false }
         if filter.filter.boundingBox != nil || filter.filter.within != nil {
-            let latitude = Double(record.lat_e7) / Double(Coordinate.scale), longitude = Double(record.lon_e7) / Double(Coordinate.scale)
+            let (latitudeE7, longitudeE7) = try coordinates(ofRecord: index)
+            let latitude = Double(latitudeE7) / Double(Coordinate.scale), longitude = Double(longitudeE7) / Double(Coordinate.scale)
             if let box = filter.filter.boundingBox, !box.contains(latitude: latitude, longitude: longitude) { return false }
             if let circle = filter.filter.within,
                GeoPoint.haversineKm(circle.center.latitude, circle.center.longitude, latitude, longitude) > circle.radiusKm { return false }
@@ -59,8 +60,8 @@ extension _IndexBytes {
     /// The distance in km from `point` to record `index`.
     @inline(__always)
     func distanceKm(from point: GeoPoint, toRecord index: Int) throws(MMSearchError) -> Double {
-        let record = try record(index)
-        return GeoPoint.haversineKm(point.latitude, point.longitude, Double(record.lat_e7) / Double(Coordinate.scale), Double(record.lon_e7) / Double(Coordinate.scale))
+        let (latitude, longitude) = try coordinates(ofRecord: index)
+        return GeoPoint.haversineKm(point.latitude, point.longitude, Double(latitude) / Double(Coordinate.scale), Double(longitude) / Double(Coordinate.scale))
     }
 
     /// `matches` (one per record) that pass `filter`, in `order`, near `near` when given: ranked by
@@ -78,7 +79,7 @@ extension _IndexBytes {
             var keyed: [(distance: Double, id: UInt32, match: _Ranked)] = []
             keyed.reserveCapacity(kept.count)
             for match in kept {
-                keyed.append((try distanceKm(from: near.point, toRecord: Int(match.record)), try record(Int(match.record)).id, match))
+                keyed.append((try distanceKm(from: near.point, toRecord: Int(match.record)), try recordID(Int(match.record)), match))
             }
             keyed.sort { ($0.distance, $0.id, $0.match.record) < ($1.distance, $1.id, $1.match.record) }
             return keyed.map { _Match(record: $0.match.record, entry: $0.match.entry) }

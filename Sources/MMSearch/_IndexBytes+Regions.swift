@@ -111,8 +111,7 @@ extension _IndexBytes {
         let record = try record(index)
         var countryNumber: Int?
         if record.country != (0, 0) {
-            let recordOffset = layout.records + index * _IndexLayout.recordSize + MemoryLayout<mms_record>.offset(of: \.country)!
-            qualifiers.add(UnsafeRawBufferPointer(rebasing: raw[recordOffset ..< recordOffset + 2]), isCode: true)
+            qualifiers.addCountryCode(record.country)
             if let number = self.countryNumber(code: record.country) {
                 countryNumber = number
                 let (country, at) = country(number)
@@ -168,7 +167,11 @@ struct Qualifiers {
     private let qualifierNames: UnsafeRawBufferPointer
     private let names: UnsafeRawBufferPointer
     /// The record's own: country code, ISO3 code, country name, region name, region code (those it has).
+    /// The country code is unpacked from its record, so it is held here, not viewed: `own.0` is empty
+    /// and `fit` views `countryCode` in its place when `hasCountryCode`.
     private var own: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer)
+    private var countryCode: (UInt8, UInt8) = (0, 0)
+    private var hasCountryCode = false
     private var ownCount = 0
     /// Bit i: `own`'s text i is a code.
     private var ownCodes: UInt8 = 0
@@ -180,6 +183,14 @@ struct Qualifiers {
         self.names = names
         let none = UnsafeRawBufferPointer(start: nil, count: 0)
         own = (none, none, none, none, none)
+    }
+
+    /// The record's country code: the first of its own qualifiers.
+    mutating func addCountryCode(_ code: (UInt8, UInt8)) {
+        precondition(ownCount == 0, "the country code comes first")
+        countryCode = code
+        hasCountryCode = true
+        add(UnsafeRawBufferPointer(start: nil, count: 0), isCode: true)
     }
 
     mutating func add(_ text: UnsafeRawBufferPointer, isCode: Bool) {
@@ -256,7 +267,8 @@ struct Qualifiers {
     /// those that start with the byte there (or with a period, passed over) are read.
     func fit(_ rest: ArraySlice<UInt8>) -> Bool {
         guard !rest.isEmpty else { return true }
-        return rest.withUnsafeBufferPointer { rest in
+        var code = countryCode
+        return withUnsafeBytes(of: &code) { codeBytes in rest.withUnsafeBufferPointer { rest in
             withUnsafeTemporaryAllocation(of: Bool.self, capacity: rest.count + 1) { reachable in
                 reachable.initialize(repeating: false)
                 reachable[0] = true
@@ -286,7 +298,7 @@ struct Qualifiers {
                 for start in 0 ... rest.count where reachable[start] {
                     if start == rest.count { return true }
                     for number in 0 ..< ownCount {
-                        let (text, isCode) = ownText(number)
+                        let (text, isCode) = number == 0 && hasCountryCode ? (codeBytes, true) : ownText(number)
                         if take(text, isCode: isCode, at: start) { return true }
                     }
                     if takeOtherName(in: countryNames, periods: countryPeriods, at: start)
@@ -294,7 +306,7 @@ struct Qualifiers {
                 }
                 return false
             }
-        }
+        } }
     }
 
     /// What may stand between a name and a qualifier, and between two qualifiers.

@@ -10,9 +10,21 @@ extension _IndexBytes {
     @inline(__always)
     func spatialPoint(_ position: Int) throws(MMSearchError) -> mms_spatial_point {
         guard position >= 0, position < layout.recordCount else {
-            throw corrupt(layout.spatial, "spatial position \(position) does not exist (\(layout.recordCount) points)")
+            throw corrupt(layout.spatial.start, "spatial position \(position) does not exist (\(layout.recordCount) points)")
         }
-        return raw.loadUnaligned(fromByteOffset: layout.spatial + position * _IndexLayout.spatialPointSize, as: mms_spatial_point.self)
+        return unpackedPoint(position)
+    }
+
+    /// SPATIAL's point at `position` (checked by the caller to be below the record count), unpacked.
+    @inline(__always)
+    func unpackedPoint(_ position: Int) -> mms_spatial_point {
+        let start = layout.spatial.start, bit = position * layout.spatial.width, fields = layout.point
+        let record = bits(start, at: bit + fields.record, fields.recordMask), axis = bits(start, at: bit + fields.axis, 1)
+        return mms_spatial_point(
+            lat_e7: Self.latitude(bits(start, at: bit, _RecordFields.latitudeMask)),
+            lon_e7: Self.longitude(bits(start, at: bit + Int(MMS_LATITUDE_BITS), _RecordFields.longitudeMask)),
+            record_axis: record | axis << 31
+        )
     }
 
     /// The record number of the point at `position`, checked: bits 29 and 30 clear and the record inside
@@ -22,7 +34,7 @@ extension _IndexBytes {
         let value = point.record_axis
         let record = Int(value & MMS_SPATIAL_RECORD_MASK)
         guard value & ~(MMS_SPATIAL_RECORD_MASK | MMS_SPATIAL_AXIS_LONGITUDE) == 0, record < layout.recordCount else {
-            throw corrupt(layout.spatial + position * _IndexLayout.spatialPointSize + Self.recordAxisField,
+            throw corrupt(layout.spatial.byteOffset(position),
                           "spatial point \(position) names \(value), not a record of \(layout.recordCount) and an axis bit")
         }
         return (record, value & MMS_SPATIAL_AXIS_LONGITUDE != 0)
@@ -32,17 +44,12 @@ extension _IndexBytes {
     @inline(__always)
     func coordinates(ofRecord index: Int) throws(MMSearchError) -> (latitude: Int32, longitude: Int32) {
         guard index >= 0, index < layout.recordCount else {
-            throw corrupt(layout.records, "record \(index) does not exist (\(layout.recordCount) records)")
+            throw corrupt(layout.records.start, "record \(index) does not exist (\(layout.recordCount) records)")
         }
-        let offset = layout.records + index * _IndexLayout.recordSize
-        return (raw.loadUnaligned(fromByteOffset: offset + Self.latitudeField, as: Int32.self),
-                raw.loadUnaligned(fromByteOffset: offset + Self.longitudeField, as: Int32.self))
+        let start = layout.records.start, bit = index * layout.records.width
+        return (Self.latitude(bits(start, at: bit + layout.record.latitude, _RecordFields.latitudeMask)),
+                Self.longitude(bits(start, at: bit + layout.record.longitude, _RecordFields.longitudeMask)))
     }
-
-    static let latitudeField = MemoryLayout<mms_record>.offset(of: \.lat_e7)!
-    static let longitudeField = MemoryLayout<mms_record>.offset(of: \.lon_e7)!
-    static let idField = MemoryLayout<mms_record>.offset(of: \.id)!
-    static let recordAxisField = MemoryLayout<mms_spatial_point>.offset(of: \.record_axis)!
 
     /// The `limit` records nearest `point` that pass `filter` (nil: all), nearest first, by
     /// (distance, id, record): each with its distance in km, as `GeoPoint.distanceKm` computes it.
@@ -68,7 +75,7 @@ extension _IndexBytes {
     func nearestCities(to point: GeoPoint, in positions: Range<Int>, filter: ResolvedFilter?, expected: Int?) throws(MMSearchError) -> [City] {
         let found = try nearest(to: point, limit: positions.upperBound, filter: filter)
         if let expected, found.count < positions.upperBound {
-            throw corrupt(layout.spatial, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(expected) that pass")
+            throw corrupt(layout.spatial.start, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(expected) that pass")
         }
         let kept = found[Swift.min(positions.lowerBound, found.count)...]
         var cities: [City] = []
@@ -119,9 +126,9 @@ extension _IndexBytes {
             var low = 0, high = layout.givenAlternateCount
             while low < high {
                 let middle = low + (high - low) / 2
-                if Int(try alternate(middle).record) < index { low = middle + 1 } else { high = middle }
+                if try alternateOwner(middle) < index { low = middle + 1 } else { high = middle }
             }
-            if low < layout.givenAlternateCount, Int(try alternate(low).record) == index { name = layout.recordCount + low }
+            if low < layout.givenAlternateCount, try alternateOwner(low) == index { name = layout.recordCount + low }
         }
         return MMS_KIND_PRIMARY.rawValue << MMS_ENTRY_KIND_SHIFT | UInt32(name)
     }
@@ -340,7 +347,7 @@ struct _NearestSearch {
         self.stack = stack
         self.filter = filter
         filterBounds = filter.map { _FilterBounds($0.filter) }
-        spatial = index.layout.spatial
+        spatial = index.layout.spatial.start
         points = index.layout.recordCount
         latitudeUnits = point.latitude * Double(MMS_COORDINATE_SCALE)
         longitudeUnits = point.longitude * Double(MMS_COORDINATE_SCALE)
@@ -412,7 +419,7 @@ struct _NearestSearch {
     /// The id of a record already checked to be below the record count.
     @inline(__always)
     func id(_ record: UInt32) -> UInt32 {
-        index.raw.loadUnaligned(fromByteOffset: index.layout.records + Int(record) * _IndexLayout.recordSize + _IndexBytes.idField, as: UInt32.self)
+        index.bits(index.layout.records.start, at: Int(record) * index.layout.records.width, index.layout.record.idMask)
     }
 
     /// Whether the node with `box` may hold a record that beats the worst kept (and passes the filter).
@@ -425,7 +432,7 @@ struct _NearestSearch {
     /// The point at `position`, which the caller has checked is below `points` (its node's range is).
     @inline(__always)
     func point(_ position: Int) -> mms_spatial_point {
-        index.raw.loadUnaligned(fromByteOffset: spatial + position * _IndexLayout.spatialPointSize, as: mms_spatial_point.self)
+        index.unpackedPoint(position)
     }
 
     /// The walk from the root, down the children on the point's side to a leaf first (so that the best

@@ -281,12 +281,20 @@ struct _IndexBytes {
         guard kind == MMS_KIND_WORD.rawValue || isSpelling == (kind == MMS_KIND_SPELLING.rawValue) else {
             throw corrupt(offset, "entry \(value) of kind \(kind) names alternate name \(alternate), \(isSpelling ? "a generated spelling" : "a given name")")
         }
-        return (Int(try self.alternate(alternate).record), alternate)
+        return (try alternateOwner(alternate), alternate)
     }
 
     /// Alternate name `index`, its record checked.
     @inline(__always)
     func alternate(_ index: Int) throws(MMSearchError) -> mms_alternate {
+        let record = try alternateOwner(index)
+        let (array, bit) = alternateBits(index)
+        return mms_alternate(record: UInt32(record), name_offset: bits(array.start, at: bit + array.width - layout.alternateNameBits, layout.alternateNameMask))
+    }
+
+    /// The record alternate name `index` belongs to, checked (its name offset left unread).
+    @inline(__always)
+    func alternateOwner(_ index: Int) throws(MMSearchError) -> Int {
         guard index >= 0, index < layout.alternateCount else {
             throw corrupt(layout.alternates.start, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
         }
@@ -294,8 +302,7 @@ struct _IndexBytes {
         guard record < layout.recordCount else {
             throw corrupt(alternateOffset(index), "alternate name \(index) belongs to record \(record) of \(layout.recordCount)")
         }
-        let (array, bit) = alternateBits(index)
-        return mms_alternate(record: UInt32(record), name_offset: bits(array.start, at: bit + array.width - layout.alternateNameBits, layout.alternateNameMask))
+        return record
     }
 
     /// Which packed array holds alternate name `index` (a valid one), and its first bit there: ALTERNATES,
@@ -425,19 +432,56 @@ struct _IndexBytes {
         return UnsafeRawBufferPointer(rebasing: raw[layout.names.lowerBound + start ..< layout.names.lowerBound + start + count])
     }
 
-    /// Record `index`, in name order.
+    /// Record `index`, in name order, unpacked.
     @inline(__always)
     func record(_ index: Int) throws(MMSearchError) -> mms_record {
+        try checkRecord(index)
+        let start = layout.records.start, bit = index * layout.records.width, fields = layout.record
+        let country = bits(start, at: bit + fields.country, _RecordFields.countryMask)
+        return mms_record(
+            id: bits(start, at: bit, fields.idMask),
+            lat_e7: Self.latitude(bits(start, at: bit + fields.latitude, _RecordFields.latitudeMask)),
+            lon_e7: Self.longitude(bits(start, at: bit + fields.longitude, _RecordFields.longitudeMask)),
+            name_offset: bits(start, at: bit + fields.nameOffset, fields.nameOffsetMask),
+            name_length: UInt16(truncatingIfNeeded: bits(start, at: bit + fields.nameLength, fields.nameLengthMask)),
+            country: (UInt8(truncatingIfNeeded: country), UInt8(truncatingIfNeeded: country >> 8))
+        )
+    }
+
+    /// Checks that record `index` exists.
+    @inline(__always)
+    func checkRecord(_ index: Int) throws(MMSearchError) {
         guard index >= 0, index < layout.recordCount else {
-            throw corrupt(layout.records, "record \(index) does not exist (\(layout.recordCount) records)")
+            throw corrupt(layout.records.start, "record \(index) does not exist (\(layout.recordCount) records)")
         }
-        return raw.loadUnaligned(fromByteOffset: layout.records + index * _IndexLayout.recordSize, as: mms_record.self)
+    }
+
+    /// A packed latitude or longitude (RECORDS, SPATIAL) unbiased: in 1e-7 degree. A damaged value past
+    /// +-90 or +-180 degrees stays past them (wrapping only below -180), so verify finds it.
+    @inline(__always)
+    static func latitude(_ packed: UInt32) -> Int32 { Int32(truncatingIfNeeded: Int64(packed) - Int64(MMS_LATITUDE_BIAS)) }
+    @inline(__always)
+    static func longitude(_ packed: UInt32) -> Int32 { Int32(truncatingIfNeeded: Int64(packed) - Int64(MMS_LONGITUDE_BIAS)) }
+
+    /// Record `index`'s id, read alone.
+    @inline(__always)
+    func recordID(_ index: Int) throws(MMSearchError) -> UInt32 {
+        try checkRecord(index)
+        return bits(layout.records.start, at: index * layout.records.width, layout.record.idMask)
+    }
+
+    /// Record `index`'s country code bytes, read alone.
+    @inline(__always)
+    func recordCountry(_ index: Int) throws(MMSearchError) -> (UInt8, UInt8) {
+        try checkRecord(index)
+        let country = bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask)
+        return (UInt8(truncatingIfNeeded: country), UInt8(truncatingIfNeeded: country >> 8))
     }
 
     /// The display name bytes of record `index`, checked to lie inside the name pool.
     func name(of record: mms_record, recordIndex: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
         try span(offset: record.name_offset, length: record.name_length,
-                 at: layout.records + recordIndex * _IndexLayout.recordSize, what: "record \(recordIndex)")
+                 at: layout.records.byteOffset(recordIndex), what: "record \(recordIndex)")
     }
 
     /// Record `index` as a `City`; `matchedBy`, an entry value of the record, names the name a search

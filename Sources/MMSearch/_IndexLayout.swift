@@ -26,7 +26,8 @@ struct _IndexLayout: Sendable {
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
     /// The packed arrays: NODES (a node: entry_first, then label_offset), ENTRIES and TOP (entries),
     /// ID_ORDER (record numbers), ALTERNATES and SPELLINGS (an alternate: record, then name_offset),
-    /// POPULATION (empty, count 0, when the index has none).
+    /// POPULATION (empty, count 0, when the index has none), RECORDS and SPATIAL (their fields: `record`
+    /// and `point`).
     let nodes: _PackedArray
     let nodeEntryBits: Int
     let nodeEntryMask: UInt64
@@ -40,17 +41,18 @@ struct _IndexLayout: Sendable {
     let alternateNameBits: Int
     let alternateNameMask: UInt64
     let population: _PackedArray
+    let records: _PackedArray
+    let record: _RecordFields
+    let spatial: _PackedArray
+    let point: _PointFields
     /// Byte offsets of the fixed-size arrays.
     let children: Int
     let summaries: Int
     let topRanks: Int
-    let records: Int
     let recordRegions: Int
     let regions: Int
     let countries: Int
     let qualifierNames: Int
-    /// SPATIAL: record_count mms_spatial_point, the records' coordinates and numbers in k-d tree order.
-    let spatial: Int
     /// COUNTRY_RUNS and ENTRY_BLOCKS (their counts), and ENTRY_DELTAS' bytes: each country's entries.
     let countryRunCount: Int
     let countryRuns: Int
@@ -65,11 +67,9 @@ struct _IndexLayout: Sendable {
     static let headerSize = MemoryLayout<mms_header>.size
     static let childBlockSize = MemoryLayout<mms_child_block>.stride
     static let summarySize = MemoryLayout<mms_summary>.stride
-    static let recordSize = MemoryLayout<mms_record>.stride
     static let regionSize = MemoryLayout<mms_region>.stride
     static let countrySize = MemoryLayout<mms_country>.stride
     static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
-    static let spatialPointSize = MemoryLayout<mms_spatial_point>.stride
     static let countryRunSize = MemoryLayout<mms_country_run>.stride
     static let entryBlockSize = MemoryLayout<mms_entry_block>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
@@ -215,7 +215,13 @@ struct _IndexLayout: Sendable {
         summaries = try section(MMS_SECTION_SUMMARIES, elementSize: Self.summarySize, count: summaryCount).lowerBound
         top = try packed(MMS_SECTION_TOP, count: topCount, width: entryBits)
         topRanks = try section(MMS_SECTION_TOP_RANKS, elementSize: 1, count: topCount).lowerBound
-        records = try section(MMS_SECTION_RECORDS, elementSize: Self.recordSize, count: recordCount).lowerBound
+        // A record's widths: its id's and its name length's from the header (verify checks that each is
+        // the least), its name offset's from NAMES' length, which is known further down.
+        let nameLengthLimit = UInt16.bitWidth // a name is at most MMS_MAX_STRING_LENGTH bytes
+        guard (1 ... MMS_PACKED_MAX_WIDTH).contains(UInt32(header.record_id_bits)), (1 ... nameLengthLimit).contains(Int(header.name_length_bits)) else {
+            throw corrupt(at(\.record_id_bits), "record widths \(header.record_id_bits) bits an id and \(header.name_length_bits) a name length, expected 1 to \(MMS_PACKED_MAX_WIDTH) and 1 to \(nameLengthLimit)")
+        }
+        let recordsSection = try section(MMS_SECTION_RECORDS)
         /// A section that is either empty or one element a record.
         let perRecordCount = Int(header.record_count) // a copy: the function below must not capture self
         func perRecordSection(_ kind: mms_section_kind, elementSize: Int) throws(MMSearchError) -> Range<Int> {
@@ -247,6 +253,8 @@ struct _IndexLayout: Sendable {
         alternateNameBits = nameOffsetBits
         alternateNameMask = (1 << UInt64(nameOffsetBits)) - 1
         alternates = try packed(MMS_SECTION_ALTERNATES, alternatesSection, count: givenAlternateCount, width: recordBits + nameOffsetBits)
+        record = _RecordFields(idBits: Int(header.record_id_bits), nameOffsetBits: nameOffsetBits, nameLengthBits: Int(header.name_length_bits))
+        records = try packed(MMS_SECTION_RECORDS, recordsSection, count: recordCount, width: record.width)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
         let recordRegionsSection = try perRecordSection(MMS_SECTION_RECORD_REGIONS, elementSize: 2)
         recordRegions = recordRegionsSection.lowerBound
@@ -256,7 +264,8 @@ struct _IndexLayout: Sendable {
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
         spellings = try packed(MMS_SECTION_SPELLINGS, count: Int(header.spelling_count), width: recordBits + nameOffsetBits)
         source = try section(MMS_SECTION_SOURCE)
-        spatial = try section(MMS_SECTION_SPATIAL, elementSize: Self.spatialPointSize, count: recordCount).lowerBound
+        point = _PointFields(recordBits: recordBits)
+        spatial = try packed(MMS_SECTION_SPATIAL, count: recordCount, width: point.width)
         countryRunCount = Int(header.country_run_count)
         countryRuns = try section(MMS_SECTION_COUNTRY_RUNS, elementSize: Self.countryRunSize, count: countryRunCount).lowerBound
         entryBlockCount = Int(header.entry_block_count)
@@ -292,6 +301,44 @@ struct _PackedArray: Sendable {
 
     /// The byte range of the values' bits and the tail after them.
     var bytes: Range<Int> { start ..< start + PackedArrays.byteCount(count: count, width: width) }
+}
+
+/// Where each field of a packed record lies in its value (bits from the value's first), and its mask
+/// ("Packed arrays" in the format header: id, latitude, longitude, name offset, name length, country).
+struct _RecordFields: Sendable {
+    let latitude: Int, longitude: Int, nameOffset: Int, nameLength: Int, country: Int
+    let idMask: UInt64, nameOffsetMask: UInt64, nameLengthMask: UInt64
+    let width: Int
+
+    init(idBits: Int, nameOffsetBits: Int, nameLengthBits: Int) {
+        latitude = idBits
+        longitude = latitude + Int(MMS_LATITUDE_BITS)
+        nameOffset = longitude + Int(MMS_LONGITUDE_BITS)
+        nameLength = nameOffset + nameOffsetBits
+        country = nameLength + nameLengthBits
+        width = country + Int(MMS_COUNTRY_BITS)
+        idMask = (1 << UInt64(idBits)) - 1
+        nameOffsetMask = (1 << UInt64(nameOffsetBits)) - 1
+        nameLengthMask = (1 << UInt64(nameLengthBits)) - 1
+    }
+
+    static let latitudeMask: UInt64 = (1 << UInt64(MMS_LATITUDE_BITS)) - 1
+    static let longitudeMask: UInt64 = (1 << UInt64(MMS_LONGITUDE_BITS)) - 1
+    static let countryMask: UInt64 = (1 << UInt64(MMS_COUNTRY_BITS)) - 1
+}
+
+/// Where each field of a packed spatial point lies in its value: latitude, longitude (as a record's),
+/// record number, axis bit.
+struct _PointFields: Sendable {
+    let record: Int, axis: Int, recordMask: UInt64
+    let width: Int
+
+    init(recordBits: Int) {
+        record = Int(MMS_LATITUDE_BITS + MMS_LONGITUDE_BITS)
+        axis = record + recordBits
+        width = axis + Int(MMS_SPATIAL_AXIS_BITS)
+        recordMask = (1 << UInt64(recordBits)) - 1
+    }
 }
 
 /// The widths and lengths of packed arrays ("Packed arrays" in the format header), for the reader's

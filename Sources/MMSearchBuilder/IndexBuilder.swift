@@ -312,6 +312,13 @@ public enum IndexBuilder {
         // An alternate packed as its record, then its name offset; a population at the width of the greatest.
         let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
         let populationBits = populations.isEmpty ? 0 : UInt32.bitWidth - populations.max()!.leadingZeroBitCount
+        // A record packed field by field ("Packed arrays"): id, biased coordinates, name offset and length, country.
+        let recordIdBits = max(1, UInt32.bitWidth - (recordEntries.map(\.id).max() ?? 0).leadingZeroBitCount)
+        let nameLengthBits = max(1, UInt16.bitWidth - (recordEntries.map(\.name_length).max() ?? 0).leadingZeroBitCount)
+        let recordWidths = [recordIdBits, Int(MMS_LATITUDE_BITS), Int(MMS_LONGITUDE_BITS), nameOffsetBits, nameLengthBits, Int(MMS_COUNTRY_BITS)]
+        func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
+        func longitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LONGITUDE_BIAS)) }
+        let points = SpatialBuilder.points(of: recordEntries)
         func placeAlternates(_ kind: mms_section_kind, _ part: ArraySlice<mms_alternate>, in writer: inout _SectionWriter) {
             writer.place(kind, packed: part.count, widths: [recordBits, nameOffsetBits]) { position, field in
                 field == 0 ? part[part.startIndex + position].record : part[part.startIndex + position].name_offset
@@ -328,7 +335,17 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_SUMMARIES, summaries.summaries)
         writer.place(MMS_SECTION_TOP, packed: packed(summaries.top), width: entryBits)
         writer.place(MMS_SECTION_TOP_RANKS, summaries.topRanks)
-        writer.place(MMS_SECTION_RECORDS, recordEntries)
+        writer.place(MMS_SECTION_RECORDS, packed: recordEntries.count, widths: recordWidths) { position, field in
+            let record = recordEntries[position]
+            switch field {
+            case 0: return record.id
+            case 1: return latitude(record.lat_e7)
+            case 2: return longitude(record.lon_e7)
+            case 3: return record.name_offset
+            case 4: return UInt32(record.name_length)
+            default: return UInt32(record.country.0) | UInt32(record.country.1) << 8
+            }
+        }
         if !populations.isEmpty { writer.place(MMS_SECTION_POPULATION, packed: populations, width: populationBits) } else { writer.place(MMS_SECTION_POPULATION, [UInt8]()) }
         placeAlternates(MMS_SECTION_ALTERNATES, alternates[..<(alternates.count - keys.spellingCount)], in: &writer)
         writer.place(MMS_SECTION_NAMES, names.bytes)
@@ -339,7 +356,15 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
         placeAlternates(MMS_SECTION_SPELLINGS, alternates[(alternates.count - keys.spellingCount)...], in: &writer)
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
-        writer.place(MMS_SECTION_SPATIAL, SpatialBuilder.points(of: recordEntries))
+        writer.place(MMS_SECTION_SPATIAL, packed: points.count, widths: [Int(MMS_LATITUDE_BITS), Int(MMS_LONGITUDE_BITS), recordBits, Int(MMS_SPATIAL_AXIS_BITS)]) { position, field in
+            let point = points[position]
+            switch field {
+            case 0: return latitude(point.lat_e7)
+            case 1: return longitude(point.lon_e7)
+            case 2: return point.record_axis & MMS_SPATIAL_RECORD_MASK
+            default: return point.record_axis >> 31
+            }
+        }
         let countryEntries = CountryEntriesBuilder(entryRecords: keys.records, records: recordEntries)
         writer.place(MMS_SECTION_COUNTRY_RUNS, countryEntries.runs)
         writer.place(MMS_SECTION_ENTRY_BLOCKS, countryEntries.blocks)
@@ -351,7 +376,7 @@ public enum IndexBuilder {
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
             entryBits: entryBits, recordBits: recordBits, nodeEntryBits: nodeEntryBits, nodeLabelBits: nodeLabelBits,
-            nameOffsetBits: nameOffsetBits, populationBits: populationBits
+            nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, nameLengthBits: nameLengthBits
         ))
         var summary = BuildSummary(
             recordCount: records.count,

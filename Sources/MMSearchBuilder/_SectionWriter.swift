@@ -25,6 +25,8 @@ struct _SectionWriter {
         var nodeLabelBits: Int
         var nameOffsetBits: Int
         var populationBits: Int
+        var recordIdBits: Int
+        var nameLengthBits: Int
     }
 
     private var body: [UInt8] = []
@@ -97,6 +99,8 @@ struct _SectionWriter {
         header.node_label_bits = UInt8(counts.nodeLabelBits)
         header.name_offset_bits = UInt8(counts.nameOffsetBits)
         header.population_bits = UInt8(counts.populationBits)
+        header.record_id_bits = UInt8(counts.recordIdBits)
+        header.name_length_bits = UInt8(counts.nameLengthBits)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

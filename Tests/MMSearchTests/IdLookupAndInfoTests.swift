@@ -58,7 +58,11 @@ import Testing
         #expect(names.filter(known.contains) == known, "\(names)")
         #expect(info.sections.first?.offset == Int(MMS_HEADER_SIZE))
         #expect(info.sections.last.map { $0.offset + $0.length } == info.fileSize)
-        #expect(info.sections.first { $0.name == "records" }?.length == 2 * Int(MMS_RECORD_SIZE))
+        // Two records packed at 2 bits an id (the greatest is 2), the coordinates, 4 bits a name offset
+        // (NAMES is "Alpha", "Beta", each with its end: 11 bytes), 3 a name length (5), the country.
+        let recordBits = 2 + Int(MMS_LATITUDE_BITS + MMS_LONGITUDE_BITS) + 4 + 3 + Int(MMS_COUNTRY_BITS)
+        #expect(info.sections.first { $0.name == "names" }?.length == 11)
+        #expect(info.sections.first { $0.name == "records" }?.length == PackedArrays.byteCount(count: 2, width: recordBits))
         #expect(info.sections.first { $0.name == "population" }?.length == 0)
         #expect(info.sections.first { $0.name == "source" }?.length == Int(MMS_SOURCE_SIZE) + "fixture.json".utf8.count)
         #expect(info.checksum == IndexChecksum.compute(built.bytes))

@@ -32,18 +32,16 @@ enum IndexFormat {
     static let uint8Element = Element(type: "uint8_t", stride: 1, fields: [Field(name: "value", offset: 0, width: 1)])
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
-    /// SOURCE and ENTRY_DELTAS are not arrays; NODES, ENTRIES, TOP, ID_ORDER, POPULATION, ALTERNATES and
-    /// SPELLINGS are packed: `packedArrays`.)
+    /// SOURCE and ENTRY_DELTAS are not arrays; NODES, ENTRIES, TOP, RECORDS, POPULATION, ALTERNATES,
+    /// ID_ORDER, SPELLINGS and SPATIAL are packed: `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
         (MMS_SECTION_SUMMARIES, probe(mms_summary.self)),
         (MMS_SECTION_TOP_RANKS, uint8Element),
-        (MMS_SECTION_RECORDS, probe(mms_record.self)),
         (MMS_SECTION_RECORD_REGIONS, uint16Element),
         (MMS_SECTION_REGIONS, probe(mms_region.self)),
         (MMS_SECTION_COUNTRIES, probe(mms_country.self)),
         (MMS_SECTION_QUALIFIER_NAMES, probe(mms_qualifier_name.self)),
-        (MMS_SECTION_SPATIAL, probe(mms_spatial_point.self)),
         (MMS_SECTION_COUNTRY_RUNS, probe(mms_country_run.self)),
         (MMS_SECTION_ENTRY_BLOCKS, probe(mms_entry_block.self)),
     ]
@@ -51,15 +49,20 @@ enum IndexFormat {
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
 
     /// The packed arrays ("Packed arrays" in the format header), each with its fields (by name, with the
-    /// header field that gives the field's width; a value's fields follow one another from its first
-    /// bit) and the header field that gives its count.
+    /// header field that gives the field's width, or the width itself when the format fixes it; a
+    /// value's fields follow one another from its first bit) and the header field that gives its count.
     static let packedArrays: [(kind: mms_section_kind, fields: [(name: String, width: String)], count: String)] = [
         (MMS_SECTION_NODES, [("entry_first", "node_entry_bits"), ("label_offset", "node_label_bits")], "node_count"),
         (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", "entry_bits")], "top_count"),
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, alternateFields, "spelling_count"),
+        (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
+                               ("name_length", "name_length_bits"), ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
+        (MMS_SECTION_SPATIAL, [latitudeField, longitudeField, ("record", "record_bits"), ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
     ]
+    /// A record's or a spatial point's coordinates (biased: `IndexFile.coordinate`).
+    static let latitudeField = ("lat_e7", "\(MMS_LATITUDE_BITS)"), longitudeField = ("lon_e7", "\(MMS_LONGITUDE_BITS)")
     /// An alternate's fields (mms_alternate's, in its order).
     static let alternateFields = [("record", "record_bits"), ("name_offset", "name_offset_bits")]
 
@@ -93,15 +96,15 @@ enum IndexFormat {
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
         case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_RECORDS, "name_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
+        case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATES, "record"), (MMS_SECTION_SPELLINGS, "record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
         case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         // A run's blocks past ENTRY_BLOCKS (a run has at least one), a block's first position past ENTRIES.
         case (MMS_SECTION_COUNTRY_RUNS, "block_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRY_BLOCKS) }
         case (MMS_SECTION_ENTRY_BLOCKS, "first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) }
-        // SPATIAL: a pivot's record_axis has the axis bit (bit 31) set, so no one bound tells its values
-        // apart: IndexMutationTests.spatialValuesOutOfBounds sets them past the records. A point's
-        // lat_e7 and lon_e7 are structure, not content: verify checks them against the record's.
+        // SPATIAL: a point's lat_e7 and lon_e7 are structure, not content: verify checks them against the
+        // record's.
         case (MMS_SECTION_REGIONS, "name_offset"), (MMS_SECTION_REGIONS, "folded_offset"), (MMS_SECTION_REGIONS, "code_offset"),
              (MMS_SECTION_REGIONS, "name_length"), (MMS_SECTION_REGIONS, "folded_length"), (MMS_SECTION_REGIONS, "code_length"),
              (MMS_SECTION_COUNTRIES, "name_offset"), (MMS_SECTION_COUNTRIES, "folded_offset"),
@@ -212,16 +215,25 @@ struct IndexFile {
     }
 
     /// The width in bits of field `field` (the first when nil) of the packed array `kind`'s values, as
-    /// the header gives it.
+    /// the header (or the format) gives it.
     func packedWidth(_ kind: mms_section_kind, field: String? = nil) -> Int {
         let fields = IndexFormat.packed(kind)!.fields
-        return headerValue((field.flatMap { name in fields.first { $0.name == name } } ?? fields[0]).width)
+        return width((field.flatMap { name in fields.first { $0.name == name } } ?? fields[0]).width)
+    }
+
+    /// A packed field's width: the header field named `spec`, or the number it spells.
+    func width(_ spec: String) -> Int { Int(spec) ?? headerValue(spec) }
+
+    /// A record's (RECORDS) or a spatial point's (SPATIAL) coordinate in 1e-7 degree, unbiased.
+    func coordinate(_ kind: mms_section_kind, _ position: Int, longitude: Bool) -> Int32 {
+        let packed = Int64(packedValue(kind, position, field: longitude ? "lon_e7" : "lat_e7"))
+        return Int32(truncatingIfNeeded: packed - (longitude ? Int64(MMS_LONGITUDE_BIAS) : Int64(MMS_LATITUDE_BIAS)))
     }
 
     /// Where field `field` (the first when nil) of value `position` of the packed array `kind` starts,
     /// in bits from the section's start, and its width.
     func packedBits(_ kind: mms_section_kind, _ position: Int, field: String?) -> (first: Int, width: Int) {
-        let fields = IndexFormat.packed(kind)!.fields.map { (name: $0.name, width: headerValue($0.width)) }
+        let fields = IndexFormat.packed(kind)!.fields.map { (name: $0.name, width: width($0.width)) }
         let valueWidth = fields.reduce(0) { $0 + $1.width }
         let index = field.flatMap { name in fields.firstIndex { $0.name == name } } ?? 0
         return (position * valueWidth + fields[..<index].reduce(0) { $0 + $1.width }, fields[index].width)
@@ -230,7 +242,7 @@ struct IndexFile {
     /// The field that bit `bit` of the packed array `kind` belongs to (counted from the section's
     /// start), or nil past the last value.
     func packedField(_ kind: mms_section_kind, bit: Int) -> String? {
-        let fields = IndexFormat.packed(kind)!.fields.map { (name: $0.name, width: headerValue($0.width)) }
+        let fields = IndexFormat.packed(kind)!.fields.map { (name: $0.name, width: width($0.width)) }
         let valueWidth = fields.reduce(0) { $0 + $1.width }
         guard valueWidth > 0, bit < count(of: kind) * valueWidth else { return nil }
         var first = bit % valueWidth

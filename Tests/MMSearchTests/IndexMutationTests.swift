@@ -573,10 +573,12 @@ import Testing
         #expect(outOfBoundsTried >= elements.count)
     }
 
-    /// Each field of some values of NODES, ID_ORDER, ALTERNATES and SPELLINGS (packed arrays) set to
-    /// values around and past what it indexes, as far as its width lets it go, the checksum fixed up.
-    /// (ENTRIES and TOP: entriesOutOfBounds; POPULATION holds content only, within its width.)
-    @Test(arguments: fixtureNames, [MMS_SECTION_NODES, MMS_SECTION_ID_ORDER, MMS_SECTION_ALTERNATES, MMS_SECTION_SPELLINGS].map(\.rawValue))
+    /// Each field of some values of NODES, ID_ORDER, ALTERNATES, SPELLINGS, RECORDS and SPATIAL (packed
+    /// arrays) set to values around and past what it indexes (a field that indexes nothing: around its
+    /// value and to its widest), as far as its width lets it go, the checksum fixed up. (ENTRIES and
+    /// TOP: entriesOutOfBounds; POPULATION holds content only, within its width.)
+    @Test(arguments: fixtureNames, [MMS_SECTION_NODES, MMS_SECTION_ID_ORDER, MMS_SECTION_ALTERNATES, MMS_SECTION_SPELLINGS,
+                                    MMS_SECTION_RECORDS, MMS_SECTION_SPATIAL].map(\.rawValue))
     func packedFieldsSetOutOfBounds(fixtureName: String, kindNumber: UInt32) {
         let fixture = Self.fixture(fixtureName)
         let kind = mms_section_kind(kindNumber)
@@ -589,7 +591,8 @@ import Testing
             for (field, _) in IndexFormat.packed(kind)!.fields {
                 let intact = file.packedValue(kind, element, field: field)
                 let widest = UInt64(1) << UInt64(file.packedWidth(kind, field: field)) - 1
-                let bound = UInt64(IndexFormat.meaning(kind, field)!.firstInvalid(file))
+                // A field that indexes nothing (an id, a coordinate, a country, an axis) has no bound.
+                let bound = IndexFormat.meaning(kind, field).map { UInt64($0.firstInvalid(file)) } ?? widest + 1
                 for value in Set([0, 1, intact &+ 1, intact &- 1, bound - 1, bound, bound + 1, widest / 2, widest]) where value != intact && value <= widest {
                     var damaged = file
                     damaged.storePacked(value, kind, element, field: field)
@@ -740,13 +743,12 @@ import Testing
     /// its display name when it has one.
     @Test func entryKindsSwappedAreRefused() {
         let file = Self.full.file
-        let nameLength = IndexFormat.element(of: MMS_SECTION_RECORDS)!.field("name_length")!
         var madePrimary: [(what: String, outcome: Outcome)] = [], madeAlternate: [(what: String, outcome: Outcome)] = []
         for position in 0 ..< file.count(of: MMS_SECTION_ENTRIES) {
             let (kind, name) = file.entry(MMS_SECTION_ENTRIES, position)
             guard name >= file.recordCount, name < file.recordCount + file.givenAlternateCount else { continue } // a given alternate's
             let record = Int(file.packedValue(MMS_SECTION_ALTERNATES, Int(name) - file.recordCount, field: "record"))
-            let hasDisplayName = file.load(at: file.offset(MMS_SECTION_RECORDS, element: record, nameLength), width: nameLength.width) > 0
+            let hasDisplayName = file.packedValue(MMS_SECTION_RECORDS, record, field: "name_length") > 0
             if kind == MMS_KIND_ALTERNATE.rawValue, hasDisplayName {
                 madePrimary.append(Self.damaged("entry \(position): alternate name \(name) made PRIMARY") {
                     $0.storeEntry(MMS_SECTION_ENTRIES, position, kind: MMS_KIND_PRIMARY.rawValue, name: UInt64(name))
@@ -768,12 +770,10 @@ import Testing
     @Test func displayNameEndBytesAreChecked() {
         let file = Self.full.file
         let names = file.section(MMS_SECTION_NAMES)
-        let records = IndexFormat.element(of: MMS_SECTION_RECORDS)!
-        let nameOffset = records.field("name_offset")!, nameLength = records.field("name_length")!
         var cases: [(what: String, outcome: Outcome)] = []
         for record in stride(from: 0, to: file.recordCount, by: 37) {
-            let length = Int(file.load(at: file.offset(MMS_SECTION_RECORDS, element: record, nameLength), width: nameLength.width))
-            let end = names.lowerBound + Int(file.load(at: file.offset(MMS_SECTION_RECORDS, element: record, nameOffset), width: nameOffset.width)) + length
+            let length = Int(file.packedValue(MMS_SECTION_RECORDS, record, field: "name_length"))
+            let end = names.lowerBound + Int(file.packedValue(MMS_SECTION_RECORDS, record, field: "name_offset")) + length
             guard length > 0, end < names.upperBound, file.bytes[end] == UInt8(MMS_STRING_END) else { continue }
             cases.append(Self.damaged("the end byte of record \(record)'s display name") { $0.bytes[end] = UInt8(ascii: "a") })
         }
@@ -865,29 +865,32 @@ extension IndexMutationTests {
         #expect(cases == 12)
     }
 
-    /// SPATIAL values pointed past the records (a record number at or past record_count, bit 29 or 30
-    /// set), in a leaf and at a pivot: every reverse lookup that reads one throws (or answers right:
-    /// it may not reach it), and verify refuses.
+    /// SPATIAL's record numbers pointed past the records (as far as the width lets them go) and its axis
+    /// bits flipped, in a leaf and at a pivot: every reverse lookup that reads one throws (or answers
+    /// right: it may not reach it), and verify refuses.
     @Test func spatialValuesOutOfBounds() {
         let file = Self.full.file
-        let element = IndexFormat.element(of: MMS_SECTION_SPATIAL)!
         let count = file.recordCount
-        #expect(file.section(MMS_SECTION_SPATIAL).count == element.stride * count)
+        #expect(file.count(of: MMS_SECTION_SPATIAL) == count)
+        let widest = UInt64(1) << UInt64(file.packedWidth(MMS_SECTION_SPATIAL, field: "record")) - 1
         var cases = 0
         // The root's pivot (the middle), a leaf's first and last value, and one in between.
         for position in Set([0, count / 2, count - 1, count / 4]) {
-            let offset = file.offset(MMS_SECTION_SPATIAL, element: position, element.field("record_axis")!)
-            let intact = UInt32(file.load(at: offset, width: 4))
-            let axis = intact & MMS_SPATIAL_AXIS_LONGITUDE
-            for value in [axis | UInt32(count), axis | UInt32(count + 1), axis | 1 << 29 | intact & MMS_SPATIAL_RECORD_MASK, axis | 1 << 30, UInt32.max] {
+            for value in Set([UInt64(count), UInt64(count + 1), widest]) where value <= widest {
                 var damaged = file
-                damaged.store(UInt64(value), at: offset, width: 4)
+                damaged.storePacked(value, MMS_SECTION_SPATIAL, position, field: "record")
                 let outcome = Self.exercise(damaged.withChecksumFixed())
-                Self.checkThrowsOrRight(outcome, Self.full, "spatial \(position) = \(String(value, radix: 16))")
-                Self.checkRefused(outcome, Self.full, "spatial \(position) = \(String(value, radix: 16))")
+                Self.checkThrowsOrRight(outcome, Self.full, "spatial \(position) record = \(value)")
+                Self.checkRefused(outcome, Self.full, "spatial \(position) record = \(value)")
                 cases += 1
             }
+            var flipped = file
+            flipped.storePacked(1 - file.packedValue(MMS_SECTION_SPATIAL, position, field: "axis"), MMS_SECTION_SPATIAL, position, field: "axis")
+            let outcome = Self.exercise(flipped.withChecksumFixed())
+            Self.checkRefused(outcome, Self.full, "spatial \(position) axis flipped")
+            Self.checkVerifiedMeansRight(outcome, Self.full, "spatial \(position) axis flipped")
+            cases += 1
         }
-        #expect(cases >= 15)
+        #expect(cases >= 12)
     }
 }

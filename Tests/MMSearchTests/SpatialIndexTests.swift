@@ -27,25 +27,24 @@ import Testing
 
         init(_ bytes: [UInt8]) {
             let file = IndexFile(bytes)
-            let records = file.section(MMS_SECTION_RECORDS), hasPopulation = file.count(of: MMS_SECTION_POPULATION) > 0
-            let count = records.count / MemoryLayout<mms_record>.stride
+            let hasPopulation = file.count(of: MMS_SECTION_POPULATION) > 0
+            let count = file.recordCount
             ids.reserveCapacity(count); points.reserveCapacity(count); degrees.reserveCapacity(2 * count)
             countries.reserveCapacity(count); populations.reserveCapacity(count); vectors.reserveCapacity(3 * count)
-            bytes.withUnsafeBytes { raw in
-                for number in 0 ..< count {
-                    let record = raw.loadUnaligned(fromByteOffset: records.lowerBound + number * MemoryLayout<mms_record>.stride, as: mms_record.self)
-                    let point = GeoPoint(Coordinate(latitudeE7: record.lat_e7, longitudeE7: record.lon_e7))
-                    ids.append(record.id)
-                    points.append(point)
-                    degrees.append(point.latitude)
-                    degrees.append(point.longitude)
-                    countries.append(ScanRecords.code(record.country.0, record.country.1))
-                    populations.append(hasPopulation ? file.packedValue(MMS_SECTION_POPULATION, number) : 0)
-                    let (x, y, z) = ScanRecords.vector(point)
-                    vectors.append(x)
-                    vectors.append(y)
-                    vectors.append(z)
-                }
+            for number in 0 ..< count {
+                let point = GeoPoint(Coordinate(latitudeE7: file.coordinate(MMS_SECTION_RECORDS, number, longitude: false),
+                                                longitudeE7: file.coordinate(MMS_SECTION_RECORDS, number, longitude: true)))
+                let country = file.packedValue(MMS_SECTION_RECORDS, number, field: "country")
+                ids.append(UInt32(file.packedValue(MMS_SECTION_RECORDS, number, field: "id")))
+                points.append(point)
+                degrees.append(point.latitude)
+                degrees.append(point.longitude)
+                countries.append(ScanRecords.code(UInt8(truncatingIfNeeded: country), UInt8(truncatingIfNeeded: country >> 8)))
+                populations.append(hasPopulation ? file.packedValue(MMS_SECTION_POPULATION, number) : 0)
+                let (x, y, z) = ScanRecords.vector(point)
+                vectors.append(x)
+                vectors.append(y)
+                vectors.append(z)
             }
         }
 
@@ -291,22 +290,19 @@ import Testing
         let records = Self.syntheticRecords(count: 1_000, seed: 9)
         let source = SourceDescription(name: "spatial.json", size: 0, checksum: 0, builtAt: 0)
         let file = IndexFile(try IndexBuilder.makeIndex(records: records, source: source).bytes)
-        let spatial = file.section(MMS_SECTION_SPATIAL)
-        let pointElement = IndexFormat.element(of: MMS_SECTION_SPATIAL)!
-        #expect(spatial.count == pointElement.stride * records.count)
-        func pointField(_ position: Int, _ name: String) -> UInt32 {
-            UInt32(file.load(at: file.offset(MMS_SECTION_SPATIAL, element: position, pointElement.field(name)!), width: 4))
+        #expect(file.count(of: MMS_SECTION_SPATIAL) == records.count)
+        // Each point's record number, with its axis in bit 31 (as a reader holds it: mms_spatial_point).
+        let values = (0 ..< records.count).map {
+            UInt32(file.packedValue(MMS_SECTION_SPATIAL, $0, field: "record")) | UInt32(file.packedValue(MMS_SECTION_SPATIAL, $0, field: "axis")) << 31
         }
-        let values = (0 ..< records.count).map { pointField($0, "record_axis") }
         #expect(Set(values.map { $0 & MMS_SPATIAL_RECORD_MASK }) == Set(0 ..< UInt32(records.count)))
-        let recordElement = IndexFormat.element(of: MMS_SECTION_RECORDS)!
         func coordinate(_ record: UInt32, longitude: Bool) -> Int32 {
-            Int32(truncatingIfNeeded: file.load(at: file.offset(MMS_SECTION_RECORDS, element: Int(record), recordElement.field(longitude ? "lon_e7" : "lat_e7")!), width: 4))
+            file.coordinate(MMS_SECTION_RECORDS, Int(record), longitude: longitude)
         }
         for position in 0 ..< records.count {
             let record = values[position] & MMS_SPATIAL_RECORD_MASK
-            #expect(Int32(truncatingIfNeeded: pointField(position, "lat_e7")) == coordinate(record, longitude: false))
-            #expect(Int32(truncatingIfNeeded: pointField(position, "lon_e7")) == coordinate(record, longitude: true))
+            #expect(file.coordinate(MMS_SECTION_SPATIAL, position, longitude: false) == coordinate(record, longitude: false))
+            #expect(file.coordinate(MMS_SECTION_SPATIAL, position, longitude: true) == coordinate(record, longitude: true))
         }
         var splitsOnLongitude = 0, splits = 0
         func check(_ range: Range<Int>) {
