@@ -19,10 +19,11 @@
  *   sections[CHILDREN]      mms_child_block[(node_count + 15) / 16]  where each node's children are
  *   sections[ENTRIES]       packed entry_count x entry_bits  one entry per search key, in key order
  *                                                         (see "Packed arrays")
- *   sections[SUMMARIES]     mms_summary[summary_count]   counts and first pages of the big nodes
+ *   sections[SUMMARIES]     packed summary_count x summary bits  counts and first pages of the big
+ *                                                         nodes (mms_summary's fields)
  *   sections[TOP]           packed top_count x entry_bits  the summaries' ranked first pages (entries)
- *   sections[TOP_RANKS]     uint8_t[top_count]           each TOP entry's record's best class and least
- *                                                         kind at its node (MMS_TOP_RANK_*)
+ *   sections[TOP_RANKS]     packed top_count x MMS_TOP_RANK_BITS  each TOP entry's record's best class
+ *                                                         and least kind at its node (MMS_TOP_RANK_*)
  *   sections[RECORDS]       packed record_count x record bits  cities in primary-key order (see
  *                                                         "Order"; mms_record's fields, "Packed arrays")
  *   sections[POPULATION]    packed record_count x population_bits, or empty: each record's
@@ -32,8 +33,9 @@
  *                                                         other names (mms_alternate's fields)
  *   sections[NAMES]         uint8_t[]                    name text, original UTF-8, each ended by 0xFF
  *   sections[ID_ORDER]      packed record_count x record_bits  record indices sorted by (id, index)
- *   sections[RECORD_REGIONS] uint16_t[record_count] or empty: each record's region (REGIONS index, or
- *                                                         MMS_NO_REGION); empty when no record has one
+ *   sections[RECORD_REGIONS] packed record_count x region_bits, or empty: each record's region
+ *                                                         (REGIONS index, or every bit set for none);
+ *                                                         empty when no record has one
  *   sections[REGIONS]       mms_region[region_count]     regions (GeoNames admin1), sorted by (country, code)
  *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
  *   sections[QUALIFIER_NAMES] mms_qualifier_name[qualifier_name_count]  other names of countries and
@@ -216,14 +218,23 @@
  *   max(1, bits of the longest display name's length), and its country as country[0] | country[1] << 8
  *   in MMS_COUNTRY_BITS;
  *   SPATIAL: a point is its latitude and longitude as a record's, then its record number in record_bits,
- *   then its axis bit (MMS_SPATIAL_AXIS_BITS).
+ *   then its axis bit (MMS_SPATIAL_AXIS_BITS);
+ *   SUMMARIES: a summary is its node in summary_node_bits = max(1, bits of node_count - 1), its
+ *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
+ *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
+ *   top_count;
+ *   TOP_RANKS: a rank in MMS_TOP_RANK_BITS (its class, then its kind, as the byte defined below);
+ *   RECORD_REGIONS: region_bits = bits of region_count (so that the value with every bit set, which
+ *   says "no region" as MMS_NO_REGION does, is no region's number); empty, and region_bits 0, when no
+ *   record has a region.
  *   entry_bits = MMS_ENTRY_KIND_BITS + name_bits, name_bits = max(1, bits of record_count +
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
  *   as kind << name_bits | name number.
  * Size on the README's index: 43 bits a node instead of 64 (10.6 -> 7.1 MB), 22 bits an entry instead
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 42 bits an
  * alternate instead of 64, 25 bits a population instead of 32, 134 bits a record instead of 160, 82
- * bits a spatial point instead of 96.
+ * bits a spatial point instead of 96, 114 bits a summary instead of 192, 5 bits a first page's rank
+ * instead of 8, 12 bits a record's region instead of 16.
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
@@ -231,8 +242,9 @@
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
  *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; entry_bits, record_bits,
  *   node_entry_bits, node_label_bits and name_offset_bits the widths "Packed arrays" gives them,
- *   population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits and
- *   name_length_bits from 1 to 32 (verify checks that each is the least); file_size equals the real
+ *   population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits from 1 to 32
+ *   and name_length_bits from 1 to 16 (verify checks that each is the least), the summary widths and
+ *   region_bits as "Packed arrays" gives them; file_size equals the real
  *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ENTRY_DELTAS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: empty or record_count values; SPATIAL: record_count
@@ -242,7 +254,7 @@
  *   At every access: each index or offset read from the file is checked against its section before it
  *   is used (children after their parent and inside NODES, labels and names up to their 0xFF, entry
  *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and
- *   the ranks stored with them (bits 5-7 zero), region numbers and the regions' and countries' name
+ *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
  *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
  *   to them gives wrong answers, never a read out of bounds, and verify finds it; a country run's
  *   blocks inside ENTRY_BLOCKS, a block's gaps inside ENTRY_DELTAS and its width at most 32, and every
@@ -311,11 +323,12 @@ extern "C" {
 /* Length of a summary's first ranked page: min(record_count, MMS_TOP_COUNT) entries of TOP. */
 #define MMS_TOP_COUNT 20u
 /*
- * A TOP_RANKS byte: what ranks the record of TOP[i] at its summary's node, so that a page merged
- * with "Name, Qualifier" matches needs no name of it folded. Bits 0-2: the class of the record's
- * best key match at the node's depth (0-6, see "Ranking"); bits 3-4: the least kind among its
- * matches there (0 PRIMARY, 1 ALTERNATE or SPELLING, 2 WORD: Ranking.kind(ofClass:)); bits 5-7 zero.
+ * A TOP_RANKS value (MMS_TOP_RANK_BITS, packed): what ranks the record of TOP[i] at its summary's
+ * node, so that a page merged with "Name, Qualifier" matches needs no name of it folded. Bits 0-2: the
+ * class of the record's best key match at the node's depth (0-6, see "Ranking"); bits 3-4: the least
+ * kind among its matches there (0 PRIMARY, 1 ALTERNATE or SPELLING, 2 WORD: Ranking.kind(ofClass:)).
  */
+#define MMS_TOP_RANK_BITS 5u
 #define MMS_TOP_RANK_CLASS_MASK 0x07u
 #define MMS_TOP_RANK_KIND_SHIFT 3u
 #define MMS_TOP_RANK_KIND_MASK 0x18u
@@ -328,7 +341,7 @@ extern "C" {
 /* The widest field of a packed array's value, in bits; and the zero bytes after its values. */
 #define MMS_PACKED_MAX_WIDTH 32u
 #define MMS_PACKED_TAIL 8u
-/* A RECORD_REGIONS value: the record has no region. */
+/* "No region": a RECORD_REGIONS value has every one of its region_bits set (this, at 16 bits). */
 #define MMS_NO_REGION 0xFFFFu
 /* mms_header.flags: "Name, Qualifier" queries match (some record has a region or a named country). */
 #define MMS_FLAG_QUALIFIED 0x1u
@@ -436,7 +449,10 @@ typedef struct mms_header {
     uint8_t population_bits;  /* bits of a population (POPULATION); 0 when POPULATION is empty */
     uint8_t record_id_bits;   /* bits of a record's id (RECORDS) */
     uint8_t name_length_bits; /* bits of a record's name_length (RECORDS) */
-    uint8_t reserved[4];      /* zero */
+    uint8_t summary_node_bits;  /* bits of a summary's node (SUMMARIES) */
+    uint8_t summary_count_bits; /* bits of a summary's record counts and primary range */
+    uint8_t summary_top_bits;   /* bits of a summary's top_first */
+    uint8_t region_bits;      /* bits of a record's region (RECORD_REGIONS) */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -464,7 +480,9 @@ typedef struct mms_child_block {
 } mms_child_block;
 
 /*
- * What a big node's entries hold, computed at build time. Invariants: node < node_count, strictly
+ * What a big node's entries hold, computed at build time (stored packed in SUMMARIES: node in
+ * summary_node_bits, the four counts in summary_count_bits, top_first in summary_top_bits; see
+ * "Packed arrays"). Invariants: node < node_count, strictly
  * increasing from summary to summary; the node has more than MMS_SUMMARY_THRESHOLD entries;
  * name_record_count <= record_count; the records whose primary key starts with the node's prefix
  * are exactly primary_first ..< primary_first + primary_count (contiguous, since records are in
@@ -668,7 +686,10 @@ _Static_assert(offsetof(mms_header, name_offset_bits) == 96, "mms_header.name_of
 _Static_assert(offsetof(mms_header, population_bits) == 97, "mms_header.population_bits");
 _Static_assert(offsetof(mms_header, record_id_bits) == 98, "mms_header.record_id_bits");
 _Static_assert(offsetof(mms_header, name_length_bits) == 99, "mms_header.name_length_bits");
-_Static_assert(offsetof(mms_header, reserved) == 100, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, summary_node_bits) == 100, "mms_header.summary_node_bits");
+_Static_assert(offsetof(mms_header, summary_count_bits) == 101, "mms_header.summary_count_bits");
+_Static_assert(offsetof(mms_header, summary_top_bits) == 102, "mms_header.summary_top_bits");
+_Static_assert(offsetof(mms_header, region_bits) == 103, "mms_header.region_bits");
 _Static_assert(offsetof(mms_header, sections) == 104, "mms_header.sections");
 _Static_assert(sizeof(mms_header) == 104 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 456 bytes");
 

@@ -228,7 +228,7 @@ private struct _Verifier {
         }
         try checkQualifierNames(checkText)
         if layout.hasRegions, layout.regionCount == 0 {
-            throw corrupt(layout.recordRegions, "the record regions section is not empty, but no record has a region")
+            throw corrupt(layout.recordRegions.start, "the record regions section is not empty, but no record has a region")
         }
         guard qualified == layout.isQualified else {
             throw corrupt(MemoryLayout<mms_header>.offset(of: \.flags)!, "the qualified flag is \(layout.isQualified ? "set" : "clear"), but \(qualified ? "some record has" : "no record has") a region or a named country")
@@ -284,8 +284,9 @@ private struct _Verifier {
         }
         // A packed array's bits past its last value, and its tail, are zero.
         let arrays = [("nodes", layout.nodes), ("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder),
-                      ("alternates", layout.alternates), ("spellings", layout.spellings), ("records", layout.records), ("spatial", layout.spatial)]
-            + (layout.hasPopulation ? [("population", layout.population)] : [])
+                      ("alternates", layout.alternates), ("spellings", layout.spellings), ("records", layout.records), ("spatial", layout.spatial),
+                      ("summaries", layout.summaries), ("top page ranks", layout.topRanks)]
+            + (layout.hasPopulation ? [("population", layout.population)] : []) + (layout.hasRegions ? [("record regions", layout.recordRegions)] : [])
         for (name, array) in arrays {
             let valueBits = array.count * array.width
             let lastByte = array.start + valueBits / 8
@@ -409,10 +410,9 @@ private struct _Verifier {
     /// record, name) order; big nodes have their summaries, and those hold what a search computes.
     func checkTrie(tails: [[UInt8]], primaryKeys: PrimaryKeys, alternateFolds: [[UInt8]]) throws(MMSearchError) {
         for summary in 0 ..< layout.summaryCount {
-            let offset = layout.summaries + summary * _IndexLayout.summarySize
-            let node = raw(offset, as: mms_summary.self).node
-            guard Int(node) < layout.nodeCount, summary == 0 || raw(offset - _IndexLayout.summarySize, as: mms_summary.self).node < node else {
-                throw corrupt(offset, "summary \(summary) is for node \(node); summaries must be for nodes below \(layout.nodeCount), in increasing order")
+            let node = index.summaryNode(summary)
+            guard Int(node) < layout.nodeCount, summary == 0 || index.summaryNode(summary - 1) < node else {
+                throw corrupt(layout.summaries.byteOffset(summary), "summary \(summary) is for node \(node); summaries must be for nodes below \(layout.nodeCount), in increasing order")
             }
         }
         guard try index.label(ofNode: 0).isEmpty, try index.entryFirst(ofNode: 0) == 0 else {
@@ -475,7 +475,7 @@ private struct _Verifier {
             throw corrupt(recordOffset(record), "record \(record) has \(primaries[record]) primary-name keys; every record has one")
         }
         guard summarized == layout.summaryCount else {
-            throw corrupt(layout.summaries, "\(layout.summaryCount) summaries for \(summarized) nodes with more than \(MMS_SUMMARY_THRESHOLD) entries; a smaller node has one")
+            throw corrupt(layout.summaries.start, "\(layout.summaryCount) summaries for \(summarized) nodes with more than \(MMS_SUMMARY_THRESHOLD) entries; a smaller node has one")
         }
     }
 
@@ -528,7 +528,7 @@ private struct _Verifier {
     /// class along the edge into it (its first page holds there).
     func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys) throws(MMSearchError) {
         let summary = try index.summary(ofNode: node)
-        let offset = layout.summaries // for messages: the section
+        let offset = layout.summaries.start // for messages: the section
         let depth = prefix.count
         let located = _IndexBytes.Located(node: node, depth: depth, entries: entries)
         let matches = try index.rankedMatches([located], queryLength: depth, match: .words) // sorted by record
@@ -558,7 +558,7 @@ private struct _Verifier {
             let record = matches[low]
             let rank = try index.topRank(stored)
             guard rank.matchClass == record.matchClass, rank.kind == record.kind else {
-                throw corrupt(layout.topRanks + stored, "the first page of node \(node) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
+                throw corrupt(layout.topRanks.byteOffset(stored), "the first page of node \(node) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
             }
         }
         guard node != 0 else { return }

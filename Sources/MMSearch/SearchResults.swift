@@ -242,7 +242,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 } else {
                     let matches = try bytes.evaluate([located], queryLength: query.count, match: match, order: order, qualified: qualified)
                     guard matches.count == count else {
-                        throw bytes.corrupt(bytes.layout.summaries, "a summary counts \(count) matches, the entries hold \(matches.count)")
+                        throw bytes.corrupt(bytes.layout.summaries.start, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
                     for position in positions {
                         cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
@@ -534,7 +534,7 @@ extension _IndexBytes {
         let summary = try summary(ofNode: located.node)
         let stored = Int(match == .words ? summary.record_count : summary.name_record_count)
         guard stored <= located.entries.count else { // every record counted has an entry here
-            throw corrupt(layout.summaries, "the summary of node \(located.node) counts \(stored) records under \(located.entries.count) entries")
+            throw corrupt(layout.summaries.start, "the summary of node \(located.node) counts \(stored) records under \(located.entries.count) entries")
         }
         // The summary counts key matches; a qualifier match adds its record when that has none, and
         // matters to the order only when it ranks its record better.

@@ -7,12 +7,11 @@ extension _IndexBytes {
     /// has none.
     @inline(__always)
     func regionNumber(ofRecord index: Int) throws(MMSearchError) -> Int? {
-        guard layout.hasRegions, index >= 0, index < layout.recordCount else { return nil }
-        let offset = layout.recordRegions + index * 2
-        let value = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-        if value == Int(MMS_NO_REGION) { return nil }
+        guard index >= 0, index < layout.recordRegions.count else { return nil }
+        let value = Int(bits(layout.recordRegions.start, at: index * layout.recordRegions.width, layout.recordRegions.mask))
+        if value == layout.recordRegions.mask { return nil } // every bit set: no region
         guard value < layout.regionCount else {
-            throw corrupt(offset, "record \(index) has region \(value); there are \(layout.regionCount)")
+            throw corrupt(layout.recordRegions.byteOffset(index), "record \(index) has region \(value); there are \(layout.regionCount)")
         }
         return value
     }

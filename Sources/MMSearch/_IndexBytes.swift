@@ -367,22 +367,34 @@ struct _IndexBytes {
     /// entries than MMS_SUMMARY_THRESHOLD must have one.
     func summary(ofNode node: Int) throws(MMSearchError) -> mms_summary {
         var low = 0, high = layout.summaryCount
-        let nodeField = MemoryLayout<mms_summary>.offset(of: \.node)!
         while low < high {
             let middle = low + (high - low) / 2
-            let value = raw.loadUnaligned(fromByteOffset: layout.summaries + middle * _IndexLayout.summarySize + nodeField, as: UInt32.self)
-            if Int(value) < node { low = middle + 1 } else { high = middle }
+            if Int(summaryNode(middle)) < node { low = middle + 1 } else { high = middle }
         }
-        let offset = layout.summaries + low * _IndexLayout.summarySize
-        guard low < layout.summaryCount, let summary = Optional(raw.loadUnaligned(fromByteOffset: offset, as: mms_summary.self)), Int(summary.node) == node else {
+        guard low < layout.summaryCount, Int(summaryNode(low)) == node else {
             throw corrupt(nodeOffset(node), "node \(node) has more than \(MMS_SUMMARY_THRESHOLD) entries but no summary")
         }
+        let summary = unpackedSummary(low), offset = layout.summaries.byteOffset(low)
         guard summary.name_record_count <= summary.record_count,
               UInt64(summary.primary_first) + UInt64(summary.primary_count) <= UInt64(layout.recordCount),
               UInt64(summary.top_first) + UInt64(min(summary.record_count, MMS_TOP_COUNT)) <= UInt64(layout.topCount) else {
             throw corrupt(offset, "the summary of node \(node) has counts or ranges outside the file")
         }
         return summary
+    }
+
+    /// The node of summary `position` (below the summary count).
+    @inline(__always)
+    func summaryNode(_ position: Int) -> UInt32 {
+        bits(layout.summaries.start, at: position * layout.summaries.width, layout.summary.nodeMask)
+    }
+
+    /// Summary `position` (below the summary count), unpacked.
+    func unpackedSummary(_ position: Int) -> mms_summary {
+        let start = layout.summaries.start, bit = position * layout.summaries.width, fields = layout.summary
+        func count(_ number: Int) -> UInt32 { bits(start, at: bit + fields.count(number), fields.countMask) }
+        return mms_summary(node: summaryNode(position), record_count: count(0), name_record_count: count(1), primary_first: count(2),
+                           primary_count: count(3), top_first: bits(start, at: bit + fields.top, fields.topMask))
     }
 
     /// The records with a PRIMARY entry made from their display name among `entries`: in an index
@@ -413,11 +425,9 @@ struct _IndexBytes {
     /// (TOP_RANKS), checked.
     @inline(__always)
     func topRank(_ position: Int) throws(MMSearchError) -> (matchClass: UInt32, kind: UInt32) {
-        guard position >= 0, position < layout.topCount else {
-            throw corrupt(layout.topRanks, "top page rank \(position) does not exist (\(layout.topCount))")
-        }
-        guard let rank = Ranking.topRank(raw[layout.topRanks + position]) else {
-            throw corrupt(layout.topRanks + position, "top page rank \(position) is \(raw[layout.topRanks + position]): no class and kind")
+        let value = try self.value(position, of: layout.topRanks, "top page rank \(position) does not exist (\(layout.topCount))")
+        guard let rank = Ranking.topRank(UInt8(value)) else {
+            throw corrupt(layout.topRanks.byteOffset(position), "top page rank \(position) is \(value): no class and kind")
         }
         return rank
     }

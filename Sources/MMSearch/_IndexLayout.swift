@@ -43,13 +43,14 @@ struct _IndexLayout: Sendable {
     let population: _PackedArray
     let records: _PackedArray
     let record: _RecordFields
+    let summaries: _PackedArray
+    let summary: _SummaryFields
+    let topRanks: _PackedArray
+    let recordRegions: _PackedArray
     let spatial: _PackedArray
     let point: _PointFields
     /// Byte offsets of the fixed-size arrays.
     let children: Int
-    let summaries: Int
-    let topRanks: Int
-    let recordRegions: Int
     let regions: Int
     let countries: Int
     let qualifierNames: Int
@@ -66,7 +67,6 @@ struct _IndexLayout: Sendable {
 
     static let headerSize = MemoryLayout<mms_header>.size
     static let childBlockSize = MemoryLayout<mms_child_block>.stride
-    static let summarySize = MemoryLayout<mms_summary>.stride
     static let regionSize = MemoryLayout<mms_region>.stride
     static let countrySize = MemoryLayout<mms_country>.stride
     static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
@@ -153,9 +153,6 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
-        guard raw[at(\.reserved) ..< Self.sectionTableOffset].allSatisfy({ $0 == 0 }) else {
-            throw corrupt(at(\.reserved), "the header's reserved bytes are not zero")
-        }
         givenAlternateCount = Int(header.alternate_count)
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
@@ -212,9 +209,16 @@ struct _IndexLayout: Sendable {
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
         children = try section(MMS_SECTION_CHILDREN, elementSize: Self.childBlockSize, count: (nodeCount + blockNodes - 1) / blockNodes).lowerBound
         entries = try packed(MMS_SECTION_ENTRIES, count: entryCount, width: entryBits)
-        summaries = try section(MMS_SECTION_SUMMARIES, elementSize: Self.summarySize, count: summaryCount).lowerBound
+        // A summary's widths: the least that hold a node number, a count of records (up to all of them)
+        // and a first page's start (up to top_count).
+        summary = _SummaryFields(nodeBits: PackedArrays.width(holding: UInt64(nodeCount)), countBits: PackedArrays.width(holding: UInt64(recordCount) + 1),
+                                 topBits: PackedArrays.width(holding: UInt64(topCount) + 1))
+        guard Int(header.summary_node_bits) == summary.nodeBits, Int(header.summary_count_bits) == summary.countBits, Int(header.summary_top_bits) == summary.topBits else {
+            throw corrupt(at(\.summary_node_bits), "summary widths \(header.summary_node_bits), \(header.summary_count_bits) and \(header.summary_top_bits) bits, expected \(summary.nodeBits), \(summary.countBits) and \(summary.topBits) for \(nodeCount) nodes, \(recordCount) records and \(topCount) first-page entries")
+        }
+        summaries = try packed(MMS_SECTION_SUMMARIES, count: summaryCount, width: summary.width)
         top = try packed(MMS_SECTION_TOP, count: topCount, width: entryBits)
-        topRanks = try section(MMS_SECTION_TOP_RANKS, elementSize: 1, count: topCount).lowerBound
+        topRanks = try packed(MMS_SECTION_TOP_RANKS, count: topCount, width: Int(MMS_TOP_RANK_BITS))
         // A record's widths: its id's and its name length's from the header (verify checks that each is
         // the least), its name offset's from NAMES' length, which is known further down.
         let nameLengthLimit = UInt16.bitWidth // a name is at most MMS_MAX_STRING_LENGTH bytes
@@ -222,17 +226,6 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.record_id_bits), "record widths \(header.record_id_bits) bits an id and \(header.name_length_bits) a name length, expected 1 to \(MMS_PACKED_MAX_WIDTH) and 1 to \(nameLengthLimit)")
         }
         let recordsSection = try section(MMS_SECTION_RECORDS)
-        /// A section that is either empty or one element a record.
-        let perRecordCount = Int(header.record_count) // a copy: the function below must not capture self
-        func perRecordSection(_ kind: mms_section_kind, elementSize: Int) throws(MMSearchError) -> Range<Int> {
-            let range = try section(kind)
-            guard range.isEmpty || range.count == elementSize * perRecordCount else {
-                let name = Self.sectionNames.first { $0.kind == kind }!.name
-                throw corrupt(Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride,
-                              "the \(name) section is \(range.count) bytes, expected 0 or \(perRecordCount) entries of \(elementSize) bytes")
-            }
-            return range
-        }
         // POPULATION: empty (population_bits 0), or a population a record at population_bits.
         let populationSection = try section(MMS_SECTION_POPULATION)
         guard header.population_bits <= MMS_PACKED_MAX_WIDTH, (header.population_bits == 0) == populationSection.isEmpty else {
@@ -256,9 +249,16 @@ struct _IndexLayout: Sendable {
         record = _RecordFields(idBits: Int(header.record_id_bits), nameOffsetBits: nameOffsetBits, nameLengthBits: Int(header.name_length_bits))
         records = try packed(MMS_SECTION_RECORDS, recordsSection, count: recordCount, width: record.width)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
-        let recordRegionsSection = try perRecordSection(MMS_SECTION_RECORD_REGIONS, elementSize: 2)
-        recordRegions = recordRegionsSection.lowerBound
+        // RECORD_REGIONS: empty (region_bits 0), or a region a record at the least width whose every bit
+        // set is no region's number.
+        let recordRegionsSection = try section(MMS_SECTION_RECORD_REGIONS)
         hasRegions = !recordRegionsSection.isEmpty
+        let regionBits = hasRegions ? PackedArrays.width(holding: UInt64(regionCount) + 1) : 0
+        guard Int(header.region_bits) == regionBits else {
+            throw corrupt(at(\.region_bits), "region width \(header.region_bits) bits, expected \(regionBits) for \(regionCount) regions and a \(recordRegionsSection.count)-byte record regions section")
+        }
+        recordRegions = hasRegions ? try packed(MMS_SECTION_RECORD_REGIONS, recordRegionsSection, count: recordCount, width: regionBits)
+            : _PackedArray(start: recordRegionsSection.lowerBound, count: 0, width: 0)
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
         countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
@@ -325,6 +325,28 @@ struct _RecordFields: Sendable {
     static let latitudeMask: UInt64 = (1 << UInt64(MMS_LATITUDE_BITS)) - 1
     static let longitudeMask: UInt64 = (1 << UInt64(MMS_LONGITUDE_BITS)) - 1
     static let countryMask: UInt64 = (1 << UInt64(MMS_COUNTRY_BITS)) - 1
+}
+
+/// Where each field of a packed summary lies in its value: node, record_count, name_record_count,
+/// primary_first, primary_count, top_first.
+struct _SummaryFields: Sendable {
+    let nodeBits: Int, countBits: Int, topBits: Int
+    let nodeMask: UInt64, countMask: UInt64, topMask: UInt64
+    let width: Int
+
+    init(nodeBits: Int, countBits: Int, topBits: Int) {
+        self.nodeBits = nodeBits
+        self.countBits = countBits
+        self.topBits = topBits
+        nodeMask = (1 << UInt64(nodeBits)) - 1
+        countMask = (1 << UInt64(countBits)) - 1
+        topMask = (1 << UInt64(topBits)) - 1
+        width = nodeBits + 4 * countBits + topBits
+    }
+
+    /// Where count field `number` (0 record_count ... 3 primary_count) starts, and top_first.
+    func count(_ number: Int) -> Int { nodeBits + number * countBits }
+    var top: Int { nodeBits + 4 * countBits }
 }
 
 /// Where each field of a packed spatial point lies in its value: latitude, longitude (as a record's),

@@ -319,6 +319,12 @@ public enum IndexBuilder {
         func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
         func longitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LONGITUDE_BIAS)) }
         let points = SpatialBuilder.points(of: recordEntries)
+        // A summary packed as its node, its four counts and its first page's start; a region at the width
+        // whose every bit set ("no region") is no region's number.
+        let summaryWidths = [PackedArrays.width(holding: UInt64(trie.nodes.count))] + Array(repeating: PackedArrays.width(holding: UInt64(recordEntries.count) + 1), count: 4)
+            + [PackedArrays.width(holding: UInt64(summaries.top.count) + 1)]
+        let regionBits = places.recordRegions.isEmpty ? 0 : PackedArrays.width(holding: UInt64(places.regions.count) + 1)
+        let noRegion = UInt32(MMS_NO_REGION) & (1 << UInt32(regionBits) &- 1)
         func placeAlternates(_ kind: mms_section_kind, _ part: ArraySlice<mms_alternate>, in writer: inout _SectionWriter) {
             writer.place(kind, packed: part.count, widths: [recordBits, nameOffsetBits]) { position, field in
                 field == 0 ? part[part.startIndex + position].record : part[part.startIndex + position].name_offset
@@ -332,9 +338,12 @@ public enum IndexBuilder {
         }
         writer.place(MMS_SECTION_CHILDREN, trie.childBlocks)
         writer.place(MMS_SECTION_ENTRIES, packed: packed(keys.values), width: entryBits)
-        writer.place(MMS_SECTION_SUMMARIES, summaries.summaries)
+        writer.place(MMS_SECTION_SUMMARIES, packed: summaries.summaries.count, widths: summaryWidths) { position, field in
+            let summary = summaries.summaries[position]
+            return [summary.node, summary.record_count, summary.name_record_count, summary.primary_first, summary.primary_count, summary.top_first][field]
+        }
         writer.place(MMS_SECTION_TOP, packed: packed(summaries.top), width: entryBits)
-        writer.place(MMS_SECTION_TOP_RANKS, summaries.topRanks)
+        writer.place(MMS_SECTION_TOP_RANKS, packed: summaries.topRanks.map(UInt32.init), width: Int(MMS_TOP_RANK_BITS))
         writer.place(MMS_SECTION_RECORDS, packed: recordEntries.count, widths: recordWidths) { position, field in
             let record = recordEntries[position]
             switch field {
@@ -350,7 +359,9 @@ public enum IndexBuilder {
         placeAlternates(MMS_SECTION_ALTERNATES, alternates[..<(alternates.count - keys.spellingCount)], in: &writer)
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, packed: idOrder, width: recordBits)
-        writer.place(MMS_SECTION_RECORD_REGIONS, places.recordRegions)
+        if places.recordRegions.isEmpty { writer.place(MMS_SECTION_RECORD_REGIONS, [UInt8]()) } else {
+            writer.place(MMS_SECTION_RECORD_REGIONS, packed: places.recordRegions.map { $0 == UInt16(MMS_NO_REGION) ? noRegion : UInt32($0) }, width: regionBits)
+        }
         writer.place(MMS_SECTION_REGIONS, places.regions)
         writer.place(MMS_SECTION_COUNTRIES, places.countries)
         writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
@@ -376,7 +387,8 @@ public enum IndexBuilder {
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
             entryBits: entryBits, recordBits: recordBits, nodeEntryBits: nodeEntryBits, nodeLabelBits: nodeLabelBits,
-            nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, nameLengthBits: nameLengthBits
+            nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, nameLengthBits: nameLengthBits,
+            summaryWidths: summaryWidths, regionBits: regionBits
         ))
         var summary = BuildSummary(
             recordCount: records.count,

@@ -27,6 +27,9 @@ struct _SectionWriter {
         var populationBits: Int
         var recordIdBits: Int
         var nameLengthBits: Int
+        /// A summary's fields' widths: node, the four counts, top_first.
+        var summaryWidths: [Int]
+        var regionBits: Int
     }
 
     private var body: [UInt8] = []
@@ -101,6 +104,10 @@ struct _SectionWriter {
         header.population_bits = UInt8(counts.populationBits)
         header.record_id_bits = UInt8(counts.recordIdBits)
         header.name_length_bits = UInt8(counts.nameLengthBits)
+        header.summary_node_bits = UInt8(counts.summaryWidths[0])
+        header.summary_count_bits = UInt8(counts.summaryWidths[1])
+        header.summary_top_bits = UInt8(counts.summaryWidths[5])
+        header.region_bits = UInt8(counts.regionBits)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

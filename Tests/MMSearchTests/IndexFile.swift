@@ -26,19 +26,12 @@ enum IndexFormat {
         func field(_ name: String) -> Field? { fields.first { $0.name == name } }
     }
 
-    /// A plain uint16_t array (RECORD_REGIONS).
-    static let uint16Element = Element(type: "uint16_t", stride: 2, fields: [Field(name: "value", offset: 0, width: 2)])
-    /// A plain uint8_t array (TOP_RANKS).
-    static let uint8Element = Element(type: "uint8_t", stride: 1, fields: [Field(name: "value", offset: 0, width: 1)])
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
-    /// SOURCE and ENTRY_DELTAS are not arrays; NODES, ENTRIES, TOP, RECORDS, POPULATION, ALTERNATES,
-    /// ID_ORDER, SPELLINGS and SPATIAL are packed: `packedArrays`.)
+    /// SOURCE and ENTRY_DELTAS are not arrays; NODES, ENTRIES, SUMMARIES, TOP, TOP_RANKS, RECORDS,
+    /// POPULATION, ALTERNATES, ID_ORDER, RECORD_REGIONS, SPELLINGS and SPATIAL are packed: `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
-        (MMS_SECTION_SUMMARIES, probe(mms_summary.self)),
-        (MMS_SECTION_TOP_RANKS, uint8Element),
-        (MMS_SECTION_RECORD_REGIONS, uint16Element),
         (MMS_SECTION_REGIONS, probe(mms_region.self)),
         (MMS_SECTION_COUNTRIES, probe(mms_country.self)),
         (MMS_SECTION_QUALIFIER_NAMES, probe(mms_qualifier_name.self)),
@@ -60,6 +53,10 @@ enum IndexFormat {
         (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
                                ("name_length", "name_length_bits"), ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
         (MMS_SECTION_SPATIAL, [latitudeField, longitudeField, ("record", "record_bits"), ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
+        (MMS_SECTION_SUMMARIES, [("node", "summary_node_bits"), ("record_count", "summary_count_bits"), ("name_record_count", "summary_count_bits"),
+                                 ("primary_first", "summary_count_bits"), ("primary_count", "summary_count_bits"), ("top_first", "summary_top_bits")], "summary_count"),
+        (MMS_SECTION_TOP_RANKS, [("value", "\(MMS_TOP_RANK_BITS)")], "top_count"),
+        (MMS_SECTION_RECORD_REGIONS, [("value", "region_bits")], "record_count"),
     ]
     /// A record's or a spatial point's coordinates (biased: `IndexFile.coordinate`).
     static let latitudeField = ("lat_e7", "\(MMS_LATITUDE_BITS)"), longitudeField = ("lon_e7", "\(MMS_LONGITUDE_BITS)")
@@ -94,6 +91,8 @@ enum IndexFormat {
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
         case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
+        // A first page's rank: kind 3 and above is no kind (a class above 6 is no class either).
+        case (MMS_SECTION_TOP_RANKS, "value"): return Meaning { _ in Int(3 << MMS_TOP_RANK_KIND_SHIFT) }
         case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_RECORDS, "name_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
