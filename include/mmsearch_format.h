@@ -240,12 +240,11 @@
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
- *   MMS_FORMAT_VERSION; header_size; section_count; reserved fields zero; entry_bits, record_bits,
- *   node_entry_bits, node_label_bits and name_offset_bits the widths "Packed arrays" gives them,
- *   population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits from 1 to 32
- *   and name_length_bits from 1 to 16 (verify checks that each is the least), the summary widths and
- *   region_bits as "Packed arrays" gives them; file_size equals the real
- *   size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
+ *   MMS_FORMAT_VERSION; header_size; section_count; entry_bits, record_bits, node_entry_bits,
+ *   node_label_bits, name_offset_bits, the summary widths and region_bits the widths "Packed arrays"
+ *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
+ *   from 1 to 32 and name_length_bits from 1 to 16 (verify checks that each is the least); file_size
+ *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ENTRY_DELTAS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: empty or record_count values; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count); node_count >= 1;
