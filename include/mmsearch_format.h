@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 6. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 8. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -31,7 +31,9 @@
  *                                                         (the list alone)
  *   sections[ALTERNATES]    packed alternate_count x (record_bits + name_offset_bits)  the cities'
  *                                                         other names (mms_alternate's fields)
- *   sections[NAMES]         uint8_t[]                    name text, original UTF-8, each ended by 0xFF
+ *   sections[NAMES]         uint8_t[]                    the records' and alternates' names, each
+ *                                                         encoded with its table's symbols and ended by
+ *                                                         0xFF (see "Encoded names")
  *   sections[ID_ORDER]      packed record_count x record_bits  record indices sorted by (id, index)
  *   sections[RECORD_REGIONS] packed record_count x region_bits, or empty: each record's region
  *                                                         (REGIONS index, or every bit set for none);
@@ -50,9 +52,14 @@
  *   sections[ENTRY_BLOCKS]  mms_entry_block[entry_block_count]  their positions, 128 a block
  *   sections[ENTRY_DELTAS]  uint8_t[]                    the blocks' packed gaps, then 8 zero bytes
  *                                                         (see "Country entries")
+ *   sections[SYMBOLS]       mms_symbol[symbol_count]     the symbol tables NAMES is encoded with
+ *   sections[NAME_TABLES]   mms_name_table[name_table_count]  which names each table encodes
+ *   sections[PLACE_NAMES]   uint8_t[]                    regions' and countries' texts (names, folded
+ *                                                         names, codes, other names), original UTF-8,
+ *                                                         each ended by 0xFF
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
- * 8; padding belongs to no section, and the file ends where the ENTRY_DELTAS section ends.
+ * 8; padding belongs to no section, and the file ends where the PLACE_NAMES section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Names and keys (shared/peers/rank.py is the normative definition; fold() is shared/peers/fold.py,
@@ -76,7 +83,8 @@
  * uint32_t: kind in the top two bits, MMS_ENTRY_KIND_SHIFT, name number in the low 30; ENTRIES and TOP
  * store it packed, see "Packed arrays"): a number below record_count is that record's display name; a
  * number n >= record_count is ALTERNATES[n - record_count], whose record field names its record. An
- * alternate's text is NAMES from its name_offset up to the next MMS_STRING_END.
+ * alternate's text is NAMES from its name_offset up to the next MMS_STRING_END, decoded ("Encoded
+ * names").
  * Entries are sorted by (key bytes, kind, record index, name number), with no two equal.
  *
  * Order. A record's primary key is fold(display name) + tail. RECORDS are sorted by (primary key
@@ -179,6 +187,32 @@
  * skips whole nodes whose box lies outside it.
  *
  * ---------------------------------------------------------------------------------------------------
+ * Encoded names (FSST: Boncz, Neumann, Leis, "FSST: Fast Random Access String Compression", VLDB 2020).
+ * NAMES holds the records' display names and the alternates' names (spellings included), each stored
+ * once however many refer to it, encoded: a name is a string of codes, then MMS_STRING_END. NAMES is
+ * cut into name_table_count consecutive runs, run t = NAMES[NAME_TABLES[t - 1].names_end ..<
+ * NAME_TABLES[t].names_end] (from 0 for t = 0), each encoded with its own symbol table, SYMBOLS[
+ * NAME_TABLES[t - 1].symbols_end ..< NAME_TABLES[t].symbols_end] (from 0): a name lies inside one run,
+ * its end byte too, and is encoded with that run's table. In it, a code c below the table's length
+ * stands for that symbol's bytes; MMS_NAME_ESCAPE stands for the byte after it, itself (never 0xFE or
+ * 0xFF: those are no byte of UTF-8); every other code is invalid. Decoded, a name is non-empty UTF-8 of
+ * at most MMS_MAX_STRING_LENGTH bytes (a display name may be empty: its encoding is empty). So a name
+ * decodes alone, from its offset, without reading any other, and the scan for its end byte finds it:
+ * no code, symbol index or escaped byte is 0xFF. A record's name_offset and name_length span its
+ * encoded name (name_length codes and escaped bytes, the end byte after them).
+ * The builder puts names written mostly in one script together (Latin, Greek, Cyrillic, Armenian,
+ * Georgian and Hebrew, Arabic, Indic, Thai and Southeast Asian, kana, CJK ideographs, Hangul, the rest:
+ * "Encoded names" in docs/format.md), trains a table on each group (the paper's algorithm: five rounds
+ * of encoding its names with the table so far and keeping the MMS_MAX_SYMBOLS symbols, or
+ * concatenations of two consecutive ones, that save the most bytes) and encodes each name greedily,
+ * longest symbol first.
+ * NAME_TABLES: name_table_count = its length / sizeof(mms_name_table), at most MMS_MAX_NAME_TABLES;
+ * names_end strictly increasing, the last NAMES' length; symbols_end increasing by at most
+ * MMS_MAX_SYMBOLS a table, the last symbol_count. SYMBOLS: symbol_count = its length /
+ * sizeof(mms_symbol); each symbol has a length from 1 to 8 and zero bytes past it. Regions' and
+ * countries' texts, which qualifiers compare as they are stored, are in PLACE_NAMES, not encoded.
+ *
+ * ---------------------------------------------------------------------------------------------------
  * Country entries (searches restricted to countries: shared/peers/rank.py, "Geography", --country).
  * For each country code some record holds (its two bytes with ASCII letters upper-cased, as a filter
  * compares them; records without a country, code 0 0, have none), the positions in ENTRIES of the
@@ -245,13 +279,17 @@
  *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
  *   from 1 to 32 and name_length_bits from 1 to 16 (verify checks that each is the least); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
- *   at the first multiple of 8 after the one before, the file ending where ENTRY_DELTAS ends), and each
+ *   at the first multiple of 8 after the one before, the file ending where PLACE_NAMES ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: empty or record_count values; SPATIAL: record_count
- *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count); node_count >= 1;
+ *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
+ *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
+ *   MMS_MAX_NAME_TABLES of them); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
- *   is used (children after their parent and inside NODES, labels and names up to their 0xFF, entry
+ *   is used (children after their parent and inside NODES, labels and names up to their 0xFF, every
+ *   code of a name a symbol of its run's table (inside SYMBOLS, at most MMS_MAX_SYMBOLS) or an escaped
+ *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
  *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
  *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
@@ -264,7 +302,8 @@
  *   tiling), every entry's key
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
  *   summaries exactly where they belong with the right counts, pages and page ranks, records in order, the id
- *   order a sorted permutation, alternates sorted by record, every region some record's and regions
+ *   order a sorted permutation, alternates sorted by record, every name decoding to UTF-8, every
+ *   symbol and the name tables well formed, every region some record's and regions
  *   and countries sorted, unique and well formed (each folded name the fold of its name),
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, and SPATIAL a k-d tree
  *   of every record exactly once (every point's coordinates its record's, and inside the box its
@@ -282,11 +321,12 @@
  * countries or typos), version 3 (no other names of places, spellings or spatial index) and version 4
  * (no country entries) and version 5 (nodes, entries, first pages and the id order as arrays of
  * uint32_t fields, LABELS after NODES) and version 6 (records, alternates, spellings, populations and
- * spatial points as arrays of fixed-size fields) are not read by version 7.
+ * spatial points as arrays of fixed-size fields) and version 7 (names stored as they are, regions' and
+ * countries' texts in NAMES) are not read by version 8.
  *
- * Limits of version 7: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 8: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
- * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
+ * bytes, and a display name's encoding too; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, stored to 1e-7 degree. The builder refuses input past a limit with an error.
  */
 #ifndef MMSEARCH_FORMAT_H
@@ -302,7 +342,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 7u
+#define MMS_FORMAT_VERSION 8u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -313,8 +353,16 @@ extern "C" {
 #define MMS_COORDINATE_SCALE 10000000
 /* Longest name or key, in bytes (name lengths are uint16_t). */
 #define MMS_MAX_STRING_LENGTH 65535u
-/* Ends every label in LABELS and every name in NAMES; never a byte of UTF-8, so never one of a key. */
+/* Ends every label in LABELS, every name in NAMES and every text in PLACE_NAMES; never a byte of UTF-8,
+   so never one of a key, and never a code of an encoded name but its end. */
 #define MMS_STRING_END 0xFFu
+/* NAMES: the code that stands for the byte after it ("Encoded names"); never a byte of UTF-8. */
+#define MMS_NAME_ESCAPE 0xFEu
+/* A symbol table: at most this many symbols (codes 0 to 253), each of 1 to MMS_SYMBOL_MAX_LENGTH bytes. */
+#define MMS_MAX_SYMBOLS 254u
+#define MMS_SYMBOL_MAX_LENGTH 8u
+/* NAME_TABLES: at most this many tables (runs of NAMES). */
+#define MMS_MAX_NAME_TABLES 16u
 /* Nodes per mms_child_block. */
 #define MMS_CHILD_BLOCK_NODES 16u
 /* A node with more entries than this has a summary; one with this many or fewer has none. */
@@ -401,7 +449,10 @@ typedef enum mms_section_kind {
     MMS_SECTION_COUNTRY_RUNS = 19,
     MMS_SECTION_ENTRY_BLOCKS = 20,
     MMS_SECTION_ENTRY_DELTAS = 21,
-    MMS_SECTION_COUNT = 22
+    MMS_SECTION_SYMBOLS = 22,
+    MMS_SECTION_NAME_TABLES = 23,
+    MMS_SECTION_PLACE_NAMES = 24,
+    MMS_SECTION_COUNT = 25
 } mms_section_kind;
 
 /*
@@ -509,32 +560,53 @@ typedef struct mms_record {
     uint32_t id;           /* the list's "_id" (a GeoNames id) */
     int32_t lat_e7;        /* latitude in 1e-7 degree: the source's decimal text, exactly */
     int32_t lon_e7;        /* longitude in 1e-7 degree */
-    uint32_t name_offset;  /* start of the display name in NAMES (identical names share bytes) */
-    uint16_t name_length;  /* name bytes (an MMS_STRING_END follows them); 0 for an empty name */
+    uint32_t name_offset;  /* start of the encoded display name in NAMES (identical names share bytes) */
+    uint16_t name_length;  /* its encoded bytes (an MMS_STRING_END follows them); 0 for an empty name */
     uint8_t country[2];    /* ISO 3166-1 alpha-2 code as given, e.g. 'U','A'; zero when empty */
 } mms_record;
 
 /*
  * Another name of a city's fields (stored packed in ALTERNATES and SPELLINGS: record in record_bits,
  * then name_offset in name_offset_bits; see "Packed arrays"). Invariants: record < record_count; the
- * name, NAMES from name_offset up to the next MMS_STRING_END, is non-empty UTF-8 of at most
- * MMS_MAX_STRING_LENGTH bytes.
+ * name, NAMES from name_offset up to the next MMS_STRING_END decoded ("Encoded names"), is non-empty
+ * UTF-8 of at most MMS_MAX_STRING_LENGTH bytes.
  */
 typedef struct mms_alternate {
     uint32_t record;      /* the record the name belongs to */
-    uint32_t name_offset; /* start of the name in NAMES */
+    uint32_t name_offset; /* start of the encoded name in NAMES */
 } mms_alternate;
 
 /*
+ * A symbol of a table NAMES is encoded with (SYMBOLS; see "Encoded names"): code c of table t stands
+ * for the bytes[0 ..< length] of SYMBOLS[t's first symbol + c]. Invariants: 1 <= length <=
+ * MMS_SYMBOL_MAX_LENGTH; bytes past length zero. No padding: 9 bytes, 1-aligned.
+ */
+typedef struct mms_symbol {
+    uint8_t bytes[8]; /* the symbol's bytes, zero past its length */
+    uint8_t length;   /* how many of them */
+} mms_symbol;
+
+/*
+ * One run of NAMES and the symbol table it is encoded with (NAME_TABLES; see "Encoded names"): the
+ * run ends at names_end, its table at symbols_end; both start where the table before's end (0 for the
+ * first). Invariants: names_end strictly increasing from table to table, the last NAMES' length;
+ * symbols_end increasing by at most MMS_MAX_SYMBOLS, the last symbol_count. No padding: 8 bytes.
+ */
+typedef struct mms_name_table {
+    uint32_t names_end;   /* where its run of NAMES ends (bytes) */
+    uint32_t symbols_end; /* where its symbols end in SYMBOLS (symbols) */
+} mms_name_table;
+
+/*
  * A region (a GeoNames admin1 division: a US state, a Swiss canton, a French region). Invariants: its
- * name, code and folded name are spans of NAMES each followed by MMS_STRING_END; the name and code
+ * name, code and folded name are spans of PLACE_NAMES each followed by MMS_STRING_END; the name and code
  * are non-empty UTF-8, the folded name is fold(name); country is two ASCII bytes A-Z or 0-9; regions
  * are sorted by (country, code bytes), no two equal, and each is the region of some record.
  */
 typedef struct mms_region {
-    uint32_t name_offset;   /* the name in NAMES, as the admin1 file gives it ("Île-de-France") */
-    uint32_t folded_offset; /* fold(name) in NAMES: what qualifiers compare with */
-    uint32_t code_offset;   /* the admin1 code in NAMES ("IL", "11") */
+    uint32_t name_offset;   /* the name in PLACE_NAMES, as the admin1 file gives it ("Île-de-France") */
+    uint32_t folded_offset; /* fold(name) in PLACE_NAMES: what qualifiers compare with */
+    uint32_t code_offset;   /* the admin1 code in PLACE_NAMES ("IL", "11") */
     uint16_t name_length;   /* bytes of the name */
     uint16_t folded_length; /* bytes of fold(name) */
     uint16_t code_length;   /* bytes of the code */
@@ -543,13 +615,13 @@ typedef struct mms_region {
 
 /*
  * A country (a row of GeoNames' countryInfo.txt whose code some record has). Invariants: name and
- * folded name are spans of NAMES each followed by MMS_STRING_END, the name UTF-8 (possibly empty) and
+ * folded name are spans of PLACE_NAMES each followed by MMS_STRING_END, the name UTF-8 (possibly empty) and
  * the folded name fold(name); code is two ASCII bytes A-Z or 0-9; iso3 is three ASCII bytes A-Z or
  * three zero bytes; reserved is zero; countries are sorted by code, no two equal.
  */
 typedef struct mms_country {
-    uint32_t name_offset;   /* the country's name in NAMES ("United States") */
-    uint32_t folded_offset; /* fold(name) in NAMES */
+    uint32_t name_offset;   /* the country's name in PLACE_NAMES ("United States") */
+    uint32_t folded_offset; /* fold(name) in PLACE_NAMES */
     uint16_t name_length;   /* bytes of the name */
     uint16_t folded_length; /* bytes of fold(name) */
     uint8_t code[2];        /* ISO 3166-1 alpha-2, as records hold it */
@@ -604,13 +676,13 @@ typedef struct mms_entry_block {
  * Another name of a country or a region, from GeoNames' alternate names file: a qualifier of every
  * record in that country (or region) besides the names COUNTRIES and REGIONS give ("uk", "usa",
  * "deutschland"). Invariants: owner_kind is MMS_QUALIFIER_OF_COUNTRY (owner < country_count) or
- * MMS_QUALIFIER_OF_REGION (owner < region_count); the folded name is a span of NAMES followed by
+ * MMS_QUALIFIER_OF_REGION (owner < region_count); the folded name is a span of PLACE_NAMES followed by
  * MMS_STRING_END, non-empty, fold(name) of a name of the file; entries are sorted by (owner_kind,
  * owner, folded bytes), no two equal; reserved is zero.
  */
 typedef struct mms_qualifier_name {
     uint32_t owner;          /* the country's number in COUNTRIES, or the region's in REGIONS */
-    uint32_t folded_offset;  /* fold(name) in NAMES */
+    uint32_t folded_offset;  /* fold(name) in PLACE_NAMES */
     uint16_t folded_length;  /* bytes of fold(name) */
     uint8_t owner_kind;      /* MMS_QUALIFIER_OF_COUNTRY or MMS_QUALIFIER_OF_REGION */
     uint8_t reserved;        /* zero */
@@ -690,7 +762,7 @@ _Static_assert(offsetof(mms_header, summary_count_bits) == 101, "mms_header.summ
 _Static_assert(offsetof(mms_header, summary_top_bits) == 102, "mms_header.summary_top_bits");
 _Static_assert(offsetof(mms_header, region_bits) == 103, "mms_header.region_bits");
 _Static_assert(offsetof(mms_header, sections) == 104, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 104 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 456 bytes");
+_Static_assert(sizeof(mms_header) == 104 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 504 bytes");
 
 _Static_assert(sizeof(mms_node) == 8, "mms_node is 8 bytes");
 _Static_assert(offsetof(mms_node, entry_first) == 0, "mms_node.entry_first");
@@ -720,6 +792,15 @@ _Static_assert(offsetof(mms_record, country) == 18, "mms_record.country");
 _Static_assert(sizeof(mms_alternate) == 8, "mms_alternate is 8 bytes");
 _Static_assert(offsetof(mms_alternate, record) == 0, "mms_alternate.record");
 _Static_assert(offsetof(mms_alternate, name_offset) == 4, "mms_alternate.name_offset");
+
+_Static_assert(sizeof(mms_symbol) == 9, "mms_symbol is 9 bytes");
+_Static_assert(offsetof(mms_symbol, bytes) == 0, "mms_symbol.bytes");
+_Static_assert(offsetof(mms_symbol, length) == 8, "mms_symbol.length");
+_Static_assert(sizeof(((mms_symbol *)0)->bytes) == MMS_SYMBOL_MAX_LENGTH, "a symbol holds MMS_SYMBOL_MAX_LENGTH bytes");
+_Static_assert(MMS_MAX_SYMBOLS == MMS_NAME_ESCAPE, "every code below the escape can be a symbol");
+_Static_assert(sizeof(mms_name_table) == 8, "mms_name_table is 8 bytes");
+_Static_assert(offsetof(mms_name_table, names_end) == 0, "mms_name_table.names_end");
+_Static_assert(offsetof(mms_name_table, symbols_end) == 4, "mms_name_table.symbols_end");
 
 _Static_assert(sizeof(mms_region) == 20, "mms_region is 20 bytes");
 _Static_assert(offsetof(mms_region, name_offset) == 0, "mms_region.name_offset");
@@ -798,6 +879,8 @@ enum {
     MMS_SUMMARY_SIZE = sizeof(mms_summary),
     MMS_RECORD_SIZE = sizeof(mms_record),
     MMS_ALTERNATE_SIZE = sizeof(mms_alternate),
+    MMS_SYMBOL_SIZE = sizeof(mms_symbol),
+    MMS_NAME_TABLE_SIZE = sizeof(mms_name_table),
     MMS_REGION_SIZE = sizeof(mms_region),
     MMS_COUNTRY_SIZE = sizeof(mms_country),
     MMS_QUALIFIER_NAME_SIZE = sizeof(mms_qualifier_name),

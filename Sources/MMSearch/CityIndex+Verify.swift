@@ -42,6 +42,7 @@ private struct _Verifier {
         try checkChecksum()
         try checkSource()
         try checkPadding()
+        try checkSymbols()
         let keys = try checkRecords()
         let folded = try checkAlternates()
         try checkTrie(tails: keys.tails, primaryKeys: keys.primary, alternateFolds: folded)
@@ -164,7 +165,7 @@ private struct _Verifier {
     func checkRegionsAndCountries() throws(MMSearchError) {
         func checkText(_ text: UnsafeRawBufferPointer, at offset: Int, _ what: String, nonEmpty: Bool) throws(MMSearchError) {
             let end = text.isEmpty ? nil : text.baseAddress.map { $0 - UnsafeRawPointer(index.raw.baseAddress!) + text.count }
-            guard isValidUTF8(text), !nonEmpty || !text.isEmpty, end.map({ $0 < layout.names.upperBound && index.raw[$0] == UInt8(MMS_STRING_END) }) ?? true else {
+            guard isValidUTF8(text), !nonEmpty || !text.isEmpty, end.map({ $0 < layout.placeNames.upperBound && index.raw[$0] == UInt8(MMS_STRING_END) }) ?? true else {
                 throw corrupt(offset, "\(what) is \(nonEmpty ? "empty, " : "")not valid UTF-8 or not followed by its end byte")
             }
         }
@@ -277,7 +278,7 @@ private struct _Verifier {
     /// The bytes between sections (each padded to the next multiple of 8) are zero, and the string
     /// pools end with a string's end byte (a pool grown into its padding would not).
     func checkPadding() throws(MMSearchError) {
-        for (name, pool) in [("label", layout.labels), ("name", layout.names)] where !pool.isEmpty {
+        for (name, pool) in [("label", layout.labels), ("name", layout.names), ("place name", layout.placeNames)] where !pool.isEmpty {
             guard index.raw[pool.upperBound - 1] == UInt8(MMS_STRING_END) else {
                 throw corrupt(pool.upperBound - 1, "the \(name) pool does not end with a string's end byte")
             }
@@ -317,19 +318,45 @@ private struct _Verifier {
         }
     }
 
+    /// NAME_TABLES and SYMBOLS: the tables' runs tiling NAMES and their symbols tiling SYMBOLS, at most
+    /// MMS_MAX_SYMBOLS a table (`nameTable` checks each against the one before); each symbol 1 to
+    /// MMS_SYMBOL_MAX_LENGTH bytes long, its bytes past that zero.
+    func checkSymbols() throws(MMSearchError) {
+        var ends = (names: 0, symbols: 0)
+        for table in 0 ..< layout.nameTableCount {
+            let run = try index.nameTable(table)
+            ends = (run.names.upperBound, run.symbols.upperBound)
+        }
+        guard ends == (layout.names.count, layout.symbolCount) else {
+            throw corrupt(layout.nameTables, "the name tables end at \(ends.names) bytes of names and \(ends.symbols) symbols; expected all \(layout.names.count) and \(layout.symbolCount)")
+        }
+        for code in 0 ..< layout.symbolCount {
+            let offset = layout.symbols + code * _IndexLayout.symbolSize
+            let symbol = raw(offset, as: mms_symbol.self)
+            let length = Int(symbol.length)
+            let padding = withUnsafeBytes(of: symbol.bytes) { bytes in bytes[min(length, bytes.count)...].allSatisfy { $0 == 0 } }
+            guard (1 ... Int(MMS_SYMBOL_MAX_LENGTH)).contains(length), padding else {
+                throw corrupt(offset, "symbol \(code) is \(length) bytes long, or has bytes past its length that are not zero; a symbol has 1 to \(MMS_SYMBOL_MAX_LENGTH), zero past them")
+            }
+        }
+    }
+
     /// Checks each record's fields and the order of all records; returns every record's key tail
     /// (", " + fold(country), or nothing), which every key of the record ends with, and its primary key.
     func checkRecords() throws(MMSearchError) -> (tails: [[UInt8]], primary: PrimaryKeys) {
         var tails: [[UInt8]] = [], primary = PrimaryKeys()
         tails.reserveCapacity(layout.recordCount)
-        var previous: (key: [UInt8], name: UnsafeRawBufferPointer, id: UInt32)?
+        var previous: (key: [UInt8], name: [UInt8], id: UInt32)?
         var greatestPopulation: UInt64 = 0, greatestID: UInt32 = 0, longestName: UInt16 = 0
         for position in 0 ..< layout.recordCount {
             let record = try index.record(position)
             let name = try index.name(of: record, recordIndex: position)
-            let nameEnd = layout.names.lowerBound + Int(record.name_offset) + Int(record.name_length)
-            guard nameEnd < layout.names.upperBound, index.raw[nameEnd] == UInt8(MMS_STRING_END) else {
-                throw corrupt(recordOffset(position), "record \(position)'s name is not followed by its end byte")
+            // The name decoded; its encoding exactly name_length bytes, the first end byte after them.
+            let nameStart = layout.names.lowerBound + Int(record.name_offset)
+            let nameEnd = nameStart + Int(record.name_length)
+            guard nameEnd < layout.names.upperBound, index.raw[nameEnd] == UInt8(MMS_STRING_END),
+                  !index.raw[nameStart ..< nameEnd].contains(UInt8(MMS_STRING_END)) else {
+                throw corrupt(recordOffset(position), "record \(position)'s encoded name is not \(record.name_length) bytes followed by its end byte")
             }
             guard isValidUTF8(name) else {
                 throw corrupt(recordOffset(position), "record \(position) has a name that is not valid UTF-8")
@@ -349,11 +376,11 @@ private struct _Verifier {
                 tail.append(contentsOf: Folding.fold(_IndexBytes.countryText(country)))
             }
             var key: [UInt8] = []
-            Folding.append(foldingUTF8: name.assumingMemoryBound(to: UInt8.self), to: &key)
+            name.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &key) }
             key.append(contentsOf: tail)
             if let previous {
                 let order = key.withUnsafeBytes { b in previous.key.withUnsafeBytes { a in compareBytes(a, 0 ..< a.count, b, 0 ..< b.count) } }
-                let nameOrder = order != 0 ? order : compareBytes(previous.name, 0 ..< previous.name.count, name, 0 ..< name.count)
+                let nameOrder = order != 0 ? order : name.withUnsafeBytes { b in previous.name.withUnsafeBytes { a in compareBytes(a, 0 ..< a.count, b, 0 ..< b.count) } }
                 guard nameOrder < 0 || (nameOrder == 0 && previous.id <= record.id) else {
                     throw corrupt(recordOffset(position), "record \(position) sorts before record \(position - 1); records must be in (key, name, id) order")
                 }
@@ -397,7 +424,7 @@ private struct _Verifier {
                 throw corrupt(self.index.alternateOffset(index), "alternate name \(index) is empty or not valid UTF-8")
             }
             var folded: [UInt8] = []
-            Folding.append(foldingUTF8: text.assumingMemoryBound(to: UInt8.self), to: &folded)
+            text.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &folded) }
             folds.append(folded)
         }
         return folds
@@ -599,7 +626,7 @@ private func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
 
 /// Whether `bytes` are well-formed UTF-8, as `String(validating:as:)` (macOS 15) decides: the standard
 /// library's decoder refuses overlong forms, surrogates and scalars past U+10FFFF alike.
-private func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+private func isValidUTF8(_ bytes: some Sequence<UInt8>) -> Bool {
     var decoder = UTF8()
     var iterator = bytes.makeIterator()
     while true {

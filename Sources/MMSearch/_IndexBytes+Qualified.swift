@@ -136,7 +136,7 @@ extension _IndexBytes {
         for (text, kind) in try names(ofRecord: index) {
             if match == .name, kind == MMS_KIND_SPELLING.rawValue { continue }
             key.removeAll(keepingCapacity: true)
-            Folding.append(foldingUTF8: text.assumingMemoryBound(to: UInt8.self), to: &key)
+            text.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &key) }
             let foldedLength = key.count
             key.append(contentsOf: tail)
             if key.starts(with: query) {

@@ -83,11 +83,11 @@ extension _IndexBytes {
     /// The names of record `index` in order, each with its kind (PRIMARY for the first, ALTERNATE or
     /// SPELLING for the rest): its display name unless that is empty and it has alternates, then its
     /// given alternates, then its spellings.
-    func names(ofRecord index: Int) throws(MMSearchError) -> [(text: UnsafeRawBufferPointer, kind: UInt32)] {
+    func names(ofRecord index: Int) throws(MMSearchError) -> [(text: [UInt8], kind: UInt32)] {
         let record = try record(index)
         let given = alternates(ofRecord: index, in: 0 ..< layout.givenAlternateCount)
         let spellings = alternates(ofRecord: index, in: layout.givenAlternateCount ..< layout.alternateCount)
-        var names: [(text: UnsafeRawBufferPointer, kind: UInt32)] = []
+        var names: [(text: [UInt8], kind: UInt32)] = []
         names.reserveCapacity(given.count + spellings.count + 1)
         if record.name_length > 0 || given.isEmpty {
             names.append((try name(of: record, recordIndex: index), MMS_KIND_PRIMARY.rawValue))
@@ -106,7 +106,7 @@ extension _IndexBytes {
     /// exactly as the name part.
     func qualifiers(ofRecord index: Int) throws(MMSearchError) -> Qualifiers {
         var qualifiers = Qualifiers(qualifierNames: UnsafeRawBufferPointer(rebasing: raw[layout.qualifierNames ..< layout.qualifierNames + layout.qualifierNameCount * _IndexLayout.qualifierNameSize]),
-                                    names: UnsafeRawBufferPointer(rebasing: raw[layout.names]))
+                                    names: UnsafeRawBufferPointer(rebasing: raw[layout.placeNames]))
         let record = try record(index)
         var countryNumber: Int?
         if record.country != (0, 0) {
@@ -162,7 +162,7 @@ extension _IndexBytes {
 /// none) is no qualifier. The record's own texts are held in place, its country's and region's other
 /// names as runs of QUALIFIER_NAMES whose texts `qualifierNames(of:_:)` checked: no heap storage.
 struct Qualifiers {
-    /// QUALIFIER_NAMES and the name pool.
+    /// QUALIFIER_NAMES and the pool of their texts (PLACE_NAMES).
     private let qualifierNames: UnsafeRawBufferPointer
     private let names: UnsafeRawBufferPointer
     /// The record's own: country code, ISO3 code, country name, region name, region code (those it has).

@@ -327,35 +327,6 @@ struct _IndexBytes {
         return array.start + bit / 8
     }
 
-    /// The text of alternate name `index`: NAMES from its offset up to the next MMS_STRING_END,
-    /// checked to end inside the pool and within MMS_MAX_STRING_LENGTH bytes.
-    func alternateText(_ index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        let start = Int(try alternate(index).name_offset)
-        let location = alternateOffset(index)
-        guard start < layout.names.count else {
-            throw corrupt(location, "alternate name \(index) starts at \(start), outside the \(layout.names.count)-byte name pool")
-        }
-        let first = layout.names.lowerBound + start
-        guard let name = text(from: first, before: min(layout.names.upperBound, first + Int(MMS_MAX_STRING_LENGTH) + 1)) else {
-            throw corrupt(location, "alternate name \(index) has no end byte within \(MMS_MAX_STRING_LENGTH) bytes of the name pool")
-        }
-        return name
-    }
-
-    /// The length of fold(alternate name `index`), what an ALTERNATE match weighs by.
-    func foldedLength(ofAlternate index: Int) throws(MMSearchError) -> Int {
-        var folded: [UInt8] = []
-        Folding.append(foldingUTF8: try alternateText(index).assumingMemoryBound(to: UInt8.self), to: &folded)
-        return folded.count
-    }
-
-    /// The text of the name an entry value was made from: a display name or an alternate.
-    func nameText(ofEntry value: UInt32) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        let name = Int(value & MMS_ENTRY_NAME_MASK)
-        if name < layout.recordCount { return try self.name(of: record(name), recordIndex: name) }
-        return try alternateText(name - layout.recordCount)
-    }
-
     /// The population of record `index`; 0 when the index has none.
     @inline(__always)
     func population(_ index: Int) -> UInt64 {
@@ -432,16 +403,6 @@ struct _IndexBytes {
         return rank
     }
 
-    /// `length` bytes at `offset` of the name pool, checked; `at` and `what` say whose, for errors.
-    @inline(__always)
-    func span(offset: UInt32, length: UInt16, at location: Int, what: @autoclosure () -> String) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        let start = Int(offset), count = Int(length)
-        guard start <= layout.names.count - count else {
-            throw corrupt(location, "\(what()) has name \(start)+\(count), outside the \(layout.names.count)-byte name pool")
-        }
-        return UnsafeRawBufferPointer(rebasing: raw[layout.names.lowerBound + start ..< layout.names.lowerBound + start + count])
-    }
-
     /// Record `index`, in name order, unpacked.
     @inline(__always)
     func record(_ index: Int) throws(MMSearchError) -> mms_record {
@@ -486,12 +447,6 @@ struct _IndexBytes {
         try checkRecord(index)
         let country = bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask)
         return (UInt8(truncatingIfNeeded: country), UInt8(truncatingIfNeeded: country >> 8))
-    }
-
-    /// The display name bytes of record `index`, checked to lie inside the name pool.
-    func name(of record: mms_record, recordIndex: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        try span(offset: record.name_offset, length: record.name_length,
-                 at: layout.records.byteOffset(recordIndex), what: "record \(recordIndex)")
     }
 
     /// Record `index` as a `City`; `matchedBy`, an entry value of the record, names the name a search

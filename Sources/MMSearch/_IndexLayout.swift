@@ -60,9 +60,17 @@ struct _IndexLayout: Sendable {
     let entryBlockCount: Int
     let entryBlocks: Int
     let entryDeltas: Range<Int>
-    /// Byte ranges of the pools.
+    /// SYMBOLS: the symbol tables NAMES is encoded with (its count and byte offset); NAME_TABLES: which
+    /// run of NAMES each encodes (its count and byte offset).
+    let symbolCount: Int
+    let symbols: Int
+    let nameTableCount: Int
+    let nameTables: Int
+    /// Byte ranges of the pools: NAMES holds the records' and alternates' names encoded, PLACE_NAMES
+    /// the regions' and countries' texts as they are.
     let labels: Range<Int>
     let names: Range<Int>
+    let placeNames: Range<Int>
     let source: Range<Int>
 
     static let headerSize = MemoryLayout<mms_header>.size
@@ -72,6 +80,8 @@ struct _IndexLayout: Sendable {
     static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
     static let countryRunSize = MemoryLayout<mms_country_run>.stride
     static let entryBlockSize = MemoryLayout<mms_entry_block>.stride
+    static let symbolSize = MemoryLayout<mms_symbol>.stride
+    static let nameTableSize = MemoryLayout<mms_name_table>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -85,6 +95,7 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_COUNTRIES, "countries"), (MMS_SECTION_QUALIFIER_NAMES, "qualifier names"), (MMS_SECTION_SPELLINGS, "spellings"),
         (MMS_SECTION_SOURCE, "source"), (MMS_SECTION_SPATIAL, "spatial"), (MMS_SECTION_COUNTRY_RUNS, "country runs"),
         (MMS_SECTION_ENTRY_BLOCKS, "entry blocks"), (MMS_SECTION_ENTRY_DELTAS, "entry deltas"),
+        (MMS_SECTION_SYMBOLS, "symbols"), (MMS_SECTION_NAME_TABLES, "name tables"), (MMS_SECTION_PLACE_NAMES, "place names"),
     ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
@@ -271,8 +282,24 @@ struct _IndexLayout: Sendable {
         entryBlockCount = Int(header.entry_block_count)
         entryBlocks = try section(MMS_SECTION_ENTRY_BLOCKS, elementSize: Self.entryBlockSize, count: entryBlockCount).lowerBound
         entryDeltas = try section(MMS_SECTION_ENTRY_DELTAS)
-        guard entryDeltas.upperBound == raw.count else {
-            throw corrupt(at(\.file_size), "the sections end at byte \(entryDeltas.upperBound), the file at \(raw.count)")
+        // SYMBOLS and NAME_TABLES: arrays whose lengths give their counts.
+        let symbolsSection = try section(MMS_SECTION_SYMBOLS)
+        guard symbolsSection.count % Self.symbolSize == 0 else {
+            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_SYMBOLS.rawValue) * MemoryLayout<mms_section>.stride,
+                          "the symbols section is \(symbolsSection.count) bytes, expected a multiple of \(Self.symbolSize)")
+        }
+        symbolCount = symbolsSection.count / Self.symbolSize
+        symbols = symbolsSection.lowerBound
+        let nameTablesSection = try section(MMS_SECTION_NAME_TABLES)
+        guard nameTablesSection.count % Self.nameTableSize == 0, nameTablesSection.count / Self.nameTableSize <= Int(MMS_MAX_NAME_TABLES) else {
+            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_NAME_TABLES.rawValue) * MemoryLayout<mms_section>.stride,
+                          "the name tables section is \(nameTablesSection.count) bytes, expected a multiple of \(Self.nameTableSize), at most \(MMS_MAX_NAME_TABLES) tables")
+        }
+        nameTableCount = nameTablesSection.count / Self.nameTableSize
+        nameTables = nameTablesSection.lowerBound
+        placeNames = try section(MMS_SECTION_PLACE_NAMES)
+        guard placeNames.upperBound == raw.count else {
+            throw corrupt(at(\.file_size), "the sections end at byte \(placeNames.upperBound), the file at \(raw.count)")
         }
     }
 }

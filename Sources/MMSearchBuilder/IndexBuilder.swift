@@ -270,26 +270,32 @@ public enum IndexBuilder {
         let populations = ordered.contains { $0.population != 0 } ? ordered.map(\.population) : []
         let summaries = SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, recordCount: ordered.count)
 
-        var names = BytePool(expectedCount: ordered.count + keys.alternates.count)
-        // Region and country texts first: a few tens of KB that every page of results reads, together
-        // at the start of the name pool rather than one cache line each across it.
-        let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, qualifierNames: qualifierNames, names: &names, file: file)
+        // Region and country texts, which qualifiers compare as they are: a few tens of KB that every
+        // page of results reads, together in PLACE_NAMES.
+        var placeNames = BytePool()
+        let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, qualifierNames: qualifierNames, names: &placeNames, file: file)
+        // The records' and alternates' names, encoded with tables trained on them ("Encoded names").
+        let names = try EncodedNamePool(names: ordered.map(\.name) + keys.alternates.map(\.name), file: file)
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)
         for record in ordered {
+            let name = names.span(of: record.name)
+            guard name.length <= Int(MMS_MAX_STRING_LENGTH) else {
+                throw .limitExceeded(file: file, message: "record \(record.id)'s name encodes to \(name.length) bytes; an encoded display name has at most \(MMS_MAX_STRING_LENGTH)")
+            }
             recordEntries.append(mms_record(
                 id: record.id,
                 lat_e7: record.latitudeE7,
                 lon_e7: record.longitudeE7,
-                name_offset: try names.intern(record.name, file: file),
-                name_length: UInt16(record.name.count),
+                name_offset: name.offset,
+                name_length: UInt16(name.length),
                 country: record.country.count == 2 ? (record.country[0], record.country[1]) : (0, 0)
             ))
         }
         var alternates: [mms_alternate] = []
         alternates.reserveCapacity(keys.alternates.count)
         for alternate in keys.alternates {
-            alternates.append(mms_alternate(record: alternate.record, name_offset: try names.intern(alternate.name, file: file)))
+            alternates.append(mms_alternate(record: alternate.record, name_offset: names.span(of: alternate.name).offset))
         }
         // Positions in name order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
         let idOrder = (0 ..< UInt32(recordEntries.count)).sorted {
@@ -380,6 +386,9 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_COUNTRY_RUNS, countryEntries.runs)
         writer.place(MMS_SECTION_ENTRY_BLOCKS, countryEntries.blocks)
         writer.place(MMS_SECTION_ENTRY_DELTAS, countryEntries.deltas)
+        writer.place(MMS_SECTION_SYMBOLS, names.symbols)
+        writer.place(MMS_SECTION_NAME_TABLES, names.tables)
+        writer.place(MMS_SECTION_PLACE_NAMES, placeNames.bytes)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: alternates.count - keys.spellingCount, summaries: summaries.summaries.count, top: summaries.top.count,
@@ -518,7 +527,7 @@ struct PrimaryOrder {
     }
 }
 
-/// Names stored once each, each followed by MMS_STRING_END: identical names share their bytes.
+/// Texts stored once each, each followed by MMS_STRING_END: identical texts share their bytes.
 struct BytePool {
     private(set) var bytes: [UInt8] = []
     private var offsets: [ByteString: UInt32] = [:]

@@ -40,7 +40,7 @@ import Testing
         let built = try IndexBuilder.makeIndex(records: [Self.record(1, "Alpha"), Self.record(2, "Beta")], source: Self.source)
         let index = try CityIndex(bytes: Data(built.bytes), path: "fixture.mms")
         let info = try index.info()
-        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 7)
+        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 8)
         #expect(info.recordCount == 2 && info.fileSize == index.fileSize && info.fileSize == built.bytes.count)
         #expect(info.source == Self.source && info.source.kind == .cityList && info.source.joined == nil)
         #expect(info.nodeCount == built.summary.nodeCount && info.entryCount == built.summary.entryCount)
@@ -54,14 +54,16 @@ import Testing
         let names = info.sections.map(\.name)
         #expect(Set(names).count == names.count && !names.contains(""))
         let known = ["labels", "nodes", "entries", "summaries", "top pages", "top page ranks", "records", "population", "alternates", "names", "id order",
-                     "record regions", "regions", "countries", "qualifier names", "spellings", "source", "spatial"]
+                     "record regions", "regions", "countries", "qualifier names", "spellings", "source", "spatial", "symbols", "name tables", "place names"]
         #expect(names.filter(known.contains) == known, "\(names)")
         #expect(info.sections.first?.offset == Int(MMS_HEADER_SIZE))
         #expect(info.sections.last.map { $0.offset + $0.length } == info.fileSize)
-        // Two records packed at 2 bits an id (the greatest is 2), the coordinates, 4 bits a name offset
-        // (NAMES is "Alpha", "Beta", each with its end: 11 bytes), 3 a name length (5), the country.
-        let recordBits = 2 + Int(MMS_LATITUDE_BITS + MMS_LONGITUDE_BITS) + 4 + 3 + Int(MMS_COUNTRY_BITS)
-        #expect(info.sections.first { $0.name == "names" }?.length == 11)
+        // Two records packed at 2 bits an id (the greatest is 2), the coordinates, 2 bits a name offset
+        // (NAMES is "Alpha" and "Beta" encoded, each one symbol of a table trained on them, and its end:
+        // 4 bytes), 1 a name length (1), the country.
+        let recordBits = 2 + Int(MMS_LATITUDE_BITS + MMS_LONGITUDE_BITS) + 2 + 1 + Int(MMS_COUNTRY_BITS)
+        #expect(info.sections.first { $0.name == "names" }?.length == 4)
+        #expect(info.sections.first { $0.name == "name tables" }?.length == Int(MMS_NAME_TABLE_SIZE)) // both Latin
         #expect(info.sections.first { $0.name == "records" }?.length == PackedArrays.byteCount(count: 2, width: recordBits))
         #expect(info.sections.first { $0.name == "population" }?.length == 0)
         #expect(info.sections.first { $0.name == "source" }?.length == Int(MMS_SOURCE_SIZE) + "fixture.json".utf8.count)

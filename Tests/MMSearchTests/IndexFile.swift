@@ -28,7 +28,7 @@ enum IndexFormat {
 
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
-    /// SOURCE and ENTRY_DELTAS are not arrays; NODES, ENTRIES, SUMMARIES, TOP, TOP_RANKS, RECORDS,
+    /// SOURCE, ENTRY_DELTAS and PLACE_NAMES are not arrays; NODES, ENTRIES, SUMMARIES, TOP, TOP_RANKS, RECORDS,
     /// POPULATION, ALTERNATES, ID_ORDER, RECORD_REGIONS, SPELLINGS and SPATIAL are packed: `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
@@ -37,6 +37,7 @@ enum IndexFormat {
         (MMS_SECTION_QUALIFIER_NAMES, probe(mms_qualifier_name.self)),
         (MMS_SECTION_COUNTRY_RUNS, probe(mms_country_run.self)),
         (MMS_SECTION_ENTRY_BLOCKS, probe(mms_entry_block.self)),
+        (MMS_SECTION_SYMBOLS, probe(mms_symbol.self)),
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
@@ -98,7 +99,9 @@ enum IndexFormat {
         case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATES, "record"), (MMS_SECTION_SPELLINGS, "record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
-        case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
+        case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_PLACE_NAMES).count + 1 }
+        // A symbol's length past MMS_SYMBOL_MAX_LENGTH (0 is refused too, but it points nowhere).
+        case (MMS_SECTION_SYMBOLS, "length"): return Meaning { _ in Int(MMS_SYMBOL_MAX_LENGTH) + 1 }
         // A run's blocks past ENTRY_BLOCKS (a run has at least one), a block's first position past ENTRIES.
         case (MMS_SECTION_COUNTRY_RUNS, "block_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRY_BLOCKS) }
         case (MMS_SECTION_ENTRY_BLOCKS, "first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) }
@@ -108,7 +111,7 @@ enum IndexFormat {
              (MMS_SECTION_REGIONS, "name_length"), (MMS_SECTION_REGIONS, "folded_length"), (MMS_SECTION_REGIONS, "code_length"),
              (MMS_SECTION_COUNTRIES, "name_offset"), (MMS_SECTION_COUNTRIES, "folded_offset"),
              (MMS_SECTION_COUNTRIES, "name_length"), (MMS_SECTION_COUNTRIES, "folded_length"):
-            return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
+            return Meaning { $0.section(MMS_SECTION_PLACE_NAMES).count + 1 }
         default: return nil
         }
     }
@@ -307,13 +310,13 @@ struct IndexFile {
         return zip(sections, sections.dropFirst()).map { $0.upperBound ..< $1.lowerBound }.filter { !$0.isEmpty }
     }
 
-    /// The bytes of NAMES that are content: the countries' and regions' other names (QUALIFIER_NAMES'
+    /// The bytes of PLACE_NAMES that are content: the countries' and regions' other names (QUALIFIER_NAMES'
     /// folded texts). Only their own fields point at them, and verify sees only that each is folded
     /// and in order, so another folded text there is another index, as `IndexFormat.isContent` says of
     /// the fields themselves.
     var contentTexts: [Range<Int>] {
         let element = IndexFormat.element(of: MMS_SECTION_QUALIFIER_NAMES)!
-        let names = section(MMS_SECTION_NAMES).lowerBound
+        let names = section(MMS_SECTION_PLACE_NAMES).lowerBound
         return (0 ..< count(of: MMS_SECTION_QUALIFIER_NAMES)).map { position in
             let start = names + Int(load(at: offset(MMS_SECTION_QUALIFIER_NAMES, element: position, element.field("folded_offset")!), width: 4))
             return start ..< start + Int(load(at: offset(MMS_SECTION_QUALIFIER_NAMES, element: position, element.field("folded_length")!), width: 2))

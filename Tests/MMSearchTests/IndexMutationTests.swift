@@ -378,9 +378,10 @@ import Testing
     }
 
     /// Whether a header field is the length of a pool section (not an array; SOURCE too, which SPATIAL
-    /// follows): open cannot tell such a length grown or shrunk within the padding after it.
+    /// follows, and ENTRY_DELTAS, which SYMBOLS follows): open cannot tell such a length grown or shrunk
+    /// within the padding after it.
     static func isPoolLength(_ field: IndexFormat.Field) -> Bool {
-        [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE].contains { field.name == "sections.\($0.rawValue).length" }
+        [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE, MMS_SECTION_ENTRY_DELTAS].contains { field.name == "sections.\($0.rawValue).length" }
     }
 
     /// Every header byte flipped: open rejects it, or (the checksum, a pool's length within its
@@ -445,8 +446,8 @@ import Testing
         let element = isPadding ? nil : IndexFormat.element(of: kind)
         var random = SeededRandom(seed: 23 + UInt64(kindNumber))
         let offsets = ranges.flatMap { $0 }
-        // In NAMES, the countries' and regions' other names are content (`IndexFile.contentTexts`).
-        let contentTexts = kind == MMS_SECTION_NAMES ? fixture.file.contentTexts : []
+        // In PLACE_NAMES, the countries' and regions' other names are content (`IndexFile.contentTexts`).
+        let contentTexts = kind == MMS_SECTION_PLACE_NAMES ? fixture.file.contentTexts : []
         // Each flip exercises the file twice (about 10 ms in a debug build): a third of them in the quick run.
         let flips = fixtureName == "full" ? FullTests.count(quick: 10, full: 30) : FullTests.count(quick: 5, full: 15)
         for _ in 0 ..< min(flips, offsets.count * 2) {
