@@ -162,10 +162,11 @@
  * ---------------------------------------------------------------------------------------------------
  * The spatial index (reverse lookups: the records nearest a point; shared/peers/rank.py, "Geography").
  * SPATIAL is an implicit k-d tree over the records' coordinates (mms_record.lat_e7, lon_e7, compared
- * as the integers they are): one mms_spatial_point per record, no node structs. Each point holds its
- * record's coordinates (equal to the record's: a copy, so that a walk reads SPATIAL's contiguous
- * bytes and reads RECORDS only for the records it answers) and, in record_axis, the record number
- * and the axis bit. The node of a range [lo, hi) of SPATIAL (the root's is [0, record_count)) is
+ * as the integers they are): one mms_spatial_point per record, no node structs. Each point holds the
+ * cell of its record's coordinates (each coordinate plus its bias, shifted right by
+ * MMS_SPATIAL_CELL_SHIFT: a square of 2^11 units, 2.048e-4 degree, about 23 m of latitude, so that a
+ * walk reads SPATIAL's contiguous bytes to rule points out and reads RECORDS' exact coordinates only
+ * for the points a cell cannot rule out) and, in record_axis, the record number and the axis bit. The node of a range [lo, hi) of SPATIAL (the root's is [0, record_count)) is
  *   a leaf when hi - lo <= MMS_SPATIAL_LEAF_SIZE: the points SPATIAL[lo ..< hi], in any order;
  *   else split at m = lo + (hi - lo) / 2: SPATIAL[m] is the node's pivot, its low child [lo, m) and
  *   its high child [m + 1, hi). The pivot's bit MMS_SPATIAL_AXIS_LONGITUDE says the axis it splits
@@ -176,11 +177,14 @@
  * in bit 31). Every record appears exactly once.
  * Equivalently: each node has a box, the root's [-90, 90] x [-180, 180] degrees, a child's its
  * parent's with the split axis cut at the pivot's coordinate (low child: at most; high child: at
- * least), and every record lies in the box of the node that holds it (as a pivot or in a leaf).
+ * least), and every record lies in the box of the node that holds it (as a pivot or in a leaf). A
+ * reader knows a pivot's cell, not its coordinate: it cuts the low child's box at the cell's high edge
+ * and the high child's at its low edge, boxes a little larger than the tree's, which hold what those do.
  * The builder picks the pivot as the median (by coordinate, then record number) and the axis where
  * the range's points spread more (longitude spans scaled by the cosine of the latitude).
  * A search keeps the k best (distance, id) so far and enters a node only when a lower bound of the
- * haversine distance from the point to the node's box can beat the k-th: the bound takes the least
+ * haversine distance from the point to the node's box can beat the k-th, and reads a record's exact
+ * coordinates only when the same bound to its point's cell can: the bound takes the least
  * latitude difference, the least longitude difference around the circle (so across the 180th
  * meridian), and the least cosine of the box's latitudes (0 when a box reaches a pole) separately,
  * each of which only lowers sin^2(d / 2R); filters skip records, and a `within` disc or a box filter
@@ -251,8 +255,9 @@
  *   MMS_LONGITUDE_BITS, its name_offset in name_offset_bits, its name_length in name_length_bits =
  *   max(1, bits of the longest display name's length), and its country as country[0] | country[1] << 8
  *   in MMS_COUNTRY_BITS;
- *   SPATIAL: a point is its latitude and longitude as a record's, then its record number in record_bits,
- *   then its axis bit (MMS_SPATIAL_AXIS_BITS);
+ *   SPATIAL: a point is its latitude cell in MMS_SPATIAL_LATITUDE_BITS, its longitude cell in
+ *   MMS_SPATIAL_LONGITUDE_BITS (see "The spatial index"), then its record number in record_bits, then
+ *   its axis bit (MMS_SPATIAL_AXIS_BITS);
  *   SUMMARIES: a summary is its node in summary_node_bits = max(1, bits of node_count - 1), its
  *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
@@ -403,6 +408,11 @@ extern "C" {
 #define MMS_COUNTRY_BITS 16u
 /* SPATIAL: a point's axis bit, packed after its record number. */
 #define MMS_SPATIAL_AXIS_BITS 1u
+/* SPATIAL: a point's cell, its biased coordinates shifted right by this (2^11 units of 1e-7 degree), in
+   these bits. */
+#define MMS_SPATIAL_CELL_SHIFT 11u
+#define MMS_SPATIAL_LATITUDE_BITS 20u
+#define MMS_SPATIAL_LONGITUDE_BITS 21u
 /* A spatial point's record_axis as a reader holds it: the record number, and (pivots only) the axis
    bit: set for longitude. */
 #define MMS_SPATIAL_RECORD_MASK 0x1FFFFFFFu
@@ -630,16 +640,17 @@ typedef struct mms_country {
 } mms_country;
 
 /*
- * One point of the spatial index (SPATIAL; see "The spatial index"): a record's coordinates beside its
- * number, in the tree's order; stored packed (the coordinates as a record's, the record number in
- * record_bits, the axis in one bit), held so by a reader. Invariants: lat_e7 and lon_e7 equal the
- * record's mms_record.lat_e7 and lon_e7; record_axis & MMS_SPATIAL_RECORD_MASK < record_count, each
+ * One point of the spatial index (SPATIAL; see "The spatial index"): the cell of a record's coordinates
+ * beside its number, in the tree's order; stored packed (the cells in MMS_SPATIAL_LATITUDE_BITS and
+ * MMS_SPATIAL_LONGITUDE_BITS, the record number in record_bits, the axis in one bit); a reader holds
+ * the cell's low corner in lat_e7 and lon_e7. Invariants: the cells are the record's mms_record.lat_e7
+ * + MMS_LATITUDE_BIAS and lon_e7 + MMS_LONGITUDE_BIAS shifted right by MMS_SPATIAL_CELL_SHIFT; record_axis & MMS_SPATIAL_RECORD_MASK < record_count, each
  * record in exactly one point; bits 29 and 30 of record_axis zero; bit 31 (MMS_SPATIAL_AXIS_LONGITUDE)
  * zero in leaves, and in a pivot the axis it splits (set: longitude).
  */
 typedef struct mms_spatial_point {
-    int32_t lat_e7;       /* the record's latitude, 1e-7 degree */
-    int32_t lon_e7;       /* the record's longitude, 1e-7 degree */
+    int32_t lat_e7;       /* the south edge of the record's cell, 1e-7 degree */
+    int32_t lon_e7;       /* the west edge of the record's cell, 1e-7 degree */
     uint32_t record_axis; /* record number (bits 0-28), axis bit (bit 31, pivots only) */
 } mms_spatial_point;
 
@@ -847,6 +858,8 @@ _Static_assert(2ull * MMS_LATITUDE_BIAS < (1ull << MMS_LATITUDE_BITS) && 2ull * 
                "a biased coordinate fits its bits");
 _Static_assert(MMS_LATITUDE_BIAS == 90 * MMS_COORDINATE_SCALE && MMS_LONGITUDE_BIAS == 180u * MMS_COORDINATE_SCALE, "the biases are +-90 and +-180 degrees");
 _Static_assert(MMS_COUNTRY_BITS == 8 * sizeof(((mms_record *)0)->country), "a country code's two bytes");
+_Static_assert((2ull * MMS_LATITUDE_BIAS >> MMS_SPATIAL_CELL_SHIFT) < (1ull << MMS_SPATIAL_LATITUDE_BITS) &&
+               (2ull * MMS_LONGITUDE_BIAS >> MMS_SPATIAL_CELL_SHIFT) < (1ull << MMS_SPATIAL_LONGITUDE_BITS), "a cell fits its bits");
 _Static_assert(sizeof(mms_spatial_point) == 12, "mms_spatial_point is 12 bytes");
 _Static_assert(offsetof(mms_spatial_point, lat_e7) == 0, "mms_spatial_point.lat_e7");
 _Static_assert(offsetof(mms_spatial_point, lon_e7) == 4, "mms_spatial_point.lon_e7");

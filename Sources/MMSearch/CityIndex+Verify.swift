@@ -124,7 +124,7 @@ private struct _Verifier {
     }
 
     /// SPATIAL: every record exactly once, bits 29 and 30 clear, no axis bit in a leaf, every point's
-    /// coordinates its record's, and every point inside its node's box (the world cut at each
+    /// cell its record's coordinates', and every record inside its node's box (the world cut at each
     /// ancestor's pivot), so each pivot splits its node as the format says. O(record_count).
     func checkSpatial() throws(MMSearchError) {
         var seen = [Bool](repeating: false, count: layout.recordCount)
@@ -136,8 +136,9 @@ private struct _Verifier {
             seen[record] = true
             guard pivot || !longitude else { throw corrupt(offset(position), "spatial point \(position) is in a leaf but has the axis bit set") }
             let at = try index.coordinates(ofRecord: record)
-            guard point.lat_e7 == at.latitude, point.lon_e7 == at.longitude else {
-                throw corrupt(offset(position), "spatial point \(position) is at \(point.lat_e7), \(point.lon_e7) (1e-7 degree), its record \(record) at \(at.latitude), \(at.longitude)")
+            let cell = _IndexBytes.cellCorner(latitude: at.latitude, longitude: at.longitude)
+            guard point.lat_e7 == cell.latitude, point.lon_e7 == cell.longitude else {
+                throw corrupt(offset(position), "spatial point \(position) is the cell at \(point.lat_e7), \(point.lon_e7) (1e-7 degree), its record \(record) at \(at.latitude), \(at.longitude), in the cell at \(cell.latitude), \(cell.longitude)")
             }
             guard box.contains(latitude: at.latitude, longitude: at.longitude) else {
                 throw corrupt(offset(position), "record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) lies outside its spatial node's box: latitude \(box.south) to \(box.north), longitude \(box.west) to \(box.east)")

@@ -15,16 +15,24 @@ extension _IndexBytes {
         return unpackedPoint(position)
     }
 
-    /// SPATIAL's point at `position` (checked by the caller to be below the record count), unpacked.
+    /// SPATIAL's point at `position` (checked by the caller to be below the record count), unpacked: its
+    /// cell's low corner (see `_SpatialBox.cell`), its record number and axis bit.
     @inline(__always)
     func unpackedPoint(_ position: Int) -> mms_spatial_point {
         let start = layout.spatial.start, bit = position * layout.spatial.width, fields = layout.point
         let record = bits(start, at: bit + fields.record, fields.recordMask), axis = bits(start, at: bit + fields.axis, 1)
         return mms_spatial_point(
-            lat_e7: Self.latitude(bits(start, at: bit, _RecordFields.latitudeMask)),
-            lon_e7: Self.longitude(bits(start, at: bit + Int(MMS_LATITUDE_BITS), _RecordFields.longitudeMask)),
+            lat_e7: Self.latitude(bits(start, at: bit, _PointFields.latitudeMask) << MMS_SPATIAL_CELL_SHIFT),
+            lon_e7: Self.longitude(bits(start, at: bit + _PointFields.longitude, _PointFields.longitudeMask) << MMS_SPATIAL_CELL_SHIFT),
             record_axis: record | axis << 31
         )
+    }
+
+    /// The low corner of the cell that holds (`latitude`, `longitude`): what SPATIAL stores of them.
+    static func cellCorner(latitude: Int32, longitude: Int32) -> (latitude: Int32, longitude: Int32) {
+        let shift = Int64(MMS_SPATIAL_CELL_SHIFT), latitudeBias = Int64(MMS_LATITUDE_BIAS), longitudeBias = Int64(MMS_LONGITUDE_BIAS)
+        return (Int32(((Int64(latitude) + latitudeBias) >> shift) << shift - latitudeBias),
+                Int32(((Int64(longitude) + longitudeBias) >> shift) << shift - longitudeBias))
     }
 
     /// The record number of the point at `position`, checked: bits 29 and 30 clear and the record inside
@@ -107,7 +115,7 @@ extension _IndexBytes {
             let pivot = try spatialPoint(middle)
             let (record, longitude) = try spatialRecord(pivot, at: middle)
             if try passes(record, filter) { count += 1 }
-            let (low, high) = box.split(longitude: longitude, at: longitude ? pivot.lon_e7 : pivot.lat_e7)
+            let (low, high) = box.split(longitude: longitude, atCell: longitude ? pivot.lon_e7 : pivot.lat_e7)
             try visit(range.lowerBound ..< middle, low)
             try visit(middle + 1 ..< range.upperBound, high)
         }
@@ -158,6 +166,28 @@ struct _SpatialBox {
         return (low, high)
     }
 
+    /// The boxes of the children of a pivot whose cell starts at `corner` on the axis: the low child's
+    /// cut at the cell's high edge, the high child's at its low edge (the pivot lies between).
+    @inline(__always)
+    func split(longitude: Bool, atCell corner: Int32) -> (low: _SpatialBox, high: _SpatialBox) {
+        var (low, high) = split(longitude: longitude, at: corner)
+        if longitude {
+            low.east = Swift.min(corner &+ Self.cellSpan, Self.world.east)
+        } else {
+            low.north = Swift.min(corner &+ Self.cellSpan, Self.world.north)
+        }
+        return (low, high)
+    }
+
+    /// The box of a point's cell, from its low corner: every coordinate whose cell it is.
+    @inline(__always)
+    static func cell(latitude: Int32, longitude: Int32) -> _SpatialBox {
+        _SpatialBox(south: latitude, north: Swift.min(latitude &+ cellSpan, world.north), west: longitude, east: Swift.min(longitude &+ cellSpan, world.east))
+    }
+
+    /// A cell's span less one, in units: its corners are this far apart on each axis.
+    static let cellSpan = Int32(1 << MMS_SPATIAL_CELL_SHIFT) - 1
+
     @inline(__always)
     func contains(latitude: Int32, longitude: Int32) -> Bool {
         south <= latitude && latitude <= north && west <= longitude && longitude <= east
@@ -205,6 +235,32 @@ struct _HaversineBound {
     /// whatever its longitudes.
     @inline(__always)
     func a(south: Int32, north: Int32, west: Int32, east: Int32) -> Double {
+        let (separate, dL) = separateBound(south: south, north: north, west: west, east: east)
+        let reach = dL - Self.slack
+        guard reach > 0 else { return separate }
+        let acrossTrack: Double
+        if reach >= .pi / 2 {
+            let half = Self.sinBelow(Swift.max(0, .pi / 2 - abs(p1) - Self.slack) / 2)
+            acrossTrack = half * half
+        } else {
+            let sine = cosP1 * Self.sinBelow(reach), square = sine * sine
+            acrossTrack = square / (2 * (1 + Swift.max(0, 1 - square).squareRoot()))
+        }
+        return Swift.max(separate, acrossTrack)
+    }
+
+    /// A lower bound of `a` to every point of a point's `cell`: the first bound of `a(south:...)` alone
+    /// (a cell spans 2e-4 degree: the across-track bound adds nothing there worth its square root).
+    @inline(__always)
+    func a(cell: _SpatialBox) -> Double {
+        separateBound(south: cell.south, north: cell.north, west: cell.west, east: cell.east).a
+    }
+
+    /// The first bound of `a(south:...)`, from the least latitude difference, the least longitude
+    /// difference around the circle and the least cosine of the box's latitudes; and that longitude
+    /// difference, in radians.
+    @inline(__always)
+    func separateBound(south: Int32, north: Int32, west: Int32, east: Int32) -> (a: Double, dL: Double) {
         let unit = Self.radiansPerUnit
         let southP = Double(south) * unit, northP = Double(north) * unit
         let westL = Double(west) * unit, eastL = Double(east) * unit
@@ -219,34 +275,7 @@ struct _HaversineBound {
         let highest = Swift.max(abs(southP), abs(northP))
         let cosBelow = Self.sinBelow(Swift.max(0, .pi / 2 - highest - Self.slack))
         let sinP = Self.sinBelow(halfP), sinL = Self.sinBelow(halfL)
-        let separate = sinP * sinP + cosP1 * cosBelow * (sinL * sinL)
-        let reach = dL - Self.slack
-        guard reach > 0 else { return separate }
-        let acrossTrack: Double
-        if reach >= .pi / 2 {
-            let half = Self.sinBelow(Swift.max(0, .pi / 2 - abs(p1) - Self.slack) / 2)
-            acrossTrack = half * half
-        } else {
-            let sine = cosP1 * Self.sinBelow(reach), square = sine * sine
-            acrossTrack = square / (2 * (1 + Swift.max(0, 1 - square).squareRoot()))
-        }
-        return Swift.max(separate, acrossTrack)
-    }
-
-    /// A lower bound of `a` to the point (`latitude`, `longitude`): the first bound of `a(south:...)`
-    /// for a box of one point (within a few parts in 1e4 of the exact `a`).
-    @inline(__always)
-    func a(latitude: Int32, longitude: Int32) -> Double {
-        let unit = Self.radiansPerUnit
-        let p2 = Double(latitude) * unit, l2 = Double(longitude) * unit
-        let dP = abs(p2 - p1)
-        let toPoint = abs(l1 - l2)
-        let dL = Swift.min(toPoint, 2 * .pi - toPoint)
-        let halfP = Swift.min(Swift.max(0, dP - Self.slack), .pi) / 2
-        let halfL = Swift.min(Swift.max(0, dL - Self.slack), .pi) / 2
-        let cosBelow = Self.sinBelow(Swift.max(0, .pi / 2 - abs(p2) - Self.slack))
-        let sinP = Self.sinBelow(halfP), sinL = Self.sinBelow(halfL)
-        return sinP * sinP + cosP1 * cosBelow * (sinL * sinL)
+        return (sinP * sinP + cosP1 * cosBelow * (sinL * sinL), dL)
     }
 
     /// Whether a bound rules out everything with an `a` at most `limit`.
@@ -394,14 +423,6 @@ struct _NearestSearch {
         return dL > longitudeReach
     }
 
-    /// The quick test for one point.
-    @inline(__always)
-    func outOfReach(latitude: Int32, longitude: Int32) -> Bool {
-        if abs(Double(latitude) - latitudeUnits) > latitudeReach { return true }
-        let toPoint = abs(Double(longitude) - longitudeUnits)
-        return Swift.min(toPoint, 360 * Double(MMS_COORDINATE_SCALE) - toPoint) > longitudeReach
-    }
-
     /// Whether a kept record is worse than another by (distance, id, record): by `a` when the two are
     /// far enough apart (`tieBand`), else by the distances, and ids (read from RECORDS) only when the
     /// distances tie. Both records were checked to be in RECORDS when kept.
@@ -462,7 +483,7 @@ struct _NearestSearch {
                 let pivot = point(middle)
                 let longitude = pivot.record_axis & MMS_SPATIAL_AXIS_LONGITUDE != 0
                 let value = longitude ? pivot.lon_e7 : pivot.lat_e7
-                let (lowBox, highBox) = node.box.split(longitude: longitude, at: value)
+                let (lowBox, highBox) = node.box.split(longitude: longitude, atCell: value)
                 let lowNode = Frame(low: node.low, high: Int32(middle), pivot: -1, box: lowBox)
                 let highNode = Frame(low: Int32(middle + 1), high: node.high, pivot: -1, box: highBox)
                 let here = longitude ? haversine.l1 : haversine.p1
@@ -479,15 +500,19 @@ struct _NearestSearch {
     }
 
     /// Keeps the record of `point` (at `position`) if it passes the filter and beats the worst kept: a
-    /// bound from the point's coordinates first, the exact `a` next, the distance (asin) only for a record
-    /// that may be kept. The record number is checked before the record is read or kept.
+    /// bound from the point's cell first, then the record's exact coordinates (RECORDS) and `a`, the
+    /// distance (asin) only for a record that may be kept. The record number is checked before the
+    /// record is read or kept.
     @inline(__always)
     mutating func consider(_ point: mms_spatial_point, at position: Int) throws(MMSearchError) {
         let full = count == heap.count
-        let latitude = point.lat_e7, longitude = point.lon_e7
-        if full, outOfReach(latitude: latitude, longitude: longitude) || _HaversineBound.exceeds(bound.a(latitude: latitude, longitude: longitude), worstA) { return }
+        if full {
+            let cell = _SpatialBox.cell(latitude: point.lat_e7, longitude: point.lon_e7)
+            if outOfReach(cell) || _HaversineBound.exceeds(bound.a(cell: cell), worstA) { return }
+        }
         let record = try index.spatialRecord(point, at: position).record
         if let filter, !(try index.passes(record, filter)) { return }
+        let (latitude, longitude) = try index.coordinates(ofRecord: record)
         let scale = Double(Coordinate.scale)
         let a = haversine.a(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)
         if full, a > worstA * (1 + _HaversineBound.margin) { return }

@@ -381,9 +381,13 @@ struct _SummaryFields: Sendable {
 struct _PointFields: Sendable {
     let record: Int, axis: Int, recordMask: UInt64
     let width: Int
+    /// The cells' fields: the latitude's first, then the longitude's.
+    static let longitude = Int(MMS_SPATIAL_LATITUDE_BITS)
+    static let latitudeMask: UInt64 = (1 << UInt64(MMS_SPATIAL_LATITUDE_BITS)) - 1
+    static let longitudeMask: UInt64 = (1 << UInt64(MMS_SPATIAL_LONGITUDE_BITS)) - 1
 
     init(recordBits: Int) {
-        record = Int(MMS_LATITUDE_BITS + MMS_LONGITUDE_BITS)
+        record = Int(MMS_SPATIAL_LATITUDE_BITS + MMS_SPATIAL_LONGITUDE_BITS)
         axis = record + recordBits
         width = axis + Int(MMS_SPATIAL_AXIS_BITS)
         recordMask = (1 << UInt64(recordBits)) - 1

@@ -373,11 +373,12 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
         placeAlternates(MMS_SECTION_SPELLINGS, alternates[(alternates.count - keys.spellingCount)...], in: &writer)
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
-        writer.place(MMS_SECTION_SPATIAL, packed: points.count, widths: [Int(MMS_LATITUDE_BITS), Int(MMS_LONGITUDE_BITS), recordBits, Int(MMS_SPATIAL_AXIS_BITS)]) { position, field in
+        // A spatial point: the cell of its coordinates, its record number and its axis bit.
+        writer.place(MMS_SECTION_SPATIAL, packed: points.count, widths: [Int(MMS_SPATIAL_LATITUDE_BITS), Int(MMS_SPATIAL_LONGITUDE_BITS), recordBits, Int(MMS_SPATIAL_AXIS_BITS)]) { position, field in
             let point = points[position]
             switch field {
-            case 0: return latitude(point.lat_e7)
-            case 1: return longitude(point.lon_e7)
+            case 0: return latitude(point.lat_e7) >> MMS_SPATIAL_CELL_SHIFT
+            case 1: return longitude(point.lon_e7) >> MMS_SPATIAL_CELL_SHIFT
             case 2: return point.record_axis & MMS_SPATIAL_RECORD_MASK
             default: return point.record_axis >> 31
             }

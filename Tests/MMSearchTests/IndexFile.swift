@@ -53,13 +53,14 @@ enum IndexFormat {
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, alternateFields, "spelling_count"),
         (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
                                ("name_length", "name_length_bits"), ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
-        (MMS_SECTION_SPATIAL, [latitudeField, longitudeField, ("record", "record_bits"), ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
+        (MMS_SECTION_SPATIAL, [("lat_cell", "\(MMS_SPATIAL_LATITUDE_BITS)"), ("lon_cell", "\(MMS_SPATIAL_LONGITUDE_BITS)"), ("record", "record_bits"),
+                               ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
         (MMS_SECTION_SUMMARIES, [("node", "summary_node_bits"), ("record_count", "summary_count_bits"), ("name_record_count", "summary_count_bits"),
                                  ("primary_first", "summary_count_bits"), ("primary_count", "summary_count_bits"), ("top_first", "summary_top_bits")], "summary_count"),
         (MMS_SECTION_TOP_RANKS, [("value", "\(MMS_TOP_RANK_BITS)")], "top_count"),
         (MMS_SECTION_RECORD_REGIONS, [("value", "region_bits")], "record_count"),
     ]
-    /// A record's or a spatial point's coordinates (biased: `IndexFile.coordinate`).
+    /// A record's coordinates (biased: `IndexFile.coordinate`).
     static let latitudeField = ("lat_e7", "\(MMS_LATITUDE_BITS)"), longitudeField = ("lon_e7", "\(MMS_LONGITUDE_BITS)")
     /// An alternate's fields (mms_alternate's, in its order).
     static let alternateFields = [("record", "record_bits"), ("name_offset", "name_offset_bits")]

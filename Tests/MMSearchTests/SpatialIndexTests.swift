@@ -287,7 +287,7 @@ import Testing
     }
 
     /// The builder's tree holds the format's invariants: checked independently of `verify`, from the
-    /// section's bytes (each point's coordinates are its record's).
+    /// section's bytes (each point's cell is its record's coordinates').
     @Test func theBuilderLaysOutAKdTree() throws {
         let records = Self.syntheticRecords(count: 1_000, seed: 9)
         let source = SourceDescription(name: "spatial.json", size: 0, checksum: 0, builtAt: 0)
@@ -301,10 +301,13 @@ import Testing
         func coordinate(_ record: UInt32, longitude: Bool) -> Int32 {
             file.coordinate(MMS_SECTION_RECORDS, Int(record), longitude: longitude)
         }
+        // Each point's cells: its record's coordinates, biased, shifted right by MMS_SPATIAL_CELL_SHIFT.
         for position in 0 ..< records.count {
             let record = values[position] & MMS_SPATIAL_RECORD_MASK
-            #expect(file.coordinate(MMS_SECTION_SPATIAL, position, longitude: false) == coordinate(record, longitude: false))
-            #expect(file.coordinate(MMS_SECTION_SPATIAL, position, longitude: true) == coordinate(record, longitude: true))
+            let latitude = (Int64(coordinate(record, longitude: false)) + Int64(MMS_LATITUDE_BIAS)) >> MMS_SPATIAL_CELL_SHIFT
+            let longitude = (Int64(coordinate(record, longitude: true)) + Int64(MMS_LONGITUDE_BIAS)) >> MMS_SPATIAL_CELL_SHIFT
+            #expect(file.packedValue(MMS_SECTION_SPATIAL, position, field: "lat_cell") == UInt64(latitude))
+            #expect(file.packedValue(MMS_SECTION_SPATIAL, position, field: "lon_cell") == UInt64(longitude))
         }
         var splitsOnLongitude = 0, splits = 0
         func check(_ range: Range<Int>) {
