@@ -278,8 +278,8 @@ public enum IndexBuilder {
         let names = try EncodedNamePool(names: ordered.map(\.name) + keys.alternates.map(\.name), file: file)
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)
-        for record in ordered {
-            let name = names.span(of: record.name)
+        for (number, record) in ordered.enumerated() {
+            let name = names.spans[number]
             guard name.length <= Int(MMS_MAX_STRING_LENGTH) else {
                 throw .limitExceeded(file: file, message: "record \(record.id)'s name encodes to \(name.length) bytes; an encoded display name has at most \(MMS_MAX_STRING_LENGTH)")
             }
@@ -294,8 +294,8 @@ public enum IndexBuilder {
         }
         var alternates: [mms_alternate] = []
         alternates.reserveCapacity(keys.alternates.count)
-        for alternate in keys.alternates {
-            alternates.append(mms_alternate(record: alternate.record, name_offset: names.span(of: alternate.name).offset))
+        for (number, alternate) in keys.alternates.enumerated() {
+            alternates.append(mms_alternate(record: alternate.record, name_offset: names.spans[ordered.count + number].offset))
         }
         // Positions in name order, sorted by (id, position): what `CityIndex.cities(id:)` searches.
         let idOrder = (0 ..< UInt32(recordEntries.count)).sorted {
