@@ -6,26 +6,50 @@ import CMMSearchFormat
 extension _IndexBytes {
     /// The display name of record `index` (`record`, unpacked), decoded.
     func name(of record: mms_record, recordIndex: Int) throws(MMSearchError) -> [UInt8] {
-        try decodedName(at: Int(record.name_offset), location: layout.records.byteOffset(recordIndex)) { "record \(recordIndex)'s name" }
+        try withName(of: record, recordIndex: recordIndex) { Array($0) }
+    }
+
+    /// The display name of record `index` as a String: decoded on the stack, so that a name of up to 15
+    /// bytes (most) allocates nothing.
+    func nameString(of record: mms_record, recordIndex: Int) throws(MMSearchError) -> String {
+        try withName(of: record, recordIndex: recordIndex) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func withName<R>(of record: mms_record, recordIndex: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
+        try withDecodedName(at: Int(record.name_offset), length: Int(record.name_length), location: layout.records.byteOffset(recordIndex),
+                            { "record \(recordIndex)'s name" }, body)
     }
 
     /// The text of alternate name `index`, decoded.
     func alternateText(_ index: Int) throws(MMSearchError) -> [UInt8] {
-        try decodedName(at: Int(try alternate(index).name_offset), location: alternateOffset(index)) { "alternate name \(index)" }
+        try withAlternateText(index) { Array($0) }
+    }
+
+    func withAlternateText<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
+        try withDecodedName(at: Int(try alternate(index).name_offset), location: alternateOffset(index), { "alternate name \(index)" }, body)
     }
 
     /// The length of fold(alternate name `index`), what an ALTERNATE match weighs by.
     func foldedLength(ofAlternate index: Int) throws(MMSearchError) -> Int {
         var folded: [UInt8] = []
-        try alternateText(index).withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &folded) }
+        try withAlternateText(index) { Folding.append(foldingUTF8: $0, to: &folded) }
         return folded.count
     }
 
     /// The text of the name an entry value was made from: a display name or an alternate.
     func nameText(ofEntry value: UInt32) throws(MMSearchError) -> [UInt8] {
+        try withNameText(ofEntry: value) { Array($0) }
+    }
+
+    /// The same as a String, decoded on the stack.
+    func nameString(ofEntry value: UInt32) throws(MMSearchError) -> String {
+        try withNameText(ofEntry: value) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func withNameText<R>(ofEntry value: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
         let name = Int(value & MMS_ENTRY_NAME_MASK)
-        if name < layout.recordCount { return try self.name(of: record(name), recordIndex: name) }
-        return try alternateText(name - layout.recordCount)
+        if name < layout.recordCount { return try withName(of: record(name), recordIndex: name, body) }
+        return try withAlternateText(name - layout.recordCount, body)
     }
 
     /// The run of NAMES and the symbols of table `index` (below nameTableCount), as its entry and the
@@ -47,53 +71,83 @@ extension _IndexBytes {
     }
 
     /// The name encoded at `start` of NAMES, decoded up to its MMS_STRING_END with the table of the run
-    /// it lies in: every code a symbol of that table or MMS_NAME_ESCAPE and the byte after it, the end
-    /// inside the run, the text at most MMS_MAX_STRING_LENGTH bytes. `location` and `what` say whose,
-    /// for errors.
-    func decodedName(at start: Int, location: Int, _ what: () -> String) throws(MMSearchError) -> [UInt8] {
-        // The run holding `start`: a few tables, the first ones the most used (Latin script).
-        var table = 0
-        while table < layout.nameTableCount,
-              Int(raw.loadUnaligned(fromByteOffset: layout.nameTables + table * _IndexLayout.nameTableSize, as: mms_name_table.self).names_end) <= start {
+    /// it lies in, and handed to `body`: every code a symbol of that table or MMS_NAME_ESCAPE and the
+    /// byte after it, the end inside the run, the text at most MMS_MAX_STRING_LENGTH bytes. `length`, when
+    /// known (a display name's), is how many codes there are: no scan for the end byte (a code 0xFF
+    /// among them is no code). Decoded into a buffer on the stack (eight bytes a code at most, and eight
+    /// of slack: a symbol is copied as one 8-byte word). `location` and `what` say whose, for errors.
+    func withDecodedName<R>(at start: Int, length: Int? = nil, location: Int, _ what: () -> String, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
+        // The run holding `start`: a few tables, the first ones the most used (Latin script); its end
+        // and symbols checked as `nameTable` checks them.
+        var table = 0, runStart = 0, symbolsStart = 0
+        var entry = mms_name_table(names_end: 0, symbols_end: 0)
+        while true {
+            guard table < layout.nameTableCount else {
+                throw corrupt(location, "\(what()) starts at \(start), past every name table's run of the \(layout.names.count)-byte name pool")
+            }
+            entry = raw.loadUnaligned(fromByteOffset: layout.nameTables + table * _IndexLayout.nameTableSize, as: mms_name_table.self)
+            if Int(entry.names_end) > start { break }
+            runStart = Int(entry.names_end)
+            symbolsStart = Int(entry.symbols_end)
             table += 1
         }
-        guard table < layout.nameTableCount else {
-            throw corrupt(location, "\(what()) starts at \(start), past every name table's run of the \(layout.names.count)-byte name pool")
+        let run = (names: runStart ..< Int(entry.names_end), symbols: symbolsStart ..< Swift.max(symbolsStart, Int(entry.symbols_end)))
+        guard run.names.upperBound <= layout.names.count, run.symbols.upperBound <= layout.symbolCount, run.symbols.count <= Int(MMS_MAX_SYMBOLS) else {
+            _ = try nameTable(table) // throws, naming what is wrong
+            throw corrupt(layout.nameTables, "name table \(table) is not well formed")
         }
-        let run = try nameTable(table)
-        let end = layout.names.lowerBound + run.names.upperBound, symbolCount = run.symbols.count
-        let firstSymbol = layout.symbols + run.symbols.lowerBound * _IndexLayout.symbolSize
-        let escape = UInt8(MMS_NAME_ESCAPE), stringEnd = UInt8(MMS_STRING_END)
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        var position = layout.names.lowerBound + start
-        while true {
-            guard position < end else {
+        let first = layout.names.lowerBound + start, runEnd = layout.names.lowerBound + run.names.upperBound
+        let codes: UnsafeRawBufferPointer
+        if let length {
+            guard length < runEnd - first else {
+                throw corrupt(location, "\(what()) is \(length) bytes from \(start), past its name table's run (ending at \(run.names.upperBound))")
+            }
+            codes = UnsafeRawBufferPointer(rebasing: raw[first ..< first + length])
+        } else {
+            guard let text = text(from: first, before: runEnd) else {
                 throw corrupt(location, "\(what()) runs to the end of its name table's run without its end byte")
             }
-            let code = raw[position]
-            if code == stringEnd { return text }
+            codes = text
+        }
+        let limit = Swift.min(codes.count * Int(MMS_SYMBOL_MAX_LENGTH), Int(MMS_MAX_STRING_LENGTH))
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit + Int(MMS_SYMBOL_MAX_LENGTH)) { buffer throws(MMSearchError) -> R in
+            let count = try decode(codes, run: run, into: buffer, limit: limit, location: location, what)
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// Decodes `codes` (a name's, without its end byte) with `run`'s symbols into `buffer`, which holds
+    /// `limit` + 8 bytes; returns the decoded length, at most `limit`.
+    @inline(__always)
+    private func decode(_ codes: UnsafeRawBufferPointer, run: (names: Range<Int>, symbols: Range<Int>), into buffer: UnsafeMutableBufferPointer<UInt8>,
+                        limit: Int, location: Int, _ what: () -> String) throws(MMSearchError) -> Int {
+        let symbolCount = run.symbols.count, firstSymbol = layout.symbols + run.symbols.lowerBound * _IndexLayout.symbolSize
+        let escape = UInt8(MMS_NAME_ESCAPE), output = UnsafeMutableRawPointer(buffer.baseAddress!)
+        var count = 0, position = 0
+        while position < codes.count {
+            guard count <= limit else { break }
+            let code = codes[position]
             if Int(code) < symbolCount {
                 let symbol = firstSymbol + Int(code) * _IndexLayout.symbolSize
-                let length = Int(raw[symbol + Self.symbolLengthOffset])
-                guard (1 ... Int(MMS_SYMBOL_MAX_LENGTH)).contains(length) else {
-                    throw corrupt(symbol, "symbol \(run.symbols.lowerBound + Int(code)) is \(length) bytes long; a symbol has 1 to \(MMS_SYMBOL_MAX_LENGTH)")
-                }
-                text.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[symbol ..< symbol + length]))
+                // All 8 bytes of the symbol at once (the buffer has the slack); `length` of them count. A
+                // damaged length (verify checks 1 to 8) gives a wrong text, never a write past the buffer:
+                // each write starts at or below `limit`, and a length past it ends the loop.
+                output.storeBytes(of: raw.loadUnaligned(fromByteOffset: symbol, as: UInt64.self), toByteOffset: count, as: UInt64.self)
+                count += Int(raw[symbol + Self.symbolLengthOffset])
                 position += 1
-            } else if code == escape {
-                guard position + 1 < end, raw[position + 1] != stringEnd else {
-                    throw corrupt(position, "\(what()) ends with an escape code and no byte after it")
-                }
-                text.append(raw[position + 1])
+            } else if code == escape, position + 1 < codes.count {
+                buffer[count] = codes[position + 1]
+                count += 1
                 position += 2
             } else {
-                throw corrupt(position, "\(what()) has code \(code): not one of its table's \(symbolCount) symbols nor the escape code")
-            }
-            guard text.count <= Int(MMS_MAX_STRING_LENGTH) else {
-                throw corrupt(location, "\(what()) decodes to more than \(MMS_MAX_STRING_LENGTH) bytes")
+                throw corrupt(codes.baseAddress! - raw.baseAddress! + position,
+                              "\(what()) has code \(code): not one of its table's \(symbolCount) symbols nor the escape code and a byte after it")
             }
         }
+        guard count <= limit else {
+            throw corrupt(location, "\(what()) decodes to more than \(MMS_MAX_STRING_LENGTH) bytes")
+        }
+        return count
     }
 
     static let symbolLengthOffset = MemoryLayout<mms_symbol>.offset(of: \.length)!

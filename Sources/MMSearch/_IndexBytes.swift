@@ -453,14 +453,14 @@ struct _IndexBytes {
     /// found it by (reported when it is not the display name).
     func city(_ index: Int, matchedBy entry: UInt32? = nil) throws(MMSearchError) -> City {
         let record = try record(index)
-        let name = try name(of: record, recordIndex: index)
+        let name = try nameString(of: record, recordIndex: index)
         var matchedName: String?
         if let entry, Int(entry & MMS_ENTRY_NAME_MASK) != index {
-            matchedName = String(decoding: try nameText(ofEntry: entry), as: UTF8.self)
+            matchedName = try nameString(ofEntry: entry)
         }
         return City(
             id: record.id,
-            name: String(decoding: name, as: UTF8.self),
+            name: name,
             country: Self.countryText(record.country),
             region: try regionName(ofRecord: index),
             coordinate: Coordinate(latitudeE7: record.lat_e7, longitudeE7: record.lon_e7),
