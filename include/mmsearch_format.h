@@ -270,10 +270,10 @@
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
  *   as kind << name_bits | name number.
  * Size on the README's index: 43 bits a node instead of 64 (10.6 -> 7.1 MB), 22 bits an entry instead
- * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 42 bits an
- * alternate instead of 64, 25 bits a population instead of 32, 134 bits a record instead of 160, 82
- * bits a spatial point instead of 96, 114 bits a summary instead of 192, 5 bits a first page's rank
- * instead of 8, 12 bits a record's region instead of 16.
+ * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 41 bits an
+ * alternate instead of 64, 25 bits a population instead of 32, 135 bits a record instead of 160, 60
+ * bits a spatial point instead of 96 (its cells), 114 bits a summary instead of 192, 5 bits a first
+ * page's rank instead of 8, 12 bits a record's region instead of 16.
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
