@@ -133,10 +133,10 @@ extension _IndexBytes {
             best = (Swift.min(best?.matchClass ?? Ranking.classCount, matchClass), Swift.min(best?.kind ?? 3, Ranking.kind(ofClass: matchClass)))
         }
         var key: [UInt8] = []
-        for (text, kind) in try names(ofRecord: index) {
-            if match == .name, kind == MMS_KIND_SPELLING.rawValue { continue }
+        try forEachName(ofRecord: index) { text, kind in
+            if match == .name, kind == MMS_KIND_SPELLING.rawValue { return }
             key.removeAll(keepingCapacity: true)
-            text.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &key) }
+            Folding.append(foldingUTF8: text, to: &key)
             let foldedLength = key.count
             key.append(contentsOf: tail)
             if key.starts(with: query) {

@@ -80,23 +80,23 @@ extension _IndexBytes {
         return first ..< max(first, firstPosition(notBelow: index + 1))
     }
 
-    /// The names of record `index` in order, each with its kind (PRIMARY for the first, ALTERNATE or
-    /// SPELLING for the rest): its display name unless that is empty and it has alternates, then its
-    /// given alternates, then its spellings.
-    func names(ofRecord index: Int) throws(MMSearchError) -> [(text: [UInt8], kind: UInt32)] {
+    /// The names of record `index` in order, each decoded and handed to `body` with its kind (PRIMARY
+    /// for the first, ALTERNATE or SPELLING for the rest): its display name unless that is empty and it
+    /// has alternates, then its given alternates, then its spellings.
+    func forEachName(ofRecord index: Int, _ body: (UnsafeBufferPointer<UInt8>, _ kind: UInt32) -> Void) throws(MMSearchError) {
         let record = try record(index)
         let given = alternates(ofRecord: index, in: 0 ..< layout.givenAlternateCount)
         let spellings = alternates(ofRecord: index, in: layout.givenAlternateCount ..< layout.alternateCount)
-        var names: [(text: [UInt8], kind: UInt32)] = []
-        names.reserveCapacity(given.count + spellings.count + 1)
+        var first = true
         if record.name_length > 0 || given.isEmpty {
-            names.append((try name(of: record, recordIndex: index), MMS_KIND_PRIMARY.rawValue))
+            try withName(of: record, recordIndex: index) { body($0, MMS_KIND_PRIMARY.rawValue) }
+            first = false
         }
         for alternate in given {
-            names.append((try alternateText(alternate), names.isEmpty ? MMS_KIND_PRIMARY.rawValue : MMS_KIND_ALTERNATE.rawValue))
+            try withAlternateText(alternate) { body($0, first ? MMS_KIND_PRIMARY.rawValue : MMS_KIND_ALTERNATE.rawValue) }
+            first = false
         }
-        for alternate in spellings { names.append((try alternateText(alternate), MMS_KIND_SPELLING.rawValue)) }
-        return names
+        for alternate in spellings { try withAlternateText(alternate) { body($0, MMS_KIND_SPELLING.rawValue) } }
     }
 
     /// Record `index`'s qualifiers, folded: its country code, ISO3 code, country name, region name, and
