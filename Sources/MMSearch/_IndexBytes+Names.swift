@@ -129,11 +129,13 @@ extension _IndexBytes {
             let code = codes[position]
             if Int(code) < symbolCount {
                 let symbol = firstSymbol + Int(code) * _IndexLayout.symbolSize
-                // All 8 bytes of the symbol at once (the buffer has the slack); `length` of them count. A
-                // damaged length (verify checks 1 to 8) gives a wrong text, never a write past the buffer:
-                // each write starts at or below `limit`, and a length past it ends the loop.
+                let length = Int(raw[symbol + Self.symbolLengthOffset])
+                guard (1 ... Int(MMS_SYMBOL_MAX_LENGTH)).contains(length) else {
+                    throw corrupt(symbol, "symbol \(run.symbols.lowerBound + Int(code)) is \(length) bytes long; a symbol has 1 to \(MMS_SYMBOL_MAX_LENGTH)")
+                }
+                // All 8 bytes of the symbol at once (the buffer has the slack); `length` of them count.
                 output.storeBytes(of: raw.loadUnaligned(fromByteOffset: symbol, as: UInt64.self), toByteOffset: count, as: UInt64.self)
-                count += Int(raw[symbol + Self.symbolLengthOffset])
+                count += length
                 position += 1
             } else if code == escape, position + 1 < codes.count {
                 buffer[count] = codes[position + 1]

@@ -229,9 +229,9 @@ import Testing
         let (index, _) = try await offThePool { try Self.real.get() }
         try index.verify()
         let section = try index.info().sections.first { $0.name == "spatial" }
-        // A point packed: its coordinates, a record number at the width that holds them all, the axis bit.
+        // A point packed: its cells, a record number at the width that holds them all, the axis bit.
         let recordBits = PackedArrays.width(holding: UInt64(index.count))
-        #expect(section?.length == PackedArrays.byteCount(count: index.count, width: Int(MMS_LATITUDE_BITS + MMS_LONGITUDE_BITS + MMS_SPATIAL_AXIS_BITS) + recordBits))
+        #expect(section?.length == PackedArrays.byteCount(count: index.count, width: Int(MMS_SPATIAL_LATITUDE_BITS + MMS_SPATIAL_LONGITUDE_BITS + MMS_SPATIAL_AXIS_BITS) + recordBits))
     }
 
     // MARK: Synthetic indexes
