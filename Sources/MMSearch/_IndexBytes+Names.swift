@@ -56,12 +56,20 @@ extension _IndexBytes {
     /// one before give them, checked: the run inside NAMES and after the one before, the symbols inside
     /// SYMBOLS, at most MMS_MAX_SYMBOLS.
     func nameTable(_ index: Int) throws(MMSearchError) -> (names: Range<Int>, symbols: Range<Int>) {
-        func ends(_ table: Int) -> (names: Int, symbols: Int) {
-            guard table >= 0 else { return (0, 0) }
-            let entry = raw.loadUnaligned(fromByteOffset: layout.nameTables + table * _IndexLayout.nameTableSize, as: mms_name_table.self)
-            return (Int(entry.names_end), Int(entry.symbols_end))
-        }
-        let start = ends(index - 1), end = ends(index)
+        try nameRun(index, after: index == 0 ? (0, 0) : nameTableEnds(index - 1), to: nameTableEnds(index))
+    }
+
+    /// Where table `index`'s run of NAMES and its symbols end (NAME_TABLES[index]).
+    @inline(__always)
+    func nameTableEnds(_ index: Int) -> (names: Int, symbols: Int) {
+        let entry = raw.loadUnaligned(fromByteOffset: layout.nameTables + index * _IndexLayout.nameTableSize, as: mms_name_table.self)
+        return (Int(entry.names_end), Int(entry.symbols_end))
+    }
+
+    /// Table `index`'s run and symbols from where the table before ends (`start`) to where it ends,
+    /// checked as `nameTable` says.
+    @inline(__always)
+    func nameRun(_ index: Int, after start: (names: Int, symbols: Int), to end: (names: Int, symbols: Int)) throws(MMSearchError) -> (names: Range<Int>, symbols: Range<Int>) {
         guard start.names < end.names, end.names <= layout.names.count, start.symbols <= end.symbols, end.symbols <= layout.symbolCount,
               end.symbols - start.symbols <= Int(MMS_MAX_SYMBOLS) else {
             throw corrupt(layout.nameTables + index * _IndexLayout.nameTableSize,
@@ -77,25 +85,19 @@ extension _IndexBytes {
     /// among them is no code). Decoded into a buffer on the stack (eight bytes a code at most, and eight
     /// of slack: a symbol is copied as one 8-byte word). `location` and `what` say whose, for errors.
     func withDecodedName<R>(at start: Int, length: Int? = nil, location: Int, _ what: () -> String, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
-        // The run holding `start`: a few tables, the first ones the most used (Latin script); its end
-        // and symbols checked as `nameTable` checks them.
-        var table = 0, runStart = 0, symbolsStart = 0
-        var entry = mms_name_table(names_end: 0, symbols_end: 0)
+        // The run holding `start`: a few tables, the first ones the most used (Latin script), each
+        // table's entry read once on the way.
+        var table = 0, before = (names: 0, symbols: 0), ends = before
         while true {
             guard table < layout.nameTableCount else {
                 throw corrupt(location, "\(what()) starts at \(start), past every name table's run of the \(layout.names.count)-byte name pool")
             }
-            entry = raw.loadUnaligned(fromByteOffset: layout.nameTables + table * _IndexLayout.nameTableSize, as: mms_name_table.self)
-            if Int(entry.names_end) > start { break }
-            runStart = Int(entry.names_end)
-            symbolsStart = Int(entry.symbols_end)
+            ends = nameTableEnds(table)
+            if ends.names > start { break }
+            before = ends
             table += 1
         }
-        let run = (names: runStart ..< Int(entry.names_end), symbols: symbolsStart ..< Swift.max(symbolsStart, Int(entry.symbols_end)))
-        guard run.names.upperBound <= layout.names.count, run.symbols.upperBound <= layout.symbolCount, run.symbols.count <= Int(MMS_MAX_SYMBOLS) else {
-            _ = try nameTable(table) // throws, naming what is wrong
-            throw corrupt(layout.nameTables, "name table \(table) is not well formed")
-        }
+        let run = try nameRun(table, after: before, to: ends)
         let first = layout.names.lowerBound + start, runEnd = layout.names.lowerBound + run.names.upperBound
         let codes: UnsafeRawBufferPointer
         if let length {
