@@ -46,7 +46,7 @@ struct NameEncoder {
     static let rounds = 5
 
     /// A table trained on `names` (each name's bytes; a deterministic sample of them when they are many).
-    init(training names: [[UInt8]]) {
+    init(training names: [UnsafeBufferPointer<UInt8>]) {
         let total = names.reduce(0) { $0 + $1.count }
         let stride = max(1, total / Self.sampleBytes)
         let sample = Swift.stride(from: 0, to: names.count, by: stride).map { names[$0] }
@@ -59,20 +59,18 @@ struct NameEncoder {
     /// pair of consecutive codes encodes the sample, then keeps the MMS_MAX_SYMBOLS candidates of
     /// greatest gain (frequency times length; a single byte's counted eight times, as FSST does, since
     /// escaping it costs two bytes).
-    private mutating func train(on sample: [[UInt8]], withPairs: Bool) {
+    private mutating func train(on sample: [UnsafeBufferPointer<UInt8>], withPairs: Bool) {
         let codeSpace = 512
         var single = [Int](repeating: 0, count: codeSpace)
         var pairs = [Int32](repeating: 0, count: withPairs ? codeSpace * codeSpace : 0)
         for name in sample {
-            name.withUnsafeBufferPointer { name in
-                var position = 0, previous = -1
-                while position < name.count {
-                    let (code, length) = longestMatch(name, at: position)
-                    single[code] += 1
-                    if withPairs, previous >= 0 { pairs[previous * codeSpace + code] += 1 }
-                    previous = code
-                    position += length
-                }
+            var position = 0, previous = -1
+            while position < name.count {
+                let (code, length) = longestMatch(name, at: position)
+                single[code] += 1
+                if withPairs, previous >= 0 { pairs[previous * codeSpace + code] += 1 }
+                previous = code
+                position += length
             }
         }
         func symbol(_ code: Int) -> Symbol { code >= 256 ? Symbol(value: UInt64(code - 256), length: 1) : symbols[code] }
@@ -128,26 +126,32 @@ struct NameEncoder {
     /// `name` encoded (without its end byte).
     func encode(_ name: [UInt8]) -> [UInt8] {
         var encoded: [UInt8] = []
-        encoded.reserveCapacity(name.count)
-        encode(name, appendingTo: &encoded)
+        name.withUnsafeBufferPointer { encode($0, appendingTo: &encoded) }
         return encoded
     }
 
-    /// Appends `name` encoded (without its end byte) to `encoded`.
-    func encode(_ name: [UInt8], appendingTo encoded: inout [UInt8]) {
-        name.withUnsafeBufferPointer { name in
-            var position = 0
+    /// Appends `name` encoded (without its end byte) to `encoded`: at most two bytes a byte of it,
+    /// written into room made once.
+    func encode(_ name: UnsafeBufferPointer<UInt8>, appendingTo encoded: inout [UInt8]) {
+        let start = encoded.count
+        encoded.append(contentsOf: repeatElement(0, count: 2 * name.count))
+        let end = encoded.withUnsafeMutableBufferPointer { output in
+            var position = 0, written = start
             while position < name.count {
                 let (code, length) = longestMatch(name, at: position)
                 if code < 256 {
-                    encoded.append(UInt8(code))
+                    output[written] = UInt8(code)
+                    written += 1
                 } else {
-                    encoded.append(UInt8(MMS_NAME_ESCAPE))
-                    encoded.append(UInt8(code - 256))
+                    output[written] = UInt8(MMS_NAME_ESCAPE)
+                    output[written + 1] = UInt8(code - 256)
+                    written += 2
                 }
                 position += length
             }
+            return written
         }
+        encoded.removeLast(encoded.count - end)
     }
 
     /// The SYMBOLS section of this table: one mms_symbol a code.
@@ -173,36 +177,42 @@ struct EncodedNamePool {
 
     /// The pool of `names` (duplicates stored once), laid out run by run.
     init(names: [[UInt8]], file: String) throws(MMSearchError) {
-        // Each distinct name once, by its first place in `names`; and each name's distinct one.
-        var distinctNumbers: [ByteString: Int] = [:]
-        distinctNumbers.reserveCapacity(names.count)
-        var distinct: [Int] = [], numbers: [Int] = []
-        numbers.reserveCapacity(names.count)
-        // One hash a name: the defaulted subscript, passed inout, inserts a name it does not hold.
-        func number(_ value: inout Int) -> Int { value }
-        for (place, name) in names.enumerated() {
-            let number = number(&distinctNumbers[ByteString(name), default: distinct.count])
-            if number == distinct.count { distinct.append(place) }
-            numbers.append(number)
+        // The names back to back, so that numbering, grouping, training and encoding them read one
+        // buffer and retain no array.
+        var pool: [UInt8] = [], placed: [(start: Int, length: Int)] = []
+        pool.reserveCapacity(names.reduce(0) { $0 + $1.count })
+        placed.reserveCapacity(names.count)
+        for name in names {
+            placed.append((pool.count, name.count))
+            pool.append(contentsOf: name)
         }
-        var groups = [[Int]](repeating: [], count: ScriptGroup.count)
-        for (number, place) in distinct.enumerated() { groups[ScriptGroup.of(names[place])].append(number) }
-        var distinctSpans = [(offset: UInt32, length: Int)](repeating: (0, 0), count: distinct.count)
-        for group in groups where !group.isEmpty {
-            let encoder = NameEncoder(training: group.map { names[distinct[$0]] })
-            for number in group {
-                let start = bytes.count
-                encoder.encode(names[distinct[number]], appendingTo: &bytes)
-                guard bytes.count < Int(UInt32.max) else {
-                    throw .limitExceeded(file: file, message: "name pool past 4 GiB; the format's offsets are 32-bit")
-                }
-                distinctSpans[number] = (UInt32(start), bytes.count - start)
-                bytes.append(UInt8(MMS_STRING_END))
+        try pool.withUnsafeBufferPointer { pool throws(MMSearchError) in
+            func text(_ span: (start: Int, length: Int)) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length])
             }
-            symbols += encoder.tableSection
-            tables.append(mms_name_table(names_end: UInt32(bytes.count), symbols_end: UInt32(symbols.count)))
+            // Each distinct name once, numbered by its first place in `names`.
+            var distinct = DistinctBytes(expected: names.count)
+            let numbers = placed.map { distinct.number(of: $0, in: pool) }
+            let groups = distinct.spans.map { ScriptGroup.of(text($0)) }
+            var distinctSpans = [(offset: UInt32, length: Int)](repeating: (0, 0), count: distinct.count)
+            for group in 0 ..< ScriptGroup.count {
+                let members = groups.indices.filter { groups[$0] == group }
+                guard !members.isEmpty else { continue }
+                let encoder = NameEncoder(training: members.map { text(distinct.spans[$0]) })
+                for number in members {
+                    let start = bytes.count
+                    encoder.encode(text(distinct.spans[number]), appendingTo: &bytes)
+                    guard bytes.count < Int(UInt32.max) else {
+                        throw .limitExceeded(file: file, message: "name pool past 4 GiB; the format's offsets are 32-bit")
+                    }
+                    distinctSpans[number] = (UInt32(start), bytes.count - start)
+                    bytes.append(UInt8(MMS_STRING_END))
+                }
+                symbols += encoder.tableSection
+                tables.append(mms_name_table(names_end: UInt32(bytes.count), symbols_end: UInt32(symbols.count)))
+            }
+            spans = numbers.map { distinctSpans[$0] }
         }
-        spans = numbers.map { distinctSpans[$0] }
     }
 }
 
@@ -226,15 +236,32 @@ enum ScriptGroup {
     static let other = 10
     static let count = 11
 
-    static func of(_ name: [UInt8]) -> Int {
-        guard name.contains(where: { $0 >= 0x80 }) else { return 0 }
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { counts in
+    static func of(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { counts in
             counts.initialize(repeating: 0)
-            for scalar in String(decoding: name, as: UTF8.self).unicodeScalars where scalar.value >= 0x80 {
-                counts[blocks.first { $0.first <= scalar.value && scalar.value <= $0.last }?.group ?? other] += 1
+            var position = 0, any = false
+            while position < name.count {
+                let lead = name[position]
+                guard lead >= 0x80 else { position += 1; continue }
+                // A scalar's length and value from its lead byte; a malformed sequence (the builder's
+                // names are valid UTF-8) counts as `other`, as String's replacement character would.
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+                var scalar = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+                var valid = length > 1 && position + length <= name.count
+                if valid {
+                    for offset in 1 ..< length {
+                        let byte = name[position + offset]
+                        if byte & 0xC0 != 0x80 { valid = false; break }
+                        scalar = scalar << 6 | UInt32(byte & 0x3F)
+                    }
+                }
+                counts[valid ? blocks.first { $0.first <= scalar && scalar <= $0.last }?.group ?? other : other] += 1
+                any = true
+                position += valid ? length : 1
             }
+            guard any else { return 0 }
             let most = counts.max()!
-            return most == 0 ? 0 : counts.firstIndex(of: most)!
+            return counts.firstIndex(of: most)!
         }
     }
 }

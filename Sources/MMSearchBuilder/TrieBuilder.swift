@@ -126,20 +126,12 @@ struct TrieBuilder {
         var offsets = [UInt32](repeating: 0, count: spans.count)
         pool.withUnsafeBufferPointer { pool in
             // Distinct labels first (most labels repeat: ", us", "a", ...).
-            var distinct: [LabelText: Int] = [:]
-            distinct.reserveCapacity(spans.count / 2)
-            var distinctSpans: [(start: Int, length: Int)] = []
+            var distinct = DistinctBytes(expected: spans.count / 2)
             var labelIndex = [Int](repeating: 0, count: spans.count)
             for (node, span) in spans.enumerated() where span.length > 0 {
-                let text = LabelText(base: pool.baseAddress! + span.start, count: span.length)
-                if let known = distinct[text] {
-                    labelIndex[node] = known
-                } else {
-                    distinct[text] = distinctSpans.count
-                    labelIndex[node] = distinctSpans.count
-                    distinctSpans.append(span)
-                }
+                labelIndex[node] = distinct.number(of: span, in: pool)
             }
+            let distinctSpans = distinct.spans
             func text(_ span: (start: Int, length: Int)) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length])
             }
@@ -164,7 +156,15 @@ struct TrieBuilder {
             // The rest in descending order of reversed bytes: a label that is the tail of another comes
             // right after one it is the tail of. Offsets relative to `cold`; `coldEnds` holds where each
             // label stored whole ends, the places `cold` may be cut.
+            // Compared by their last eight bytes, reversed, as one integer first (zero bytes past a
+            // short label's start), in full only when those are equal.
+            let lastBytes = distinctSpans.map { span in
+                var key: UInt64 = 0
+                for back in 0 ..< 8 { key = key << 8 | UInt64(back < span.length ? pool[span.start + span.length - 1 - back] : 0) }
+                return key
+            }
             let byReversedText = (0 ..< distinctSpans.count).filter { hotOffsets[$0] < 0 }.sorted { a, b in
+                if lastBytes[a] != lastBytes[b] { return lastBytes[a] > lastBytes[b] }
                 let x = distinctSpans[a], y = distinctSpans[b]
                 var i = x.length - 1, j = y.length - 1
                 while i >= 0, j >= 0 {
@@ -231,19 +231,6 @@ struct TrieBuilder {
 
 /// A label's bytes inside the key pool, hashed and compared by content. Valid only while the pool
 /// is pinned (inside its `withUnsafeBufferPointer`).
-private struct LabelText: Hashable {
-    let base: UnsafePointer<UInt8>
-    let count: Int
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(bytes: UnsafeRawBufferPointer(start: base, count: count))
-    }
-
-    static func == (a: LabelText, b: LabelText) -> Bool {
-        a.count == b.count && bytesEqual(a.base, b.base, a.count)
-    }
-}
-
 @inline(__always)
 private func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
     for offset in 0 ..< count where a[offset] != b[offset] { return false }
