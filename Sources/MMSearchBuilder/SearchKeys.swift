@@ -25,7 +25,7 @@ struct RecordNames {
     private(set) var names: [Name] = []
 
     init(_ record: SourceRecord) {
-        var place: [ByteString: Int] = [:] // fold -> its name's place in `names`
+        var place = FoldPlaces() // fold -> its name's place in `names`
         // Per name: each spelling the source gives, in the order met, and how often.
         var spellings: [[(bytes: [UInt8], count: Int)]] = []
         func consider(_ name: [UInt8], isDisplayName: Bool) {
@@ -35,7 +35,7 @@ struct RecordNames {
                 Folding.append(foldingUTF8: bytes, to: &folded)
                 return folded
             }
-            if let earlier = place[ByteString(folded)] {
+            if let earlier = place.find(folded, in: names) {
                 if let known = spellings[earlier].firstIndex(where: { $0.bytes == name }) {
                     spellings[earlier][known].count += 1
                 } else {
@@ -43,7 +43,7 @@ struct RecordNames {
                 }
                 return
             }
-            place[ByteString(folded)] = names.count
+            place.add(folded, at: names.count, in: names)
             names.append(Name(bytes: name, folded: folded, isDisplayName: isDisplayName))
             spellings.append([(name, 1)])
         }
@@ -70,10 +70,30 @@ struct RecordNames {
                     Folding.append(foldingUTF8: bytes, to: &folded)
                     return folded
                 }
-                guard place[ByteString(folded)] == nil else { continue }
-                place[ByteString(folded)] = names.count
+                guard place.find(folded, in: names) == nil else { continue }
+                place.add(folded, at: names.count, in: names)
                 names.append(Name(bytes: bytes, folded: folded, isDisplayName: false, isSpelling: true))
             }
+        }
+    }
+
+    /// Where each fold kept so far lies in `names`: found by comparing them one by one while they are
+    /// few (most records have a handful of names, and a dictionary a record, hashing each with
+    /// SipHash, cost a tenth of the README's build), in a dictionary past that.
+    struct FoldPlaces {
+        static let linearLimit = 16
+        private var dictionary: [ByteString: Int]?
+
+        func find(_ folded: [UInt8], in names: [Name]) -> Int? {
+            if let dictionary { return dictionary[ByteString(folded)] }
+            return names.firstIndex { $0.folded == folded }
+        }
+
+        mutating func add(_ folded: [UInt8], at place: Int, in names: [Name]) {
+            if dictionary == nil, place >= Self.linearLimit {
+                dictionary = Dictionary(uniqueKeysWithValues: names.indices.map { (ByteString(names[$0].folded), $0) })
+            }
+            dictionary?[ByteString(folded)] = place
         }
     }
 
