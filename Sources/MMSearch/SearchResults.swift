@@ -294,9 +294,7 @@ extension _IndexBytes {
         var candidates: [UInt64] = []
         candidates.reserveCapacity(located.reduce(0) { $0 + $1.entries.count })
         for range in located {
-            // A key longer than the query by more than itself and a country tail is neither covered
-            // whole nor half (see `Ranking.matchClass`): its length is not needed.
-            let keyLengths = try keyLengths(under: range, deepest: 2 * queryLength + 4)
+            let keyLengths = try keyLengths(under: range, classesFor: queryLength)
             for position in range.entries {
                 if let candidate = try candidate(position, keyLength: Int(keyLengths[position - range.entries.lowerBound]), queryLength: queryLength, match: match) {
                     candidates.append(candidate)
@@ -329,7 +327,7 @@ extension _IndexBytes {
         if match == .name && kind == MMS_KIND_SPELLING.rawValue { return nil }
         // The key is the name part and the tail, ", cc" or nothing (a key too long to matter is left
         // as it is, its record unread).
-        let nameLength = keyLength == Int(Int32.max) ? keyLength : keyLength - (try recordCountry(owner.record) == (0, 0) ? 0 : 4)
+        let nameLength = keyLength == Int(Int32.max) ? keyLength : keyLength - (try recordCountry(owner.record) == (0, 0) ? 0 : ClassKeys.tailLength)
         let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, nameLength: nameLength)
         return UInt64(owner.record) << 35 | UInt64(matchClass) << 32 | UInt64(position)
     }
@@ -484,7 +482,7 @@ extension _IndexBytes {
                 }
                 return low
             }
-            try forEachNode(under: located, deepest: 2 * query.count + 4, entering: { range in
+            try forEachNode(under: located, classKeys: ClassKeys(queryLength: query.count), entering: { range in
                 let first = firstPosition(from: range.lowerBound)
                 return first < positions.count && positions[first] < range.upperBound
             }) { (depth, ownEntries) in

@@ -204,25 +204,43 @@ struct _IndexBytes {
 
     /// The length of every entry's key under `located` (the entry at `located.entries.lowerBound + i`
     /// has the key length `i`th in the result): each entry's key is its node's prefix, so one walk of
-    /// the node's subtree gives them all, without reading any name. Keys longer than `deepest` read as
-    /// Int32.max: the walk stops there.
-    func keyLengths(under located: Located, deepest: Int = .max) throws(MMSearchError) -> [Int32] {
-        var lengths = [Int32](repeating: deepest == .max ? 0 : .max, count: located.entries.count)
-        try forEachNode(under: located, deepest: deepest) { (depth, ownEntries) in
+    /// the node's subtree gives them all, without reading any name. With `classesFor` a query's length,
+    /// only the lengths its matches' classes depend on (`ClassKeys`); the others read as Int32.max.
+    func keyLengths(under located: Located, classesFor queryLength: Int? = nil) throws(MMSearchError) -> [Int32] {
+        var lengths = [Int32](repeating: queryLength == nil ? 0 : .max, count: located.entries.count)
+        try forEachNode(under: located, classKeys: queryLength.map(ClassKeys.init)) { (depth, ownEntries) in
             for position in ownEntries { lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth) }
         }
         return lengths
     }
 
+    /// The keys whose length the class of a match of a query `queryLength` bytes long depends on
+    /// (`Ranking.matchClass`): those whose name part, the key without its country tail (", cc", 4
+    /// bytes), is at most twice the query; a longer one is neither covered whole nor half. So a walk
+    /// needs no node deeper than `nameLimit` + 4, and past `nameLimit` only nodes whose path has a ','
+    /// (where such a tail starts) at most 4 bytes above them and at most `nameLimit` deep.
+    struct ClassKeys {
+        /// A country tail's length: ", " and the two letters of a code.
+        static let tailLength = 4
+        let nameLimit: Int
+        init(queryLength: Int) { nameLimit = 2 * queryLength }
+        var deepest: Int { nameLimit + Self.tailLength }
+    }
+
     /// Walks the subtree under `located` depth first, giving each node's prefix length and its own
     /// entries (those whose key is exactly its prefix); nodes deeper than `deepest` are not entered,
-    /// nor those whose entries `entering` turns down. At most `nodeCount` nodes are visited, whatever
-    /// the file says.
-    func forEachNode(under located: Located, deepest: Int = .max, entering: ((Range<Int>) throws(MMSearchError) -> Bool)? = nil,
+    /// nor those whose entries `entering` turns down, nor with `classKeys` those under which no key
+    /// may be one it names (of the path, the walk knows the labels it reads: a node is left out only
+    /// when those hold every place a tail's ',' could be). At most `nodeCount` nodes are visited,
+    /// whatever the file says.
+    func forEachNode(under located: Located, deepest: Int = .max, classKeys: ClassKeys? = nil,
+                     entering: ((Range<Int>) throws(MMSearchError) -> Bool)? = nil,
                      _ body: (_ depth: Int, _ ownEntries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
-        var stack = [(node: located.node, depth: located.depth, entries: located.entries)]
+        let deepest = Swift.min(deepest, classKeys?.deepest ?? .max), nameLimit = classKeys?.nameLimit ?? .max
+        // Per node: the deepest place of a ',' in the labels walked, at most `nameLimit` deep (-1: none).
+        var stack = [(node: located.node, depth: located.depth, entries: located.entries, comma: -1)]
         var visits = 0
-        while let (node, depth, entries) = stack.popLast() {
+        while let (node, depth, entries, comma) = stack.popLast() {
             visits += 1
             guard visits <= layout.nodeCount else {
                 throw corrupt(nodeOffset(located.node), "the nodes under node \(located.node) do not form a tree")
@@ -232,8 +250,21 @@ struct _IndexBytes {
             try forEachChild(children, parent: entries) { (child, childEntries) throws(MMSearchError) in
                 if child == children.lowerBound { ownEnd = childEntries.lowerBound }
                 guard try entering?(childEntries) ?? true else { return } // before its label is read
-                let childDepth = depth + (try label(ofNode: child)).count
-                if childDepth <= deepest { stack.append((child, childDepth, childEntries)) }
+                let label = try label(ofNode: child)
+                let childDepth = depth + label.count
+                guard childDepth <= deepest else { return }
+                // Only a ',' in the last tailLength places up to `nameLimit` may keep a deeper node.
+                let tail = ClassKeys.tailLength
+                var childComma = comma
+                if depth <= nameLimit, childDepth > nameLimit - tail + 1 {
+                    var place = Swift.max(depth, nameLimit - tail + 1)
+                    while place < childDepth, place <= nameLimit {
+                        if label[place - depth] == UInt8(ascii: ",") { childComma = place }
+                        place += 1
+                    }
+                }
+                if childDepth > nameLimit, childDepth - tail >= located.depth, childComma < childDepth - tail { return }
+                stack.append((child, childDepth, childEntries, childComma))
             }
             try body(depth, entries.lowerBound ..< ownEnd)
         }

@@ -1,0 +1,55 @@
+import CMMSearchFormat
+import Foundation
+@testable import MMSearch
+import MMSearchTestSupport
+import Testing
+
+/// A search's walk for its matches' classes (`keyLengths(under:classesFor:)`) leaves out the keys
+/// whose name part is longer than twice the query, without reading them: below twice the query's
+/// length it enters only nodes whose path has a country tail's ',' in the last places. Compared, on
+/// the README's index, with the walk that reads every key's length: for every entry under each
+/// prefix, the same class (`Ranking.matchClass`) from either length, and the same length wherever
+/// the pruned walk gives one. Prefixes: the first one to four bytes of typing-queries.txt's folded
+/// lines, and some that end at or inside a country tail ("paris, ", "sa, r").
+@Suite struct ClassKeyLengthsTests {
+    @Test func prunedWalkGivesEveryClassTheFullWalkGives() async throws {
+        let index = try CityIndex(path: try await RealIndexes.shared.path(.joinedRegions))
+        let lines = try String(contentsOfFile: RealData.typingQueries, encoding: .utf8).split(separator: "\n")
+        var prefixes = Set<[UInt8]>()
+        for line in lines.prefix(FullTests.count(quick: 400, full: 4_000)) {
+            let folded = Folding.fold(String(line))
+            for length in 1 ... 4 where length <= folded.count { prefixes.insert(Array(folded.prefix(length))) }
+        }
+        for extra in ["paris, ", "paris, f", "sa, r", "a, ", "l", "", "москва", "東"] { prefixes.insert(Folding.fold(extra)) }
+        var compared = 0, pruned = 0, deepestOnly = 0
+        try index.withBytes { (bytes: _IndexBytes) throws(MMSearchError) in
+            for prefix in prefixes.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                guard let located = try prefix.withRawBytes({ (query) throws(MMSearchError) in try bytes.locate(query) }) else { continue }
+                let full = try bytes.keyLengths(under: located)
+                let forClasses = try bytes.keyLengths(under: located, classesFor: prefix.count)
+                // What the walk bounded by depth alone (2q + 4) would have left out.
+                var measured = 0
+                try bytes.forEachNode(under: located, deepest: 2 * prefix.count + 4) { (_, own) in measured += own.count }
+                deepestOnly += located.entries.count - measured
+                for offset in full.indices {
+                    let position = located.entries.lowerBound + offset
+                    let value = try bytes.entry(position)
+                    let kind = value >> MMS_ENTRY_KIND_SHIFT
+                    let owner = try bytes.owner(ofEntry: value, at: 0)
+                    let tail = try bytes.recordCountry(owner.record) == (0, 0) ? 0 : 4
+                    func matchClass(_ length: Int32) -> UInt32 {
+                        Ranking.matchClass(kind: kind, queryLength: prefix.count, nameLength: length == .max ? Int(length) : Int(length) - tail)
+                    }
+                    compared += 1
+                    if forClasses[offset] == .max { pruned += 1 } else {
+                        #expect(forClasses[offset] == full[offset], "\(String(decoding: prefix, as: UTF8.self)): entry \(position)'s length")
+                    }
+                    #expect(matchClass(forClasses[offset]) == matchClass(full[offset]),
+                            "\(String(decoding: prefix, as: UTF8.self)): entry \(position) (key length \(full[offset])) has class \(matchClass(full[offset])), the pruned walk gives \(matchClass(forClasses[offset]))")
+                }
+            }
+        }
+        // The ',' rule must have left out keys the depth alone keeps, or this compares nothing it does.
+        #expect(compared > 1_000_000 && pruned > deepestOnly, "\(compared) entries compared, \(pruned) left out, \(deepestOnly) by depth alone")
+    }
+}
