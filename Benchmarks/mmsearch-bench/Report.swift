@@ -147,7 +147,7 @@ struct Report {
         table.rows.append(["Foundation already in use (an app), MMSearch's first open", duration(nanoseconds: inProcess.foundationWarm.first), none, none])
         table.rows.append(["second open in the same process (all warm)", duration(nanoseconds: inProcess.fresh.second),
                            peer(inProcess.marisa) { duration(nanoseconds: $0.second) }, peer(inProcess.fst) { duration(nanoseconds: $0.second) }])
-        table.rows.append(["fresh process, joined index (39.8 MB), first open", duration(nanoseconds: inProcess.joined.first), none, none])
+        table.rows.append(["fresh process, joined index (\(size(bytes: joined.sizeBytes))), first open", duration(nanoseconds: inProcess.joined.first), none, none])
         table.rows.append(["RSS growth over the fresh first open (file / private)",
                            "\(memory(kib: inProcess.fresh.growthKiB)) (\(memory(kib: inProcess.fresh.fileGrowthKiB)) / \(memory(kib: inProcess.fresh.anonymousGrowthKiB)))",
                            peer(inProcess.marisa) { "\(memory(kib: $0.growthKiB)) (\(memory(kib: $0.fileGrowthKiB)) / \(memory(kib: $0.anonymousGrowthKiB)))" },
