@@ -14,12 +14,15 @@ process, then everything a query needs, then what the other commands add.
 
 The commands: `--version`; `query` on the list alone (by absolute and by relative path) and on the list
 joined with the GeoNames dump (default search, text), `query --format json`, `query --match name
---order name`, `get` and `info`.
+--order name`, then `query` and `near` on the README's index (the dump, admin1 codes, countries and
+their other names beside it: regions, qualifiers and the spatial walk), `get` and `info`.
 
 usage:
   tools/order_file.py [--check] [--binary PATH] [--data CITY_LIST] [--geonames DUMP] [--out FILE]
 
   --binary  the mmsearch to trace [the shipped build's: tools/release-build.sh --show-bin-path]
+  --geonames  the dump; admin1CodesASCII.txt, countryInfo.txt and alternateNames-countries.txt are read
+            from its directory
   --check   write nothing: exit 1 when more than --tolerance (10%) of the symbols the commands touch
             are missing from the order file (regenerate it after a toolchain or hot-path change)
 
@@ -104,6 +107,13 @@ def main():
         subprocess.run([traced, "build", options.data, "-o", list_index], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         subprocess.run([traced, "build", options.data, "--geonames", options.geonames, "-o", joined_index],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The README's index, as its quick start builds it.
+        beside = os.path.dirname(options.geonames)
+        readme_index = os.path.join(scratch, "readme.mms")
+        subprocess.run([traced, "build", options.data, "--geonames", options.geonames,
+                        "--admin1", os.path.join(beside, "admin1CodesASCII.txt"), "--countries", os.path.join(beside, "countryInfo.txt"),
+                        "--alternate-names", os.path.join(beside, "alternateNames-countries.txt"), "-o", readme_index],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         table = symbols(traced)
         seen, order = set(), []
         for arguments in (["--version"],
@@ -113,6 +123,8 @@ def main():
                           ["query", "--index", joined_index, "münchen"],
                           ["query", "--index", list_index, "--format", "json", "san fr"],
                           ["query", "--index", list_index, "--match", "name", "--order", "name", "Par"],
+                          ["query", "--index", readme_index, "Lond"],
+                          ["near", "--index", readme_index, "51.5074,-0.1278"],
                           ["get", "--index", list_index, "2643743"],
                           ["info", list_index]):
             touched(traced, arguments, table, seen, order, scratch)
