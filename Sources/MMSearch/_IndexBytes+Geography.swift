@@ -171,8 +171,12 @@ extension _IndexBytes {
             floor = Swift.min(floor, Double(item.key.base) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: Int(matches[item.key.position].record))))
         }
         if greatest.items.count < length { floor = 0 }
+        // The floor rises as the page fills: a match whose bound is below the page's last score so far
+        // cannot enter it either (its distance, three libm calls, is not computed).
         var best = Selection<NearKey>(length: length)
-        for (position, match) in matches.enumerated() where Double(bases[position]) * 1001 >= floor {
+        for (position, match) in matches.enumerated() {
+            let bound = Double(bases[position]) * 1001
+            if bound < floor || best.items.count == length && bound < best.items[length - 1].key.score { continue }
             let score = Double(bases[position]) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: Int(match.record)))
             best.offer(NearKey(score: score, kind: match.kind, record: match.record), match.entry)
         }
