@@ -10,7 +10,8 @@
 # usage: Benchmarks/run.sh [--out FILE | --results] [--scale] [--scale-dir DIR] [--smoke]   (from any directory)
 #   --out FILE  the Markdown report to FILE [SCRATCH/RESULTS.md]; mmsearch-bench's text report goes to
 #               standard output either way
-#   --results   the Markdown report to Benchmarks/RESULTS.md, the figures the docs quote (commit both)
+#   --results   the Markdown report to Benchmarks/RESULTS.md, the figures the docs quote (commit both); the
+#               sections measured by hand there (their text starts "Measured by hand") are kept, before Startup
 #   Other flags go to mmsearch-bench: --scale adds synthetic lists of 209k, 2M and 10M records (about 2 GB
 #   of disk in a temporary directory, 8 GB of RAM, and 10 to 15 minutes more).
 # The builds' and the peers' output goes to SCRATCH/run.log (the static links' glibc warnings are expected:

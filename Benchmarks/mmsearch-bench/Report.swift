@@ -385,6 +385,39 @@ struct Report {
 
     // MARK: Markdown
 
+    /// The heading of the section the hand-measured sections go before.
+    static let handSectionsBefore = "## Startup (issue 9)"
+
+    /// `report` with the sections of `previous` that were measured by hand (their first line of text
+    /// starts "Measured by hand"), in their order, before `handSectionsBefore` (at the end without it):
+    /// a run rewrites what it measures and keeps what it does not.
+    static func keepingHandSections(of previous: String, in report: String) -> String {
+        var sections: [[Substring]] = [], current: [Substring]?
+        for line in previous.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("## ") {
+                if let current { sections.append(current) }
+                current = [line]
+            } else {
+                current?.append(line)
+            }
+        }
+        if let current { sections.append(current) }
+        let kept = sections.filter { $0.dropFirst().first { !$0.isEmpty }?.hasPrefix("Measured by hand") == true }
+        guard !kept.isEmpty else { return report }
+        let text = kept.map { section in
+            var lines = section
+            while lines.last?.isEmpty == true { lines.removeLast() }
+            return lines.joined(separator: "\n") + "\n\n"
+        }.joined()
+        var lines = report.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let before = lines.firstIndex(where: { $0 == handSectionsBefore }) else {
+            return report + (report.hasSuffix("\n\n") ? "" : "\n") + text
+        }
+        lines.insert(Substring(text.dropLast(2)), at: before)
+        lines.insert("", at: before + 1)
+        return lines.joined(separator: "\n")
+    }
+
     var markdown: String {
         let machine = Machine.current()
         var md = "# mmsearch benchmark results\n\n"

@@ -67,7 +67,8 @@ let usage = """
       --generator PATH   the generator (default: tools/gen_synthetic_list.py here or above the executable)
       --peers FILE       output of shared/peers/run.sh (one or more runs): adds marisa, fst and SQLite to the
                          per-keystroke table, with ratios; each by its run with the median p99
-      --markdown PATH    also write the report as Markdown (what Benchmarks/run.sh writes to RESULTS.md)
+      --markdown PATH    also write the report as Markdown (what Benchmarks/run.sh writes to RESULTS.md),
+                         keeping the sections of the file it replaces that were measured by hand
       --command, --revision, --toolchain TEXT   recorded in the Markdown report
     """
 
@@ -267,7 +268,9 @@ func runBenchmark(_ options: Options) throws {
     )
     System.write(report.engineLines + "\n" + report.text)
     if let path = options.markdown {
-        try System.writeText(report.markdown, to: path)
+        // The sections measured by hand in the report this one replaces stay (Report.keepingHandSections).
+        let previous = (try? System.readText(path)) ?? "" // none yet: nothing to keep
+        try System.writeText(Report.keepingHandSections(of: previous, in: report.markdown), to: path)
         progress("wrote \(path)")
     }
 }
