@@ -229,8 +229,7 @@ struct TrieBuilder {
     }
 }
 
-/// A label's bytes inside the key pool, hashed and compared by content. Valid only while the pool
-/// is pinned (inside its `withUnsafeBufferPointer`).
+/// Whether the `count` bytes at `a` and at `b` are equal.
 @inline(__always)
 private func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
     for offset in 0 ..< count where a[offset] != b[offset] { return false }
