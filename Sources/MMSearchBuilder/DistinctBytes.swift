@@ -1,6 +1,8 @@
+import CMMSearchFormat
+
 /// Byte strings of one pool numbered by content: the first time a string is met it gets the next
 /// number, and later equal ones the same. Open addressing over a table of numbers, each string hashed
-/// eight bytes at a time and compared in place: for the 700,000 names and 1.3 million labels of the
+/// with the format's XXH64 and compared in place: for the 700,000 names and 1.3 million labels of the
 /// README's index, a `Dictionary` keyed by the bytes (SipHash, and a key struct a string) cost several
 /// times as much.
 struct DistinctBytes {
@@ -20,7 +22,7 @@ struct DistinctBytes {
 
     /// The number of `pool[span]`, a new one when no equal string was met before.
     mutating func number(of span: (start: Int, length: Int), in pool: UnsafeBufferPointer<UInt8>) -> Int {
-        let text = UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length])
+        let text = pool.bytes(span)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.hash(text)) & mask
         while true {
@@ -41,27 +43,19 @@ struct DistinctBytes {
         slots = [Int32](repeating: -1, count: 2 * slots.count)
         let mask = slots.count - 1
         for (number, span) in spans.enumerated() {
-            var slot = Int(truncatingIfNeeded: Self.hash(UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length]))) & mask
+            var slot = Int(truncatingIfNeeded: Self.hash(pool.bytes(span))) & mask
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(number)
         }
     }
 
-    /// A 64-bit hash of `bytes`, eight at a time (multiply and fold, as wyhash does).
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var state = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        func mix(_ word: UInt64) {
-            let product = (state ^ word).multipliedFullWidth(by: 0xBF58_476D_1CE4_E5B9)
-            state = product.high ^ product.low
-        }
-        var position = 0
-        while position + 8 <= bytes.count {
-            mix(UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self)))
-            position += 8
-        }
-        var tail: UInt64 = 0
-        for offset in 0 ..< bytes.count - position { tail |= UInt64(bytes[position + offset]) << UInt64(8 * offset) }
-        mix(tail)
-        return state ^ state >> 29
+    /// A string's hash: the format's XXH64, seed 0.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { mms_xxh64(bytes.baseAddress, bytes.count, 0) }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The bytes of `span` (a start and a length inside this buffer).
+    func bytes(_ span: (start: Int, length: Int)) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: self[span.start ..< span.start + span.length])
     }
 }

@@ -187,21 +187,18 @@ struct EncodedNamePool {
             pool.append(contentsOf: name)
         }
         try pool.withUnsafeBufferPointer { pool throws(MMSearchError) in
-            func text(_ span: (start: Int, length: Int)) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length])
-            }
             // Each distinct name once, numbered by its first place in `names`.
             var distinct = DistinctBytes(expected: names.count)
             let numbers = placed.map { distinct.number(of: $0, in: pool) }
-            let groups = distinct.spans.map { ScriptGroup.of(text($0)) }
+            let groups = distinct.spans.map { ScriptGroup.of(pool.bytes($0)) }
             var distinctSpans = [(offset: UInt32, length: Int)](repeating: (0, 0), count: distinct.count)
             for group in 0 ..< ScriptGroup.count {
                 let members = groups.indices.filter { groups[$0] == group }
                 guard !members.isEmpty else { continue }
-                let encoder = NameEncoder(training: members.map { text(distinct.spans[$0]) })
+                let encoder = NameEncoder(training: members.map { pool.bytes(distinct.spans[$0]) })
                 for number in members {
                     let start = bytes.count
-                    encoder.encode(text(distinct.spans[number]), appendingTo: &bytes)
+                    encoder.encode(pool.bytes(distinct.spans[number]), appendingTo: &bytes)
                     guard bytes.count < Int(UInt32.max) else {
                         throw .limitExceeded(file: file, message: "name pool past 4 GiB; the format's offsets are 32-bit")
                     }

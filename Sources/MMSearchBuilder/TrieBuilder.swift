@@ -132,9 +132,6 @@ struct TrieBuilder {
                 labelIndex[node] = distinct.number(of: span, in: pool)
             }
             let distinctSpans = distinct.spans
-            func text(_ span: (start: Int, length: Int)) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(rebasing: pool[span.start ..< span.start + span.length])
-            }
             // Bytes from offset 1 to the next window boundary of the file (0: offset 1 is on one).
             let window = hotLabelBytes
             let room = (window - (fileOffset + 1) % window) % window
@@ -149,7 +146,7 @@ struct TrieBuilder {
                 let label = labelIndex[node]
                 if hotOffsets[label] < 0 {
                     hotOffsets[label] = hot.count
-                    hot.append(contentsOf: text(span))
+                    hot.append(contentsOf: pool.bytes(span))
                     hot.append(end)
                 }
             }
@@ -185,7 +182,7 @@ struct TrieBuilder {
                     coldOffsets[label] = previous.offset + previous.length - span.length
                 } else {
                     coldOffsets[label] = cold.count
-                    cold.append(contentsOf: text(span))
+                    cold.append(contentsOf: pool.bytes(span))
                     cold.append(end)
                     coldEnds.append(cold.count)
                 }
