@@ -138,7 +138,7 @@ public enum Folding {
     /// the policy of `String(decoding:as:)`: a bad lead byte alone, or a truncated sequence up to the
     /// first byte that cannot continue it.
     @inline(__always)
-    private static func decodeNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (scalar: UInt32, length: Int) {
+    package static func decodeNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (scalar: UInt32, length: Int) {
         let lead = bytes[start]
         var continuations: Int
         var scalar: UInt32

@@ -238,23 +238,12 @@ enum ScriptGroup {
             counts.initialize(repeating: 0)
             var position = 0, any = false
             while position < name.count {
-                let lead = name[position]
-                guard lead >= 0x80 else { position += 1; continue }
-                // A scalar's length and value from its lead byte; a malformed sequence (the builder's
-                // names are valid UTF-8) counts as `other`, as String's replacement character would.
-                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-                var scalar = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-                var valid = length > 1 && position + length <= name.count
-                if valid {
-                    for offset in 1 ..< length {
-                        let byte = name[position + offset]
-                        if byte & 0xC0 != 0x80 { valid = false; break }
-                        scalar = scalar << 6 | UInt32(byte & 0x3F)
-                    }
-                }
-                counts[valid ? blocks.first { $0.first <= scalar && scalar <= $0.last }?.group ?? other : other] += 1
+                guard name[position] >= 0x80 else { position += 1; continue }
+                // Decoded as String decodes it (an invalid sequence is U+FFFD, in group `other`).
+                let (scalar, length) = Folding.decodeNonASCII(name, at: position)
+                counts[blocks.first { $0.first <= scalar && scalar <= $0.last }?.group ?? other] += 1
                 any = true
-                position += valid ? length : 1
+                position += length
             }
             guard any else { return 0 }
             let most = counts.max()!
