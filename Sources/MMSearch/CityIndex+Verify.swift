@@ -594,7 +594,7 @@ private struct _Verifier {
         for position in entries {
             let value = try index.entry(position)
             let record = try index.owner(ofEntry: value, at: entryOffset(position)).record
-            let nameLength = Int(keyLengths[position - entries.lowerBound]) - (try index.recordCountry(record) == (0, 0) ? 0 : _IndexBytes.ClassKeys.tailLength)
+            let nameLength = try index.nameLength(ofKey: Int(keyLengths[position - entries.lowerBound]), record: record)
             let thresholds = Ranking.classThresholds(kind: value >> MMS_ENTRY_KIND_SHIFT, nameLength: nameLength)
             for threshold in [thresholds.half, thresholds.whole] {
                 if let threshold, threshold > parentDepth + 1, threshold <= depth {

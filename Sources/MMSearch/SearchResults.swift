@@ -327,7 +327,7 @@ extension _IndexBytes {
         if match == .name && kind == MMS_KIND_SPELLING.rawValue { return nil }
         // The key is the name part and the tail, ", cc" or nothing (a key too long to matter is left
         // as it is, its record unread).
-        let nameLength = keyLength == Int(Int32.max) ? keyLength : keyLength - (try recordCountry(owner.record) == (0, 0) ? 0 : ClassKeys.tailLength)
+        let nameLength = keyLength == Int(Int32.max) ? keyLength : try self.nameLength(ofKey: keyLength, record: owner.record)
         let matchClass = Ranking.matchClass(kind: kind, queryLength: queryLength, nameLength: nameLength)
         return UInt64(owner.record) << 35 | UInt64(matchClass) << 32 | UInt64(position)
     }

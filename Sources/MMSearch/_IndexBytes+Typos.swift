@@ -45,7 +45,7 @@ extension _IndexBytes {
                 if let keyLength, depth != keyLength { return }
                 for position in ownEntries {
                     let hasCountry = try recordCountry(owner(ofEntry: try entry(position), at: layout.entries.byteOffset(position)).record) != (0, 0)
-                    if keyLength != nil ? hasCountry : depth - (hasCountry ? 4 : 0) >= shortestName { found.append((position, depth)) }
+                    if keyLength != nil ? hasCountry : depth - (hasCountry ? ClassKeys.tailLength : 0) >= shortestName { found.append((position, depth)) }
                 }
             }
         }

@@ -227,6 +227,13 @@ struct _IndexBytes {
         var deepest: Int { nameLimit + Self.tailLength }
     }
 
+    /// The length of the name part of a key `keyLength` bytes long of `record`: the key less the
+    /// record's country tail, when it has a country.
+    @inline(__always)
+    func nameLength(ofKey keyLength: Int, record: Int) throws(MMSearchError) -> Int {
+        keyLength - (try recordCountry(record) == (0, 0) ? 0 : ClassKeys.tailLength)
+    }
+
     /// Walks the subtree under `located` depth first, giving each node's prefix length and its own
     /// entries (those whose key is exactly its prefix); nodes deeper than `deepest` are not entered,
     /// nor those whose entries `entering` turns down, nor with `classKeys` those under which no key

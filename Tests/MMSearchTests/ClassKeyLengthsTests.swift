@@ -29,23 +29,24 @@ import Testing
                 let forClasses = try bytes.keyLengths(under: located, classesFor: prefix.count)
                 // What the walk bounded by depth alone (2q + 4) would have left out.
                 var measured = 0
-                try bytes.forEachNode(under: located, deepest: 2 * prefix.count + 4) { (_, own) in measured += own.count }
+                try bytes.forEachNode(under: located, deepest: _IndexBytes.ClassKeys(queryLength: prefix.count).deepest) { (_, own) in measured += own.count }
                 deepestOnly += located.entries.count - measured
                 for offset in full.indices {
                     let position = located.entries.lowerBound + offset
                     let value = try bytes.entry(position)
                     let kind = value >> MMS_ENTRY_KIND_SHIFT
                     let owner = try bytes.owner(ofEntry: value, at: 0)
-                    let tail = try bytes.recordCountry(owner.record) == (0, 0) ? 0 : 4
-                    func matchClass(_ length: Int32) -> UInt32 {
-                        Ranking.matchClass(kind: kind, queryLength: prefix.count, nameLength: length == .max ? Int(length) : Int(length) - tail)
+                    func matchClass(_ length: Int32) throws(MMSearchError) -> UInt32 {
+                        Ranking.matchClass(kind: kind, queryLength: prefix.count,
+                                           nameLength: length == .max ? Int(length) : try bytes.nameLength(ofKey: Int(length), record: owner.record))
                     }
                     compared += 1
                     if forClasses[offset] == .max { pruned += 1 } else {
                         #expect(forClasses[offset] == full[offset], "\(String(decoding: prefix, as: UTF8.self)): entry \(position)'s length")
                     }
-                    #expect(matchClass(forClasses[offset]) == matchClass(full[offset]),
-                            "\(String(decoding: prefix, as: UTF8.self)): entry \(position) (key length \(full[offset])) has class \(matchClass(full[offset])), the pruned walk gives \(matchClass(forClasses[offset]))")
+                    let fullClass = try matchClass(full[offset]), prunedClass = try matchClass(forClasses[offset])
+                    #expect(prunedClass == fullClass,
+                            "\(String(decoding: prefix, as: UTF8.self)): entry \(position) (key length \(full[offset])) has class \(fullClass), the pruned walk gives \(prunedClass)")
                 }
             }
         }
