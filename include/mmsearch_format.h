@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 8. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 9. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -21,7 +21,8 @@
  *                                                         (see "Packed arrays")
  *   sections[SUMMARIES]     packed summary_count x summary bits  counts and first pages of the big
  *                                                         nodes (mms_summary's fields)
- *   sections[TOP]           packed top_count x entry_bits  the summaries' ranked first pages (entries)
+ *   sections[TOP]           packed top_count x entry_bits  the summaries' ranked first pages (entries),
+ *                                                         then the country pages'
  *   sections[TOP_RANKS]     packed top_count x MMS_TOP_RANK_BITS  each TOP entry's record's best class
  *                                                         and least kind at its node (MMS_TOP_RANK_*)
  *   sections[RECORDS]       packed record_count x record bits  cities in primary-key order (see
@@ -57,9 +58,11 @@
  *   sections[PLACE_NAMES]   uint8_t[]                    regions' and countries' texts (names, folded
  *                                                         names, codes, other names), original UTF-8,
  *                                                         each ended by 0xFF
+ *   sections[COUNTRY_PAGES] mms_country_page[]           the count and first page of each country with
+ *                                                         many records at a big node (see "Country pages")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
- * 8; padding belongs to no section, and the file ends where the PLACE_NAMES section ends.
+ * 8; padding belongs to no section, and the file ends where the COUNTRY_PAGES section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Names and keys (shared/peers/rank.py is the normative definition; fold() is shared/peers/fold.py,
@@ -235,6 +238,19 @@
  * at any gap's byte).
  * Size on the README's index: about 1.5 bytes an entry (1.2 MB for 1,245,450 entries).
  *
+ * Country pages (a search restricted to one country, ranked, at a big node). For every summarized node
+ * and every country code (as COUNTRY_RUNS writes it) such that more than MMS_COUNTRY_PAGE_THRESHOLD
+ * distinct records of that country are among the node's key matches ("words"), COUNTRY_PAGES holds one
+ * mms_country_page: that number of records, and their first ranked page in TOP (as the summary's page
+ * is, for a query as long as the node's prefix: the best MMS_TOP_COUNT of them in ranked order, each
+ * record's best entry, with its class and kind in TOP_RANKS). No other pair has one. The pages' entries
+ * follow the summaries' in TOP, in page order. A summary's page holds all along the edge into its node
+ * (no entry changes class there), so a country's page does too; a search restricted to that one country
+ * reads its count and first page there instead of the country's entries under the node.
+ * COUNTRY_PAGES is sorted by (node, code), no two equal; it holds its length /
+ * sizeof(mms_country_page) pages. Size on the README's index: 3,826 pages, 61,216 bytes, and 0.26 MB of TOP and
+ * TOP_RANKS.
+ *
  * ---------------------------------------------------------------------------------------------------
  * Packed arrays (NODES, ENTRIES, TOP, ID_ORDER). An array of n values of w bits (1 <= w <= 64) holds
  * value i in bits i * w ..< (i + 1) * w of the section, least significant bit first (bit b of the section is
@@ -284,11 +300,11 @@
  *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
  *   from 1 to 32 and name_length_bits from 1 to 16 (verify checks that each is the least); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
- *   at the first multiple of 8 after the one before, the file ending where PLACE_NAMES ends), and each
+ *   at the first multiple of 8 after the one before, the file ending where COUNTRY_PAGES ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: empty or record_count values; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
- *   MMS_MAX_NAME_TABLES of them); node_count >= 1;
+ *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page)); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
@@ -299,8 +315,9 @@
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
  *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
  *   to them gives wrong answers, never a read out of bounds, and verify finds it; a country run's
- *   blocks inside ENTRY_BLOCKS, a block's gaps inside ENTRY_DELTAS and its width at most 32, and every
- *   position read below entry_count),
+ *   blocks inside ENTRY_BLOCKS, a block's gaps inside ENTRY_DELTAS and its width at most 32, every
+ *   position read below entry_count, and a country page's first page inside TOP with its count at most
+ *   its node's entries),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
  *   (child blocks adding up, children sorted, numbered after their parent, labels non-empty, ranges
@@ -315,7 +332,8 @@
  *   ancestors' splits give it); the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
  *   their gaps the stream as "Country entries" says (every bit past them zero), each run's positions
  *   strictly ascending, each position's entry's record of the run's code, and as many positions in all
- *   as entries whose record has a country (so each such entry is listed exactly once).
+ *   as entries whose record has a country (so each such entry is listed exactly once); the country
+ *   pages sorted, exactly where they belong, with the counts, pages and page ranks a search computes.
  *
  * The checksum is XXH64 over every byte but the checksum field itself, chained:
  *   checksum = XXH64(file[offsetof(checksum) + 8 ..< file_size], seed: XXH64(file[0 ..< offsetof(checksum)], seed: 0))
@@ -327,9 +345,9 @@
  * (no country entries) and version 5 (nodes, entries, first pages and the id order as arrays of
  * uint32_t fields, LABELS after NODES) and version 6 (records, alternates, spellings, populations and
  * spatial points as arrays of fixed-size fields) and version 7 (names stored as they are, regions' and
- * countries' texts in NAMES) are not read by version 8.
+ * countries' texts in NAMES) and version 8 (no country pages) are not read by version 9.
  *
- * Limits of version 8: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 9: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
  * bytes, and a display name's encoding too; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, stored to 1e-7 degree. The builder refuses input past a limit with an error.
@@ -347,7 +365,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 8u
+#define MMS_FORMAT_VERSION 9u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -374,6 +392,10 @@ extern "C" {
 #define MMS_SUMMARY_THRESHOLD 32u
 /* Length of a summary's first ranked page: min(record_count, MMS_TOP_COUNT) entries of TOP. */
 #define MMS_TOP_COUNT 20u
+/* COUNTRY_PAGES: a summarized node has a country's page when more records of that country than this
+   match there (a search restricted to a country reads that many of its records' entries at most
+   otherwise). Above MMS_TOP_COUNT, so that a country's page is always a whole one. */
+#define MMS_COUNTRY_PAGE_THRESHOLD 128u
 /*
  * A TOP_RANKS value (MMS_TOP_RANK_BITS, packed): what ranks the record of TOP[i] at its summary's
  * node, so that a page merged with "Name, Qualifier" matches needs no name of it folded. Bits 0-2: the
@@ -462,7 +484,8 @@ typedef enum mms_section_kind {
     MMS_SECTION_SYMBOLS = 22,
     MMS_SECTION_NAME_TABLES = 23,
     MMS_SECTION_PLACE_NAMES = 24,
-    MMS_SECTION_COUNT = 25
+    MMS_SECTION_COUNTRY_PAGES = 25,
+    MMS_SECTION_COUNT = 26
 } mms_section_kind;
 
 /*
@@ -670,6 +693,21 @@ typedef struct mms_country_run {
 } mms_country_run;
 
 /*
+ * A country's count and first ranked page at a big node (COUNTRY_PAGES; see "Country pages").
+ * Invariants: node has a summary; pages strictly sorted by (node, code as two bytes); code not 0 0 and
+ * without a lower-case ASCII letter; reserved zero; record_count > MMS_COUNTRY_PAGE_THRESHOLD, the
+ * number of distinct records of that code among the node's key matches (so at most its entries); top_first +
+ * MMS_TOP_COUNT <= top_count. No padding: 16 bytes, 4-aligned.
+ */
+typedef struct mms_country_page {
+    uint32_t node;          /* the summarized node */
+    uint8_t code[2];        /* the records' country code, ASCII letters upper-cased (as COUNTRY_RUNS) */
+    uint8_t reserved[2];    /* zero */
+    uint32_t record_count;  /* distinct records of that country among the node's entries */
+    uint32_t top_first;     /* their ranked first page: TOP[top_first ..< top_first + MMS_TOP_COUNT] */
+} mms_country_page;
+
+/*
  * One block of a country's entry positions (ENTRY_BLOCKS; see "Country entries"). Invariants: first <
  * entry_count, and above the last position of the block before in its run; width <=
  * MMS_ENTRY_GAP_MAX_WIDTH (0 when every gap is 0, or the block holds one position); delta_bit = the
@@ -773,7 +811,7 @@ _Static_assert(offsetof(mms_header, summary_count_bits) == 101, "mms_header.summ
 _Static_assert(offsetof(mms_header, summary_top_bits) == 102, "mms_header.summary_top_bits");
 _Static_assert(offsetof(mms_header, region_bits) == 103, "mms_header.region_bits");
 _Static_assert(offsetof(mms_header, sections) == 104, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 104 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 504 bytes");
+_Static_assert(sizeof(mms_header) == 104 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 520 bytes");
 
 _Static_assert(sizeof(mms_node) == 8, "mms_node is 8 bytes");
 _Static_assert(offsetof(mms_node, entry_first) == 0, "mms_node.entry_first");
@@ -870,6 +908,13 @@ _Static_assert(offsetof(mms_country_run, reserved) == 2, "mms_country_run.reserv
 _Static_assert(offsetof(mms_country_run, block_first) == 4, "mms_country_run.block_first");
 _Static_assert(offsetof(mms_country_run, block_count) == 8, "mms_country_run.block_count");
 _Static_assert(offsetof(mms_country_run, position_count) == 12, "mms_country_run.position_count");
+_Static_assert(sizeof(mms_country_page) == 16, "mms_country_page is 16 bytes");
+_Static_assert(offsetof(mms_country_page, node) == 0, "mms_country_page.node");
+_Static_assert(offsetof(mms_country_page, code) == 4, "mms_country_page.code");
+_Static_assert(offsetof(mms_country_page, reserved) == 6, "mms_country_page.reserved");
+_Static_assert(offsetof(mms_country_page, record_count) == 8, "mms_country_page.record_count");
+_Static_assert(offsetof(mms_country_page, top_first) == 12, "mms_country_page.top_first");
+_Static_assert(MMS_COUNTRY_PAGE_THRESHOLD >= MMS_TOP_COUNT, "a country page is a whole page");
 _Static_assert(sizeof(mms_entry_block) == 12, "mms_entry_block is 12 bytes");
 _Static_assert(offsetof(mms_entry_block, first) == 0, "mms_entry_block.first");
 _Static_assert(offsetof(mms_entry_block, delta_bit) == 4, "mms_entry_block.delta_bit");
@@ -899,6 +944,7 @@ enum {
     MMS_QUALIFIER_NAME_SIZE = sizeof(mms_qualifier_name),
     MMS_SPATIAL_POINT_SIZE = sizeof(mms_spatial_point),
     MMS_COUNTRY_RUN_SIZE = sizeof(mms_country_run),
+    MMS_COUNTRY_PAGE_SIZE = sizeof(mms_country_page),
     MMS_ENTRY_BLOCK_SIZE_BYTES = sizeof(mms_entry_block),
     MMS_SOURCE_SIZE = sizeof(mms_source),
 };

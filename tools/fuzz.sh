@@ -31,7 +31,8 @@ cat >"$work/seeds/classic.json" <<'JSON'
 JSON
 echo '[{"_id":1,"name":"","country":"","coord":{"lon":0,"lat":0}}]' >"$work/seeds/blank.json"
 # A GeoNames dump joined to the classic list (other names, populations), and a dump alone with more
-# than 32 keys under "sa" and "mu", so that summaries and first pages are in the seeds too.
+# than 32 keys under "sa" and "mu", so that summaries and first pages are in the seeds too, and more
+# than MMS_COUNTRY_PAGE_THRESHOLD (128) records of DE under "s", so that country pages are.
 {
   printf '3	London	London	Londres,Londra,Lundun,London City	51.50853	-0.12574	P	PPLC	GB		ENG				8961989			Europe/London	
 '
@@ -41,7 +42,7 @@ echo '[{"_id":1,"name":"","country":"","coord":{"lon":0,"lat":0}}]' >"$work/seed
 '
 } >"$work/seeds/joined.txt"
 : >"$work/seeds/dump.txt"
-for i in $(seq 1 40); do
+for i in $(seq 1 140); do
   printf '%s	San Place %s	San Place %s	Saint Place %s,Munich %s,Mu-nich %s	%s.5	%s.25	P	PPL	DE		0%s				%s				
 ' \
     "$((100 + i))" "$i" "$i" "$i" "$i" "$i" "$((i % 80))" "$((i % 170))" "$((i % 3))" "$((i * 1000))" >>"$work/seeds/dump.txt"

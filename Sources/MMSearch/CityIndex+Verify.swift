@@ -443,6 +443,21 @@ private struct _Verifier {
                 throw corrupt(layout.summaries.byteOffset(summary), "summary \(summary) is for node \(node); summaries must be for nodes below \(layout.nodeCount), in increasing order")
             }
         }
+        var previousPage: (node: Int, code: UInt16)?
+        for number in 0 ..< layout.countryPageCount {
+            let page = try index.countryPage(number)
+            let offset = layout.countryPages + number * _IndexLayout.countryPageSize
+            let reserved = raw(offset + MemoryLayout<mms_country_page>.offset(of: \.reserved)!, as: UInt16.self)
+            let code = (UInt8(page.code >> 8), UInt8(page.code & 0xFF))
+            guard page.code != 0, CountryKey.of(code) == page.code, reserved == 0 else {
+                throw corrupt(offset, "country page \(number) has the code bytes \(code.0) \(code.1) and reserved \(reserved); a code is not 0 0 and has no lower-case letter, reserved is 0")
+            }
+            if let previousPage, previousPage >= (page.node, page.code) {
+                throw corrupt(offset, "country page \(number) is not after the one before in (node, code) order")
+            }
+            previousPage = (page.node, page.code)
+        }
+        var countryPagesChecked = 0
         guard try index.label(ofNode: 0).isEmpty, try index.entryFirst(ofNode: 0) == 0 else {
             throw corrupt(nodeOffset(0), "the root must have an empty label and entries from 0")
         }
@@ -491,7 +506,7 @@ private struct _Verifier {
             }
             try checkOwnEntries(entries.lowerBound ..< ownEnd, node: node, prefix: prefix, tails: tails, alternateFolds: alternateFolds, primaries: &primaries)
             if entries.count > Int(MMS_SUMMARY_THRESHOLD) {
-                try checkSummary(node: node, entries: entries, prefix: prefix, parentDepth: parentDepth, primaryKeys: primaryKeys)
+                countryPagesChecked += try checkSummary(node: node, entries: entries, prefix: prefix, parentDepth: parentDepth, primaryKeys: primaryKeys)
                 summarized += 1
             }
             stack.append(contentsOf: childItems.reversed())
@@ -504,6 +519,9 @@ private struct _Verifier {
         }
         guard summarized == layout.summaryCount else {
             throw corrupt(layout.summaries.start, "\(layout.summaryCount) summaries for \(summarized) nodes with more than \(MMS_SUMMARY_THRESHOLD) entries; a smaller node has one")
+        }
+        guard countryPagesChecked == layout.countryPageCount else {
+            throw corrupt(layout.countryPages, "\(layout.countryPageCount) country pages, \(countryPagesChecked) of them for a summarized node's country with more than \(MMS_COUNTRY_PAGE_THRESHOLD) records there")
         }
     }
 
@@ -553,8 +571,10 @@ private struct _Verifier {
     }
 
     /// A big node's summary: there, holding what a search computes; and no entry under it changes
-    /// class along the edge into it (its first page holds there).
-    func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys) throws(MMSearchError) {
+    /// class along the edge into it (its first page holds there). Its country pages: one for each
+    /// country with more than MMS_COUNTRY_PAGE_THRESHOLD of its records, holding what a search restricted
+    /// to that country computes; returns how many.
+    func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys) throws(MMSearchError) -> Int {
         let summary = try index.summary(ofNode: node)
         let offset = layout.summaries.start // for messages: the section
         let depth = prefix.count
@@ -573,23 +593,46 @@ private struct _Verifier {
               Int(summary.primary_count) == primary.count, Int(summary.primary_first) == primary.lowerBound else {
             throw corrupt(offset, "the summary of node \(node) says \(summary.record_count) records, \(summary.name_record_count) by name, primaries \(summary.primary_first)+\(summary.primary_count); the entries give \(ranked.count), \(named.count), \(primary.lowerBound)+\(primary.count)")
         }
-        for (position, match) in ranked.prefix(Int(MMS_TOP_COUNT)).enumerated() {
-            let stored = Int(summary.top_first) + position
-            guard try index.topEntry(stored) == match.entry else {
-                throw corrupt(layout.top.byteOffset(stored), "the first page of node \(node) differs from its ranked results at position \(position)")
-            }
-            var low = 0, high = matches.count // the record's match: matches are sorted by record
-            while low < high {
-                let middle = (low + high) / 2
-                if matches[middle].record < match.record { low = middle + 1 } else { high = middle }
-            }
-            let record = matches[low]
-            let rank = try index.topRank(stored)
-            guard rank.matchClass == record.matchClass, rank.kind == record.kind else {
-                throw corrupt(layout.topRanks.byteOffset(stored), "the first page of node \(node) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
+        /// A stored first page, `TOP[top...]`, against `page` (ranked matches).
+        func checkPage(_ page: some Collection<_Match>, top: Int, of what: String) throws(MMSearchError) {
+            for (position, match) in page.enumerated() {
+                let stored = top + position
+                guard try index.topEntry(stored) == match.entry else {
+                    throw corrupt(layout.top.byteOffset(stored), "the first page of \(what) differs from its ranked results at position \(position)")
+                }
+                var low = 0, high = matches.count // the record's match: matches are sorted by record
+                while low < high {
+                    let middle = (low + high) / 2
+                    if matches[middle].record < match.record { low = middle + 1 } else { high = middle }
+                }
+                let record = matches[low]
+                let rank = try index.topRank(stored)
+                guard rank.matchClass == record.matchClass, rank.kind == record.kind else {
+                    throw corrupt(layout.topRanks.byteOffset(stored), "the first page of \(what) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
+                }
             }
         }
-        guard node != 0 else { return }
+        try checkPage(ranked.prefix(Int(MMS_TOP_COUNT)), top: Int(summary.top_first), of: "node \(node)")
+        // The country pages: the ranked matches of each country with more than the threshold.
+        var pages = 0
+        if ranked.count > Int(MMS_COUNTRY_PAGE_THRESHOLD) {
+            var byCountry: [UInt16: [_Match]] = [:]
+            for match in ranked {
+                let code = CountryKey.of(try index.recordCountry(Int(match.record)))
+                if code != 0 { byCountry[code, default: []].append(match) }
+            }
+            for (code, countryRanked) in byCountry where countryRanked.count > Int(MMS_COUNTRY_PAGE_THRESHOLD) {
+                guard let page = try index.countryPage(ofNode: node, code: code) else {
+                    throw corrupt(layout.countryPages, "node \(node) has \(countryRanked.count) records of country \(_IndexBytes.countryText((UInt8(code >> 8), UInt8(code & 0xFF)))) and no country page for them")
+                }
+                guard page.recordCount == countryRanked.count else {
+                    throw corrupt(layout.countryPages, "the country page of node \(node) for \(_IndexBytes.countryText((UInt8(code >> 8), UInt8(code & 0xFF)))) counts \(page.recordCount) records; the entries give \(countryRanked.count)")
+                }
+                try checkPage(countryRanked.prefix(Int(MMS_TOP_COUNT)), top: page.top.lowerBound, of: "node \(node) in country \(_IndexBytes.countryText((UInt8(code >> 8), UInt8(code & 0xFF))))")
+                pages += 1
+            }
+        }
+        guard node != 0 else { return pages }
         let keyLengths = try index.keyLengths(under: located)
         for position in entries {
             let value = try index.entry(position)
@@ -602,6 +645,7 @@ private struct _Verifier {
                 }
             }
         }
+        return pages
     }
 
     func raw<T: BitwiseCopyable>(_ offset: Int, as type: T.Type) -> T { index.raw.loadUnaligned(fromByteOffset: offset, as: type) }

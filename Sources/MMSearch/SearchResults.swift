@@ -464,8 +464,9 @@ extension _IndexBytes {
     /// record: what filters and ranking near a point start from. With `filter`, only those that pass
     /// it; when it admits only some countries, only their entries under the node are read (their
     /// positions from COUNTRY_RUNS), and the subtree walk for key lengths goes only where they are.
-    func allMatches(_ query: [UInt8], match: MatchMode, filter: ResolvedFilter? = nil) throws(MMSearchError) -> [_Ranked] {
-        let (reached, qualified) = try lookUp(query, match: match)
+    func allMatches(_ query: [UInt8], match: MatchMode, filter: ResolvedFilter? = nil,
+                    lookedUp: (located: Located?, qualified: [_Ranked])? = nil) throws(MMSearchError) -> [_Ranked] {
+        let (reached, qualified) = if let lookedUp { lookedUp } else { try lookUp(query, match: match) }
         guard let located = reached else { return try passing(qualified, filter: filter) }
         guard let filter, let runs = try countryRuns(filter) else {
             return try passing(try rankedMatches([located], queryLength: query.count, match: match, qualified: qualified), filter: filter)

@@ -115,7 +115,12 @@ extension _IndexBytes {
     func geoPlan(_ query: [UInt8], match: MatchMode, order: ResultOrder, typos: Typos, filter: GeoFilter, near: Proximity?, scanning: Bool = false) throws(MMSearchError) -> (Int, SearchResults.Plan, Int) {
         let resolved = filter.isFiltering ? resolve(filter) : nil
         if !scanning, order == .rank {
-            let kept = try allMatches(query, match: match, filter: resolved)
+            let lookedUp = try lookUp(query, match: match)
+            // Restricted to one country at a node where it has many records: its stored page.
+            if near == nil, match == .words, let resolved, let paged = try countryPagePlan(query, lookedUp: lookedUp, filter: resolved) {
+                return (paged.count, paged.plan, 0)
+            }
+            let kept = try allMatches(query, match: match, filter: resolved, lookedUp: lookedUp)
             if !kept.isEmpty || typos == .off {
                 let page = try firstRanked(kept, near: near, length: Int(MMS_TOP_COUNT))
                 return (kept.count, .firstPage(page, SearchResults.Rest(query: query, match: match, filter: filter, near: near)), 0)

@@ -66,6 +66,10 @@ struct _IndexLayout: Sendable {
     let symbols: Int
     let nameTableCount: Int
     let nameTables: Int
+    /// COUNTRY_PAGES: a country's count and first page at a big node (its count, from its length, and
+    /// byte offset).
+    let countryPageCount: Int
+    let countryPages: Int
     /// Byte ranges of the pools: NAMES holds the records' and alternates' names encoded, PLACE_NAMES
     /// the regions' and countries' texts as they are.
     let labels: Range<Int>
@@ -82,6 +86,7 @@ struct _IndexLayout: Sendable {
     static let entryBlockSize = MemoryLayout<mms_entry_block>.stride
     static let symbolSize = MemoryLayout<mms_symbol>.stride
     static let nameTableSize = MemoryLayout<mms_name_table>.stride
+    static let countryPageSize = MemoryLayout<mms_country_page>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -96,6 +101,7 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_SOURCE, "source"), (MMS_SECTION_SPATIAL, "spatial"), (MMS_SECTION_COUNTRY_RUNS, "country runs"),
         (MMS_SECTION_ENTRY_BLOCKS, "entry blocks"), (MMS_SECTION_ENTRY_DELTAS, "entry deltas"),
         (MMS_SECTION_SYMBOLS, "symbols"), (MMS_SECTION_NAME_TABLES, "name tables"), (MMS_SECTION_PLACE_NAMES, "place names"),
+        (MMS_SECTION_COUNTRY_PAGES, "country pages"),
     ]
 
     /// Reads and checks the header of `raw`, the whole mapped file.
@@ -298,8 +304,15 @@ struct _IndexLayout: Sendable {
         nameTableCount = nameTablesSection.count / Self.nameTableSize
         nameTables = nameTablesSection.lowerBound
         placeNames = try section(MMS_SECTION_PLACE_NAMES)
-        guard placeNames.upperBound == raw.count else {
-            throw corrupt(at(\.file_size), "the sections end at byte \(placeNames.upperBound), the file at \(raw.count)")
+        let countryPagesSection = try section(MMS_SECTION_COUNTRY_PAGES)
+        guard countryPagesSection.count % Self.countryPageSize == 0 else {
+            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_COUNTRY_PAGES.rawValue) * MemoryLayout<mms_section>.stride,
+                          "the country pages section is \(countryPagesSection.count) bytes, expected a multiple of \(Self.countryPageSize)")
+        }
+        countryPageCount = countryPagesSection.count / Self.countryPageSize
+        countryPages = countryPagesSection.lowerBound
+        guard countryPagesSection.upperBound == raw.count else {
+            throw corrupt(at(\.file_size), "the sections end at byte \(countryPagesSection.upperBound), the file at \(raw.count)")
         }
     }
 }

@@ -268,7 +268,8 @@ public enum IndexBuilder {
         progress(.sorted(records: records.count))
         let trie = try TrieBuilder(keys: keys, file: file)
         let populations = ordered.contains { $0.population != 0 } ? ordered.map(\.population) : []
-        let summaries = SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, recordCount: ordered.count)
+        let countryCodes = ordered.map { $0.country.count == 2 ? CountryKey.of(($0.country[0], $0.country[1])) : 0 }
+        let summaries = SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count)
 
         // Region and country texts, which qualifiers compare as they are: a few tens of KB that every
         // page of results reads, together in PLACE_NAMES.
@@ -390,6 +391,7 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_SYMBOLS, names.symbols)
         writer.place(MMS_SECTION_NAME_TABLES, names.tables)
         writer.place(MMS_SECTION_PLACE_NAMES, placeNames.bytes)
+        writer.place(MMS_SECTION_COUNTRY_PAGES, summaries.countryPages)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: alternates.count - keys.spellingCount, summaries: summaries.summaries.count, top: summaries.top.count,

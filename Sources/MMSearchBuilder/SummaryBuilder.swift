@@ -1,17 +1,21 @@
 import CMMSearchFormat
 import MMSearch
 
-/// The SUMMARIES, TOP and TOP_RANKS sections: for every node with more than MMS_SUMMARY_THRESHOLD
-/// entries, the exact number of distinct records among its entries (all, and names only), the records
-/// whose primary key starts with its prefix, and its first ranked page for a query as long as its
-/// prefix, with what ranks each record on it.
+/// The SUMMARIES, TOP, TOP_RANKS and COUNTRY_PAGES sections: for every node with more than
+/// MMS_SUMMARY_THRESHOLD entries, the exact number of distinct records among its entries (all, and
+/// names only), the records whose primary key starts with its prefix, and its first ranked page for a
+/// query as long as its prefix, with what ranks each record on it; and the same count and page for
+/// each country with more than MMS_COUNTRY_PAGE_THRESHOLD of those records (their pages in TOP after
+/// the summaries').
 struct SummaryBuilder {
     private(set) var summaries: [mms_summary] = []
     private(set) var top: [UInt32] = []
     private(set) var topRanks: [UInt8] = []
+    private(set) var countryPages: [mms_country_page] = []
 
-    init(trie: TrieBuilder, keys: SearchKeys, primaryOrder: PrimaryOrder, populations: [UInt32], recordCount: Int) {
-        let threshold = Int(MMS_SUMMARY_THRESHOLD), pageLength = Int(MMS_TOP_COUNT)
+    /// `countries[r]`: record r's country code as COUNTRY_RUNS holds it (`CountryKey.of`), 0 for none.
+    init(trie: TrieBuilder, keys: SearchKeys, primaryOrder: PrimaryOrder, populations: [UInt32], countries: [UInt16], recordCount: Int) {
+        let threshold = Int(MMS_SUMMARY_THRESHOLD), pageLength = Int(MMS_TOP_COUNT), countryThreshold = Int(MMS_COUNTRY_PAGE_THRESHOLD)
         // Per record, stamped with the node being summarized so that nothing is cleared in between.
         var seen = [UInt32](repeating: 0, count: recordCount)
         var seenByName = [UInt32](repeating: 0, count: recordCount)
@@ -19,6 +23,9 @@ struct SummaryBuilder {
         var bestEntry = [UInt32](repeating: 0, count: recordCount)
         var leastKind = [UInt32](repeating: 0, count: recordCount)
         var touched: [UInt32] = []
+        // The country pages' entries and ranks, placed after the summaries' pages at the end.
+        var countryTop: [UInt32] = [], countryTopRanks: [UInt8] = []
+        var countryCounts = [Int](repeating: 0, count: 1 << 16)
         for node in 0 ..< trie.depths.count {
             let entries = Int(trie.nodes[node].entry_first) ..< trie.entryEnds[node]
             guard entries.count > threshold else { continue }
@@ -44,17 +51,40 @@ struct SummaryBuilder {
                     nameRecords += 1
                 }
             }
-            // The first page: the best `pageLength` records, kept sorted in a small buffer.
-            var page: [Ranking.Rank] = []
-            page.reserveCapacity(pageLength + 1)
-            for record in touched {
-                let candidate = Ranking.Rank(population: UInt64(populations.isEmpty ? 0 : populations[Int(record)]),
-                                             bestClass: bestClass[Int(record)], kind: leastKind[Int(record)], record: record)
-                if page.count == pageLength, !(candidate < page[pageLength - 1]) { continue }
-                var slot = page.count
-                while slot > 0, candidate < page[slot - 1] { slot -= 1 }
-                page.insert(candidate, at: slot)
-                if page.count > pageLength { page.removeLast() }
+            // The first page of `records`: the best `pageLength`, kept sorted in a small buffer.
+            func firstPage(_ records: [UInt32], country: UInt16?) -> [Ranking.Rank] {
+                var page: [Ranking.Rank] = []
+                page.reserveCapacity(pageLength + 1)
+                for record in records where country == nil || countries[Int(record)] == country {
+                    let candidate = Ranking.Rank(population: UInt64(populations.isEmpty ? 0 : populations[Int(record)]),
+                                                 bestClass: bestClass[Int(record)], kind: leastKind[Int(record)], record: record)
+                    if page.count == pageLength, !(candidate < page[pageLength - 1]) { continue }
+                    var slot = page.count
+                    while slot > 0, candidate < page[slot - 1] { slot -= 1 }
+                    page.insert(candidate, at: slot)
+                    if page.count > pageLength { page.removeLast() }
+                }
+                return page
+            }
+            let page = firstPage(touched, country: nil)
+            // The countries with more than `countryThreshold` of these records, in code order.
+            if touched.count > countryThreshold {
+                var codes: [UInt16] = []
+                for record in touched where countries[Int(record)] != 0 {
+                    let code = Int(countries[Int(record)])
+                    if countryCounts[code] == 0 { codes.append(UInt16(code)) }
+                    countryCounts[code] += 1
+                }
+                for code in codes.sorted() {
+                    let count = countryCounts[Int(code)]
+                    countryCounts[Int(code)] = 0
+                    guard count > countryThreshold else { continue }
+                    let countryPage = firstPage(touched, country: code)
+                    countryPages.append(mms_country_page(node: UInt32(node), code: (UInt8(code >> 8), UInt8(code & 0xFF)), reserved: (0, 0),
+                                                         record_count: UInt32(count), top_first: UInt32(countryTop.count)))
+                    countryTop.append(contentsOf: countryPage.map { bestEntry[Int($0.record)] })
+                    countryTopRanks.append(contentsOf: countryPage.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
+                }
             }
             // The records whose primary key starts with the node's prefix (the first key's first bytes).
             let primary = keys.pool.withUnsafeBytes { pool in
@@ -75,5 +105,8 @@ struct SummaryBuilder {
             top.append(contentsOf: page.map { bestEntry[Int($0.record)] })
             topRanks.append(contentsOf: page.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
         }
+        for index in countryPages.indices { countryPages[index].top_first += UInt32(top.count) }
+        top += countryTop
+        topRanks += countryTopRanks
     }
 }

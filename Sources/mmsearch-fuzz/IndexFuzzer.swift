@@ -27,9 +27,13 @@ enum IndexFuzzer {
                     if results.count > 0 { _ = try? results.city(at: 0) }
                 }
             }
-            // Restricted to countries: their entries under the node, and the typo walk's subtrees.
-            if let results = try? index.search(query, filter: GeoFilter(countries: ["US", "DE", "fr"])) {
-                _ = try? results.cities(in: 0 ..< min(results.count, 25))
+            // Restricted to countries: their entries under the node, and the typo walk's subtrees; to one
+            // country, its page at a big node (COUNTRY_PAGES), then a page past it.
+            for countries in [["US", "DE", "fr"], ["de"]] {
+                if let results = try? index.search(query, filter: GeoFilter(countries: countries)) {
+                    _ = try? results.cities(in: 0 ..< min(results.count, 25))
+                    _ = try? results.cities(in: min(results.count, 20) ..< min(results.count, 45))
+                }
             }
         }
         // Reverse lookups: the spatial index walked from points around the world, with filters.

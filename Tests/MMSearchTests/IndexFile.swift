@@ -36,6 +36,7 @@ enum IndexFormat {
         (MMS_SECTION_COUNTRIES, probe(mms_country.self)),
         (MMS_SECTION_QUALIFIER_NAMES, probe(mms_qualifier_name.self)),
         (MMS_SECTION_COUNTRY_RUNS, probe(mms_country_run.self)),
+        (MMS_SECTION_COUNTRY_PAGES, probe(mms_country_page.self)),
         (MMS_SECTION_ENTRY_BLOCKS, probe(mms_entry_block.self)),
         (MMS_SECTION_SYMBOLS, probe(mms_symbol.self)),
     ]
@@ -106,6 +107,9 @@ enum IndexFormat {
         // A run's blocks past ENTRY_BLOCKS (a run has at least one), a block's first position past ENTRIES.
         case (MMS_SECTION_COUNTRY_RUNS, "block_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRY_BLOCKS) }
         case (MMS_SECTION_ENTRY_BLOCKS, "first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) }
+        // A country page's node past NODES, its first page past TOP's end.
+        case (MMS_SECTION_COUNTRY_PAGES, "node"): return Meaning { $0.nodeCount }
+        case (MMS_SECTION_COUNTRY_PAGES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) - Int(MMS_TOP_COUNT) + 1 }
         // SPATIAL: a point's lat_e7 and lon_e7 are structure, not content: verify checks them against the
         // record's.
         case (MMS_SECTION_REGIONS, "name_offset"), (MMS_SECTION_REGIONS, "folded_offset"), (MMS_SECTION_REGIONS, "code_offset"),

@@ -55,6 +55,10 @@ import Testing
         for number in 0 ..< 40 {
             add("San " + word(), "US", alternates: number % 4 == 0 ? ["Sankt " + word() + word()] : [], population: UInt32(number * 7919 % 5000))
         }
+        // More of one country under it than MMS_COUNTRY_PAGE_THRESHOLD: country pages at "s" to "san" (and the root).
+        for number in 0 ..< 100 {
+            add("Santo " + word(), number % 9 == 0 ? "us" : "US", population: UInt32(number * 6151 % 90_000))
+        }
         add("", "", population: 5)
         add("", "US", alternates: ["Nowhere"])
         add("New York Mills", "US", population: 1200)
@@ -224,14 +228,17 @@ import Testing
             }
         }
         // Restricted to countries, through COUNTRY_RUNS, ENTRY_BLOCKS and ENTRY_DELTAS: the keys under
-        // the node (and the typo walk's subtrees, "mnchen" and "muncheen bay" matching only with typos).
+        // the node (and the typo walk's subtrees, "mnchen" and "muncheen bay" matching only with typos);
+        // to the US alone, through COUNTRY_PAGES where it has one.
         for query in askedQueries {
-            let key = "\(query.prefix(12).debugDescription)(\(query.count)) in US, DE"
-            do throws(MMSearchError) {
-                let results = try index.search(query, filter: GeoFilter(countries: ["US", "de"]))
-                answers[key] = answer(try results.cities(in: 0 ..< min(results.count, 30)), count: results.count)
-            } catch {
-                answers[key] = .some(nil)
+            for countries in [["US", "de"], ["us"]] {
+                let key = "\(query.prefix(12).debugDescription)(\(query.count)) in \(countries)"
+                do throws(MMSearchError) {
+                    let results = try index.search(query, filter: GeoFilter(countries: countries))
+                    answers[key] = answer(try results.cities(in: 0 ..< min(results.count, 30)), count: results.count)
+                } catch {
+                    answers[key] = .some(nil)
+                }
             }
         }
         // Reverse lookups through SPATIAL: the nearest few of some points, with and without filters,
@@ -378,10 +385,10 @@ import Testing
     }
 
     /// Whether a header field is the length of a pool section (not an array; SOURCE too, which SPATIAL
-    /// follows, and ENTRY_DELTAS, which SYMBOLS follows): open cannot tell such a length grown or shrunk
-    /// within the padding after it.
+    /// follows, ENTRY_DELTAS, which SYMBOLS follows, and PLACE_NAMES, which COUNTRY_PAGES follows): open
+    /// cannot tell such a length grown or shrunk within the padding after it.
     static func isPoolLength(_ field: IndexFormat.Field) -> Bool {
-        [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE, MMS_SECTION_ENTRY_DELTAS].contains { field.name == "sections.\($0.rawValue).length" }
+        [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE, MMS_SECTION_ENTRY_DELTAS, MMS_SECTION_PLACE_NAMES].contains { field.name == "sections.\($0.rawValue).length" }
     }
 
     /// Every header byte flipped: open rejects it, or (the checksum, a pool's length within its

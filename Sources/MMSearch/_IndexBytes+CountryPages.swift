@@ -1,0 +1,59 @@
+import CMMSearchFormat
+
+/// Country pages (`include/mmsearch_format.h`, "Country pages"): a search restricted to one country,
+/// ranked, at a big node where that country has many records, reads their count and first page there
+/// instead of the country's entries under the node.
+extension _IndexBytes {
+    /// COUNTRY_PAGES[index]: its node, code, count and first page (a range of TOP), checked: the page
+    /// inside TOP, the count above MMS_COUNTRY_PAGE_THRESHOLD.
+    func countryPage(_ index: Int) throws(MMSearchError) -> (node: Int, code: UInt16, recordCount: Int, top: Range<Int>) {
+        guard index >= 0, index < layout.countryPageCount else {
+            throw corrupt(layout.countryPages, "country page \(index) does not exist (\(layout.countryPageCount) pages)")
+        }
+        let offset = layout.countryPages + index * _IndexLayout.countryPageSize
+        let page = raw.loadUnaligned(fromByteOffset: offset, as: mms_country_page.self)
+        let first = Int(page.top_first), length = Int(MMS_TOP_COUNT)
+        guard first <= layout.topCount, length <= layout.topCount - first, page.record_count > MMS_COUNTRY_PAGE_THRESHOLD else {
+            throw corrupt(offset, "country page \(index) counts \(page.record_count) records (more than \(MMS_COUNTRY_PAGE_THRESHOLD) expected) with its first page at \(first) of the \(layout.topCount) top entries")
+        }
+        return (Int(page.node), UInt16(page.code.0) << 8 | UInt16(page.code.1), Int(page.record_count), first ..< first + length)
+    }
+
+    /// The page of country `code` at `node`, by binary search over COUNTRY_PAGES' (node, code) order;
+    /// nil when there is none.
+    func countryPage(ofNode node: Int, code: UInt16) throws(MMSearchError) -> (recordCount: Int, top: Range<Int>)? {
+        var low = 0, high = layout.countryPageCount
+        while low < high {
+            let middle = low + (high - low) / 2
+            let page = try countryPage(middle)
+            if (page.node, page.code) < (node, code) { low = middle + 1 } else { high = middle }
+        }
+        guard low < layout.countryPageCount else { return nil }
+        let page = try countryPage(low)
+        return page.node == node && page.code == code ? (page.recordCount, page.top) : nil
+    }
+
+    /// The count and first ranked page of the folded `query` ("words") restricted by `filter` to one
+    /// country and nothing else, read from the country's page at the node the query reaches (`lookedUp`,
+    /// `lookUp`'s answer); nil when that does not answer it: another filter, no page there, or a
+    /// "Name, Qualifier" match in the country (those are read with the rest).
+    func countryPagePlan(_ query: [UInt8], lookedUp: (located: Located?, qualified: [_Ranked]), filter: ResolvedFilter) throws(MMSearchError) -> (count: Int, plan: SearchResults.Plan)? {
+        guard layout.countryPageCount > 0, let codes = filter.countryCodes, let code = codes.first, codes.allSatisfy({ $0 == code }),
+              !filter.passesWithoutCountry, !filter.passesWithoutISO3, filter.filter.minimumPopulation == nil,
+              filter.filter.boundingBox == nil, filter.filter.within == nil,
+              let located = lookedUp.located, located.entries.count > Int(MMS_SUMMARY_THRESHOLD),
+              try passing(lookedUp.qualified, filter: filter).isEmpty,
+              let page = try countryPage(ofNode: located.node, code: code) else { return nil }
+        guard page.recordCount <= located.entries.count else { // every record counted has an entry here
+            throw corrupt(layout.countryPages, "the country page of node \(located.node) counts \(page.recordCount) records under \(located.entries.count) entries")
+        }
+        var matches: [_Match] = []
+        matches.reserveCapacity(page.top.count)
+        for position in page.top {
+            let entry = try topEntry(position)
+            let owner = try owner(ofEntry: entry, at: layout.top.byteOffset(position))
+            matches.append(_Match(record: UInt32(owner.record), entry: entry))
+        }
+        return (page.recordCount, .firstPage(matches, SearchResults.Rest(query: query, match: .words, filter: filter.filter, near: nil)))
+    }
+}
