@@ -288,31 +288,25 @@ struct _IndexLayout: Sendable {
         entryBlockCount = Int(header.entry_block_count)
         entryBlocks = try section(MMS_SECTION_ENTRY_BLOCKS, elementSize: Self.entryBlockSize, count: entryBlockCount).lowerBound
         entryDeltas = try section(MMS_SECTION_ENTRY_DELTAS)
-        // SYMBOLS and NAME_TABLES: arrays whose lengths give their counts.
-        let symbolsSection = try section(MMS_SECTION_SYMBOLS)
-        guard symbolsSection.count % Self.symbolSize == 0 else {
-            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_SYMBOLS.rawValue) * MemoryLayout<mms_section>.stride,
-                          "the symbols section is \(symbolsSection.count) bytes, expected a multiple of \(Self.symbolSize)")
+        // SYMBOLS, NAME_TABLES and COUNTRY_PAGES: arrays whose lengths give their counts.
+        /// Section `kind`'s element count and byte offset: its length a multiple of `elementSize`, and
+        /// at most `limit` elements.
+        func sizedArray(_ kind: mms_section_kind, elementSize: Int, limit: Int = .max) throws(MMSearchError) -> (count: Int, start: Int) {
+            let range = try section(kind)
+            guard range.count % elementSize == 0, range.count / elementSize <= limit else {
+                let name = Self.sectionNames.first { $0.kind == kind }!.name
+                throw corrupt(Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride,
+                              "the \(name) section is \(range.count) bytes, expected a multiple of \(elementSize)" + (limit == .max ? "" : ", at most \(limit) of them"))
+            }
+            return (range.count / elementSize, range.lowerBound)
         }
-        symbolCount = symbolsSection.count / Self.symbolSize
-        symbols = symbolsSection.lowerBound
-        let nameTablesSection = try section(MMS_SECTION_NAME_TABLES)
-        guard nameTablesSection.count % Self.nameTableSize == 0, nameTablesSection.count / Self.nameTableSize <= Int(MMS_MAX_NAME_TABLES) else {
-            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_NAME_TABLES.rawValue) * MemoryLayout<mms_section>.stride,
-                          "the name tables section is \(nameTablesSection.count) bytes, expected a multiple of \(Self.nameTableSize), at most \(MMS_MAX_NAME_TABLES) tables")
-        }
-        nameTableCount = nameTablesSection.count / Self.nameTableSize
-        nameTables = nameTablesSection.lowerBound
+        (symbolCount, symbols) = try sizedArray(MMS_SECTION_SYMBOLS, elementSize: Self.symbolSize)
+        (nameTableCount, nameTables) = try sizedArray(MMS_SECTION_NAME_TABLES, elementSize: Self.nameTableSize, limit: Int(MMS_MAX_NAME_TABLES))
         placeNames = try section(MMS_SECTION_PLACE_NAMES)
-        let countryPagesSection = try section(MMS_SECTION_COUNTRY_PAGES)
-        guard countryPagesSection.count % Self.countryPageSize == 0 else {
-            throw corrupt(Self.sectionTableOffset + Int(MMS_SECTION_COUNTRY_PAGES.rawValue) * MemoryLayout<mms_section>.stride,
-                          "the country pages section is \(countryPagesSection.count) bytes, expected a multiple of \(Self.countryPageSize)")
-        }
-        countryPageCount = countryPagesSection.count / Self.countryPageSize
-        countryPages = countryPagesSection.lowerBound
-        guard countryPagesSection.upperBound == raw.count else {
-            throw corrupt(at(\.file_size), "the sections end at byte \(countryPagesSection.upperBound), the file at \(raw.count)")
+        (countryPageCount, countryPages) = try sizedArray(MMS_SECTION_COUNTRY_PAGES, elementSize: Self.countryPageSize)
+        let fileEnd = countryPages + countryPageCount * Self.countryPageSize
+        guard fileEnd == raw.count else {
+            throw corrupt(at(\.file_size), "the sections end at byte \(fileEnd), the file at \(raw.count)")
         }
     }
 }
