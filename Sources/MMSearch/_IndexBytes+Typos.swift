@@ -78,10 +78,11 @@ extension _IndexBytes {
                 throw corrupt(nodeOffset(0), "the trie's nodes do not form a tree")
             }
             table.pop(to: frame.scalarDepth)
-            let labelStart = try self.labelStart(ofNode: frame.node)
-            let label = try self.label(at: labelStart, ofNode: frame.node)
+            // A subtree without the countries' entries is left before its label is read.
             let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
             if within != nil, try !hasPosition(&cursors, in: entries) { continue }
+            let labelStart = try self.labelStart(ofNode: frame.node)
+            let label = try self.label(at: labelStart, ofNode: frame.node)
             var pending = frame.pending
             var goesOn = true, matched = false
             var byteDepth = frame.byteDepth
