@@ -464,6 +464,7 @@ extension _IndexBytes {
     /// record: what filters and ranking near a point start from. With `filter`, only those that pass
     /// it; when it admits only some countries, only their entries under the node are read (their
     /// positions from COUNTRY_RUNS), and the subtree walk for key lengths goes only where they are.
+    /// `lookedUp`: `lookUp`'s answer for the query, when the caller has it already.
     func allMatches(_ query: [UInt8], match: MatchMode, filter: ResolvedFilter? = nil,
                     lookedUp: (located: Located?, qualified: [_Ranked])? = nil) throws(MMSearchError) -> [_Ranked] {
         let (reached, qualified) = if let lookedUp { lookedUp } else { try lookUp(query, match: match) }
