@@ -206,47 +206,43 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         precondition(positions.lowerBound >= 0 && positions.upperBound <= count, "SearchResults range out of range")
         let match = self.match, order = self.order, near = self.near
         return try index.withBytes { (bytes) throws(MMSearchError) in
-            var cities: [City] = []
-            cities.reserveCapacity(positions.count)
+            /// The cities of `matches` at `positions`, read together.
+            func read(_ matches: [_Match]) throws(MMSearchError) -> [City] {
+                try bytes.cities(positions.map { (Int(matches[$0].record), matches[$0].entry) })
+            }
+            var cities: [City]
             switch plan {
             case .listed(let matches):
-                for position in positions {
-                    cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
-                }
+                cities = try read(matches)
             case .recordRange(let records):
-                for position in positions { cities.append(try bytes.city(records.lowerBound + position)) }
+                cities = try bytes.cities(positions.map { (records.lowerBound + $0, nil) })
             case let .firstPage(page, rest):
                 let matches = positions.upperBound <= page.count ? page : try rest.all(bytes)
                 guard positions.upperBound <= page.count || matches.count == count else {
                     throw bytes.corrupt(bytes.layout.entries.start, "a search counted \(count) matches, ordering them found \(matches.count)")
                 }
-                for position in positions {
-                    cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
-                }
+                cities = try read(matches)
             case let .nearest(point, filter):
                 // With the walk's distances: the loop below leaves them as they are.
                 cities = try bytes.nearestCities(to: point, in: positions, filter: filter, expected: count)
             case let .summarized(located, query, top, qualified):
                 if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {
                     // The stored page as it is: read in place.
+                    var stored: [(record: Int, entry: UInt32?)] = []
+                    stored.reserveCapacity(positions.count)
                     for position in positions {
                         let entry = try bytes.topEntry(top.lowerBound + position)
-                        let owner = try bytes.owner(ofEntry: entry, at: bytes.layout.top.byteOffset(top.lowerBound + position))
-                        cities.append(try bytes.city(owner.record, matchedBy: entry))
+                        stored.append((try bytes.owner(ofEntry: entry, at: bytes.layout.top.byteOffset(top.lowerBound + position)).record, entry))
                     }
+                    cities = try bytes.cities(stored)
                 } else if let top, positions.upperBound <= firstPageLength {
-                    let page = try bytes.firstPage(top: top, length: firstPageLength, qualified: qualified)
-                    for position in positions {
-                        cities.append(try bytes.city(Int(page[position].record), matchedBy: page[position].entry))
-                    }
+                    cities = try read(try bytes.firstPage(top: top, length: firstPageLength, qualified: qualified))
                 } else {
                     let matches = try bytes.evaluate([located], queryLength: query.count, match: match, order: order, qualified: qualified)
                     guard matches.count == count else {
                         throw bytes.corrupt(bytes.layout.summaries.start, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
-                    for position in positions {
-                        cities.append(try bytes.city(Int(matches[position].record), matchedBy: matches[position].entry))
-                    }
+                    cities = try read(matches)
                 }
             }
             if let near {

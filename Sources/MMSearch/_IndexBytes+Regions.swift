@@ -38,6 +38,11 @@ extension _IndexBytes {
     /// shows it).
     func regionName(ofRecord index: Int) throws(MMSearchError) -> String? {
         guard let number = try regionNumber(ofRecord: index) else { return nil }
+        return try regionName(number)
+    }
+
+    /// Region `number`'s name.
+    func regionName(_ number: Int) throws(MMSearchError) -> String {
         let region = try region(number)
         let name = try span(offset: region.name_offset, length: region.name_length, at: layout.regions + number * _IndexLayout.regionSize, what: "region \(number)")
         return String(decoding: name, as: UTF8.self)

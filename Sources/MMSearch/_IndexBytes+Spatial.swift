@@ -86,13 +86,11 @@ extension _IndexBytes {
             throw corrupt(layout.spatial.start, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(expected) that pass")
         }
         let kept = found[Swift.min(positions.lowerBound, found.count)...]
-        var cities: [City] = []
-        cities.reserveCapacity(kept.count)
-        for (record, distanceKm) in kept {
-            var city = try self.city(record, matchedBy: try emptyQueryEntry(ofRecord: record))
-            city.distanceKm = distanceKm
-            cities.append(city)
-        }
+        var matches: [(record: Int, entry: UInt32?)] = []
+        matches.reserveCapacity(kept.count)
+        for (record, _) in kept { matches.append((record, try emptyQueryEntry(ofRecord: record))) }
+        var cities = try self.cities(matches)
+        for (position, (_, distanceKm)) in zip(cities.indices, kept) { cities[position].distanceKm = distanceKm }
         return cities
     }
 

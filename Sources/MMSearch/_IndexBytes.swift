@@ -490,7 +490,36 @@ struct _IndexBytes {
     /// Record `index` as a `City`; `matchedBy`, an entry value of the record, names the name a search
     /// found it by (reported when it is not the display name).
     func city(_ index: Int, matchedBy entry: UInt32? = nil) throws(MMSearchError) -> City {
-        let record = try record(index)
+        try city(index, fields: try cityFields(index), matchedBy: entry)
+    }
+
+    /// Records as `City` values, in order, each with the entry it was found by: the fields of every one
+    /// in RECORDS, POPULATION and RECORD_REGIONS read first, then each one's names, so that a page's
+    /// reads of scattered records overlap instead of waiting for one another.
+    func cities(_ matches: [(record: Int, entry: UInt32?)]) throws(MMSearchError) -> [City] {
+        var fields: [CityFields] = []
+        fields.reserveCapacity(matches.count)
+        for match in matches { fields.append(try cityFields(match.record)) }
+        var cities: [City] = []
+        cities.reserveCapacity(matches.count)
+        for (match, fields) in zip(matches, fields) { cities.append(try city(match.record, fields: fields, matchedBy: match.entry)) }
+        return cities
+    }
+
+    /// What a `City` takes from a record's packed fields: the record, its population and region number.
+    struct CityFields {
+        var record: mms_record
+        var population: UInt64
+        var region: Int?
+    }
+
+    @inline(__always)
+    func cityFields(_ index: Int) throws(MMSearchError) -> CityFields {
+        CityFields(record: try record(index), population: population(index), region: try regionNumber(ofRecord: index))
+    }
+
+    func city(_ index: Int, fields: CityFields, matchedBy entry: UInt32?) throws(MMSearchError) -> City {
+        let record = fields.record
         let name = try nameString(of: record, recordIndex: index)
         var matchedName: String?
         if let entry, Int(entry & MMS_ENTRY_NAME_MASK) != index {
@@ -500,9 +529,9 @@ struct _IndexBytes {
             id: record.id,
             name: name,
             country: Self.countryText(record.country),
-            region: try regionName(ofRecord: index),
+            region: try fields.region.map { (number) throws(MMSearchError) in try regionName(number) },
             coordinate: Coordinate(latitudeE7: record.lat_e7, longitudeE7: record.lon_e7),
-            population: layout.hasPopulation ? UInt32(population(index)) : nil,
+            population: layout.hasPopulation ? UInt32(fields.population) : nil,
             matchedName: matchedName
         )
     }
