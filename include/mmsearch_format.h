@@ -950,6 +950,13 @@ enum {
 };
 
 /*
+ * A hint that the byte at address will be read soon: its cache line is fetched while the caller goes on
+ * (a reader overlaps the scattered reads of a page of results). Changes no result; a reader passes only
+ * addresses inside the file it checked.
+ */
+static inline void mms_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
+/*
  * XXH64 of length bytes at data with the given seed (the reference algorithm, xxhash.com).
  * Reads exactly [data, data + length); data may be NULL when length is 0.
  */

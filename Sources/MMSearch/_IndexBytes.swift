@@ -500,10 +500,32 @@ struct _IndexBytes {
         var fields: [CityFields] = []
         fields.reserveCapacity(matches.count)
         for match in matches { fields.append(try cityFields(match.record)) }
+        // Then, before any is decoded, where each one's names and region lie (each address checked to be
+        // inside its section).
+        for (match, fields) in zip(matches, fields) {
+            if fields.record.name_length > 0, Int(fields.record.name_offset) < layout.names.count {
+                prefetch(layout.names.lowerBound + Int(fields.record.name_offset))
+            }
+            if let region = fields.region { prefetch(layout.regions + region * _IndexLayout.regionSize) }
+            if let entry = match.entry {
+                let alternate = Int(entry & MMS_ENTRY_NAME_MASK) - layout.recordCount
+                if alternate >= 0, alternate < layout.alternateCount {
+                    let offset = Int(try self.alternate(alternate).name_offset)
+                    if offset < layout.names.count { prefetch(layout.names.lowerBound + offset) }
+                }
+            }
+        }
         var cities: [City] = []
         cities.reserveCapacity(matches.count)
         for (match, fields) in zip(matches, fields) { cities.append(try city(match.record, fields: fields, matchedBy: match.entry)) }
         return cities
+    }
+
+    /// Fetches the cache line of byte `offset` of the file (inside it) ahead of its read.
+    @inline(__always)
+    func prefetch(_ offset: Int) {
+        guard offset >= 0, offset < raw.count, let base = raw.baseAddress else { return }
+        mms_prefetch(base + offset)
     }
 
     /// What a `City` takes from a record's packed fields: the record, its population and region number.
