@@ -471,14 +471,19 @@ extension _IndexBytes {
         let positions = try positions(of: runs, in: located.entries)
         var lengths = [Int32](repeating: .max, count: positions.count)
         if !positions.isEmpty {
-            /// The first of `positions` at or after `position`.
+            /// The first of `positions` at or after `position` (`positions` is not empty). A binary search
+            /// whose step is a conditional move, not a branch: the walk asks it at every node it may
+            /// enter, and a branch on the comparison is mispredicted half the time.
             func firstPosition(from position: Int) -> Int {
-                var low = 0, high = positions.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if positions[middle] < position { low = middle + 1 } else { high = middle }
+                positions.withUnsafeBufferPointer { positions in
+                    var base = 0, length = positions.count
+                    while length > 1 {
+                        let half = length / 2
+                        base = positions[base + half] < position ? base + half : base
+                        length -= half
+                    }
+                    return positions[base] < position ? base + 1 : base
                 }
-                return low
             }
             try forEachNode(under: located, classKeys: ClassKeys(queryLength: query.count), entering: { range in
                 let first = firstPosition(from: range.lowerBound)
