@@ -200,7 +200,7 @@ private struct _Verifier {
             try checkText(name, at: at, "country \(number)'s name", nonEmpty: false)
             try checkText(folded, at: at, "country \(number)'s folded name", nonEmpty: false)
             let iso3 = [country.iso3.0, country.iso3.1, country.iso3.2]
-            let code = UInt16(country.code.0) << 8 | UInt16(country.code.1)
+            let code = CountryKey.packed(country.code)
             guard Folding.fold(String(decoding: name, as: UTF8.self)).elementsEqual(folded), isCode(country.code.0, country.code.1),
                   iso3 == [0, 0, 0] || iso3.allSatisfy({ $0 &- UInt8(ascii: "A") < 26 }), country.reserved == (0, 0, 0),
                   previousCode.map({ $0 < code }) ?? true else {
@@ -448,7 +448,7 @@ private struct _Verifier {
             let page = try index.countryPage(number)
             let offset = layout.countryPages + number * _IndexLayout.countryPageSize
             let reserved = raw(offset + MemoryLayout<mms_country_page>.offset(of: \.reserved)!, as: UInt16.self)
-            let code = (UInt8(page.code >> 8), UInt8(page.code & 0xFF))
+            let code = CountryKey.bytes(page.code)
             guard page.code != 0, CountryKey.of(code) == page.code, reserved == 0 else {
                 throw corrupt(offset, "country page \(number) has the code bytes \(code.0) \(code.1) and reserved \(reserved); a code is not 0 0 and has no lower-case letter, reserved is 0")
             }
@@ -622,13 +622,14 @@ private struct _Verifier {
                 if code != 0 { byCountry[code, default: []].append(match) }
             }
             for (code, countryRanked) in byCountry where countryRanked.count > Int(MMS_COUNTRY_PAGE_THRESHOLD) {
+                let country = _IndexBytes.countryText(CountryKey.bytes(code))
                 guard let page = try index.countryPage(ofNode: node, code: code) else {
-                    throw corrupt(layout.countryPages, "node \(node) has \(countryRanked.count) records of country \(_IndexBytes.countryText((UInt8(code >> 8), UInt8(code & 0xFF)))) and no country page for them")
+                    throw corrupt(layout.countryPages, "node \(node) has \(countryRanked.count) records of country \(country) and no country page for them")
                 }
                 guard page.recordCount == countryRanked.count else {
-                    throw corrupt(layout.countryPages, "the country page of node \(node) for \(_IndexBytes.countryText((UInt8(code >> 8), UInt8(code & 0xFF)))) counts \(page.recordCount) records; the entries give \(countryRanked.count)")
+                    throw corrupt(layout.countryPages, "the country page of node \(node) for \(country) counts \(page.recordCount) records; the entries give \(countryRanked.count)")
                 }
-                try checkPage(countryRanked.prefix(Int(MMS_TOP_COUNT)), top: page.top.lowerBound, of: "node \(node) in country \(_IndexBytes.countryText((UInt8(code >> 8), UInt8(code & 0xFF))))")
+                try checkPage(countryRanked.prefix(Int(MMS_TOP_COUNT)), top: page.top.lowerBound, of: "node \(node) in country \(country)")
                 pages += 1
             }
         }

@@ -164,7 +164,15 @@ package enum CountryKey {
     package static func asciiUppercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "a") < 26 ? byte & 0xDF : byte }
 
     @inline(__always)
-    package static func of(_ code: (UInt8, UInt8)) -> UInt16 { UInt16(asciiUppercased(code.0)) << 8 | UInt16(asciiUppercased(code.1)) }
+    package static func of(_ code: (UInt8, UInt8)) -> UInt16 { packed((asciiUppercased(code.0), asciiUppercased(code.1))) }
+
+    /// Two code bytes as one number, as they are (a stored code, which sorts as its bytes do).
+    @inline(__always)
+    package static func packed(_ code: (UInt8, UInt8)) -> UInt16 { UInt16(code.0) << 8 | UInt16(code.1) }
+
+    /// The two bytes of a key.
+    @inline(__always)
+    package static func bytes(_ key: UInt16) -> (UInt8, UInt8) { (UInt8(key >> 8), UInt8(key & 0xFF)) }
 }
 
 /// Ranking near a place (`shared/peers/rank.py`, "Geography"): a city's score is multiplied by

@@ -22,7 +22,7 @@ extension _IndexBytes {
               count == (positions + blockSize - 1) / blockSize else {
             throw corrupt(offset, "country run \(index) has blocks \(first) + \(count) for \(positions) positions, not inside the \(layout.entryBlockCount) blocks or not as many as its positions need")
         }
-        return (UInt16(run.code.0) << 8 | UInt16(run.code.1), CountryRun(blocks: first ..< first + count, positionCount: positions))
+        return (CountryKey.packed(run.code), CountryRun(blocks: first ..< first + count, positionCount: positions))
     }
 
     /// The runs of the countries `filter` admits, when only records of those countries can pass it

@@ -16,7 +16,7 @@ extension _IndexBytes {
         guard first <= layout.topCount, length <= layout.topCount - first, page.record_count > MMS_COUNTRY_PAGE_THRESHOLD else {
             throw corrupt(offset, "country page \(index) counts \(page.record_count) records (more than \(MMS_COUNTRY_PAGE_THRESHOLD) expected) with its first page at \(first) of the \(layout.topCount) top entries")
         }
-        return (Int(page.node), UInt16(page.code.0) << 8 | UInt16(page.code.1), Int(page.record_count), first ..< first + length)
+        return (Int(page.node), CountryKey.packed(page.code), Int(page.record_count), first ..< first + length)
     }
 
     /// The page of country `code` at `node`, by binary search over COUNTRY_PAGES' (node, code) order;

@@ -58,12 +58,12 @@ extension _IndexBytes {
     /// The number of the country with `code` in COUNTRIES (a binary search: they are sorted by code),
     /// or nil when there is none.
     func countryNumber(code: (UInt8, UInt8)) -> Int? {
-        let wanted = UInt16(code.0) << 8 | UInt16(code.1)
+        let wanted = CountryKey.packed(code)
         var low = 0, high = layout.countryCount
         while low < high {
             let middle = low + (high - low) / 2
             let found = country(middle).country.code
-            if UInt16(found.0) << 8 | UInt16(found.1) < wanted { low = middle + 1 } else { high = middle }
+            if CountryKey.packed(found) < wanted { low = middle + 1 } else { high = middle }
         }
         guard low < layout.countryCount, country(low).country.code == code else { return nil }
         return low

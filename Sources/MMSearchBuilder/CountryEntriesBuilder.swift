@@ -9,11 +9,12 @@ struct CountryEntriesBuilder {
     private(set) var blocks: [mms_entry_block] = []
     private(set) var deltas: [UInt8] = []
 
-    /// `entryRecords[i]` is the record of entry i (entries in key order); `records` in record order.
-    init(entryRecords: [UInt32], records: [mms_record]) {
+    /// `entryRecords[i]` is the record of entry i (entries in key order); `recordCountries[r]` record r's
+    /// country key (`CountryKey.of`, 0 for none).
+    init(entryRecords: [UInt32], recordCountries: [UInt16]) {
         // Positions by code, ascending (entries visited in order): a counting sort by code.
         var counts = [Int](repeating: 0, count: 1 << 16)
-        let codes = entryRecords.map { CountryKey.of(records[Int($0)].country) }
+        let codes = entryRecords.map { recordCountries[Int($0)] }
         for value in codes where value != 0 { counts[Int(value)] += 1 }
         var starts = [Int](repeating: 0, count: 1 << 16)
         var total = 0
@@ -31,7 +32,7 @@ struct CountryEntriesBuilder {
         let blockSize = Int(MMS_ENTRY_BLOCK_SIZE)
         for value in 1 ..< 1 << 16 where counts[value] > 0 {
             let run = positions[starts[value] ..< starts[value] + counts[value]]
-            runs.append(mms_country_run(code: (UInt8(value >> 8), UInt8(value & 0xFF)), reserved: (0, 0),
+            runs.append(mms_country_run(code: CountryKey.bytes(UInt16(value)), reserved: (0, 0),
                                         block_first: UInt32(blocks.count), block_count: UInt32((run.count + blockSize - 1) / blockSize),
                                         position_count: UInt32(run.count)))
             for blockStart in Swift.stride(from: run.startIndex, to: run.endIndex, by: blockSize) {

@@ -268,6 +268,7 @@ public enum IndexBuilder {
         progress(.sorted(records: records.count))
         let trie = try TrieBuilder(keys: keys, file: file)
         let populations = ordered.contains { $0.population != 0 } ? ordered.map(\.population) : []
+        // Each record's country key, as COUNTRY_RUNS and COUNTRY_PAGES hold it (0: no two-byte code).
         let countryCodes = ordered.map { $0.country.count == 2 ? CountryKey.of(($0.country[0], $0.country[1])) : 0 }
         let summaries = SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count)
 
@@ -384,7 +385,7 @@ public enum IndexBuilder {
             default: return point.record_axis >> 31
             }
         }
-        let countryEntries = CountryEntriesBuilder(entryRecords: keys.records, records: recordEntries)
+        let countryEntries = CountryEntriesBuilder(entryRecords: keys.records, recordCountries: countryCodes)
         writer.place(MMS_SECTION_COUNTRY_RUNS, countryEntries.runs)
         writer.place(MMS_SECTION_ENTRY_BLOCKS, countryEntries.blocks)
         writer.place(MMS_SECTION_ENTRY_DELTAS, countryEntries.deltas)

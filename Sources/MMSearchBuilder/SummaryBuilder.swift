@@ -80,7 +80,7 @@ struct SummaryBuilder {
                     countryCounts[Int(code)] = 0
                     guard count > countryThreshold else { continue }
                     let countryPage = firstPage(touched, country: code)
-                    countryPages.append(mms_country_page(node: UInt32(node), code: (UInt8(code >> 8), UInt8(code & 0xFF)), reserved: (0, 0),
+                    countryPages.append(mms_country_page(node: UInt32(node), code: CountryKey.bytes(code), reserved: (0, 0),
                                                          record_count: UInt32(count), top_first: UInt32(countryTop.count)))
                     countryTop.append(contentsOf: countryPage.map { bestEntry[Int($0.record)] })
                     countryTopRanks.append(contentsOf: countryPage.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
