@@ -231,8 +231,8 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                     var stored: [(record: Int, entry: UInt32?)] = []
                     stored.reserveCapacity(positions.count)
                     for position in positions {
-                        let entry = try bytes.topEntry(top.lowerBound + position)
-                        stored.append((try bytes.owner(ofEntry: entry, at: bytes.layout.top.byteOffset(top.lowerBound + position)).record, entry))
+                        let match = try bytes.topMatch(top.lowerBound + position)
+                        stored.append((Int(match.record), match.entry))
                     }
                     cities = try bytes.cities(stored)
                 } else if let top, positions.upperBound <= firstPageLength {
@@ -430,11 +430,10 @@ extension _IndexBytes {
         var stored: [_Ranked] = []
         stored.reserveCapacity(top.count)
         for position in top {
-            let entry = try topEntry(position)
-            let owner = try owner(ofEntry: entry, at: layout.top.byteOffset(position))
+            let match = try topMatch(position)
             // The stored records' classes and kinds, to rank them among the qualifier matches.
             let rank = try topRank(position)
-            stored.append(_Ranked(record: UInt32(owner.record), matchClass: rank.matchClass, kind: rank.kind, entry: entry))
+            stored.append(_Ranked(record: match.record, matchClass: rank.matchClass, kind: rank.kind, entry: match.entry))
         }
         stored.sort { $0.record < $1.record }
         return Array(Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))

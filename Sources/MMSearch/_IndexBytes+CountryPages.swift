@@ -49,11 +49,7 @@ extension _IndexBytes {
         }
         var matches: [_Match] = []
         matches.reserveCapacity(page.top.count)
-        for position in page.top {
-            let entry = try topEntry(position)
-            let owner = try owner(ofEntry: entry, at: layout.top.byteOffset(position))
-            matches.append(_Match(record: UInt32(owner.record), entry: entry))
-        }
+        for position in page.top { matches.append(try topMatch(position)) }
         return (page.recordCount, .firstPage(matches, SearchResults.Rest(query: query, match: .words, filter: filter.filter, near: nil)))
     }
 }

@@ -430,6 +430,13 @@ struct _IndexBytes {
         try packedEntry(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
     }
 
+    /// TOP entry `position` and its record, checked.
+    @inline(__always)
+    func topMatch(_ position: Int) throws(MMSearchError) -> _Match {
+        let entry = try topEntry(position)
+        return _Match(record: UInt32(try owner(ofEntry: entry, at: layout.top.byteOffset(position)).record), entry: entry)
+    }
+
     /// What ranks the record of TOP entry `position` at its node: its best class and least kind
     /// (TOP_RANKS), checked.
     @inline(__always)
