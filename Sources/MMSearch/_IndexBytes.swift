@@ -583,8 +583,8 @@ struct _IndexBytes {
     /// The header's section table, in kind order. Open checked every entry (in the canonical layout
     /// and inside the file), so the values can be shown as they are.
     func sectionTable() -> [mms_section] {
-        (0 ..< Int(MMS_SECTION_COUNT.rawValue)).map { kind in
-            raw.loadUnaligned(fromByteOffset: _IndexLayout.sectionTableOffset + kind * MemoryLayout<mms_section>.stride, as: mms_section.self)
+        (0 ..< MMS_SECTION_COUNT.rawValue).map { kind in
+            raw.loadUnaligned(fromByteOffset: _IndexLayout.tableEntryOffset(of: mms_section_kind(kind)), as: mms_section.self)
         }
     }
 

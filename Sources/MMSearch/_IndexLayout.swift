@@ -104,6 +104,12 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_COUNTRY_PAGES, "country pages"),
     ]
 
+    /// The name errors and `info` give section `kind`.
+    static func name(of kind: mms_section_kind) -> String { sectionNames.first { $0.kind == kind }!.name }
+
+    /// Where section `kind`'s entry of the header's section table lies.
+    static func tableEntryOffset(of kind: mms_section_kind) -> Int { sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride }
+
     /// Reads and checks the header of `raw`, the whole mapped file.
     init(_ raw: UnsafeRawBufferPointer, path: String) throws(MMSearchError) {
         func corrupt(_ offset: Int?, _ message: String) -> MMSearchError {
@@ -186,8 +192,7 @@ struct _IndexLayout: Sendable {
         /// A section's byte range, checked: where the canonical layout puts it, and (for arrays)
         /// exactly as long as its element count says.
         func section(_ kind: mms_section_kind, elementSize: Int? = nil, count: Int = 0) throws(MMSearchError) -> Range<Int> {
-            let name = Self.sectionNames.first { $0.kind == kind }!.name
-            let entryOffset = Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride
+            let (name, entryOffset) = (Self.name(of: kind), Self.tableEntryOffset(of: kind))
             let entry = raw.loadUnaligned(fromByteOffset: entryOffset, as: mms_section.self)
             guard entry.offset == expectedOffset, entry.length <= UInt64(raw.count) - min(entry.offset, UInt64(raw.count)) else {
                 throw corrupt(entryOffset, "the \(name) section (offset \(entry.offset), \(entry.length) bytes) is not where it belongs: at offset \(expectedOffset) and inside the \(raw.count)-byte file")
@@ -206,9 +211,8 @@ struct _IndexLayout: Sendable {
         /// The same for a section already placed (whose width depends on a later section).
         func packed(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, width: Int) throws(MMSearchError) -> _PackedArray {
             guard range.count == PackedArrays.byteCount(count: count, width: width) else {
-                let name = Self.sectionNames.first { $0.kind == kind }!.name
-                throw corrupt(Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride,
-                              "the \(name) section is \(range.count) bytes, expected \(PackedArrays.byteCount(count: count, width: width)) for \(count) values of \(width) bits")
+                throw corrupt(Self.tableEntryOffset(of: kind),
+                              "the \(Self.name(of: kind)) section is \(range.count) bytes, expected \(PackedArrays.byteCount(count: count, width: width)) for \(count) values of \(width) bits")
             }
             return _PackedArray(start: range.lowerBound, count: count, width: width)
         }
@@ -294,9 +298,8 @@ struct _IndexLayout: Sendable {
         func sizedArray(_ kind: mms_section_kind, elementSize: Int, limit: Int = .max) throws(MMSearchError) -> (count: Int, start: Int) {
             let range = try section(kind)
             guard range.count % elementSize == 0, range.count / elementSize <= limit else {
-                let name = Self.sectionNames.first { $0.kind == kind }!.name
-                throw corrupt(Self.sectionTableOffset + Int(kind.rawValue) * MemoryLayout<mms_section>.stride,
-                              "the \(name) section is \(range.count) bytes, expected a multiple of \(elementSize)" + (limit == .max ? "" : ", at most \(limit) of them"))
+                throw corrupt(Self.tableEntryOffset(of: kind),
+                              "the \(Self.name(of: kind)) section is \(range.count) bytes, expected a multiple of \(elementSize)" + (limit == .max ? "" : ", at most \(limit) of them"))
             }
             return (range.count / elementSize, range.lowerBound)
         }
