@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 9. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 10. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -13,10 +13,11 @@
  *   offset 0                mms_header                   magic, version, byte-order mark, counts,
  *                                                         checksum, and the section table
  *   sections[LABELS]        uint8_t[]                    edge labels, each ended by a 0xFF byte
- *   sections[NODES]         packed node_count x (node_entry_bits + node_label_bits)  trie nodes
- *                                                         (mms_node's fields), children of a node
- *                                                         contiguous and sorted
- *   sections[CHILDREN]      mms_child_block[(node_count + 15) / 16]  where each node's children are
+ *   sections[NODES]         packed node_count x node_label_bits  trie nodes (mms_node's field: the
+ *                                                         label), children of a node contiguous and sorted
+ *   sections[CHILDREN]      mms_child_block[(node_count + 15) / 16]  where each node's children are,
+ *                                                         then the children's packed entry deltas
+ *                                                         (see "The trie")
  *   sections[ENTRIES]       packed entry_count x entry_bits  one entry per search key, in key order
  *                                                         (see "Packed arrays")
  *   sections[SUMMARIES]     packed summary_count x summary bits  counts and first pages of the big
@@ -144,8 +145,13 @@
  * block's first plus the counts of the nodes before n in the block.
  *
  * A node's entries are entries[entry_first ..< end], where end is the next sibling's entry_first, or
- * for a last child its parent's end; the root's end is entry_count. So a walk knows each node's range
- * from the node and its parent alone.
+ * for a last child its parent's end; the root's are entries[0 ..< entry_count]. A child's entry_first
+ * is stored as its delta from its parent's (at least 0, below the parent's entry count): the children
+ * of a block's 16 nodes, numbered block.first ..< block.first + sum(counts), have their deltas one
+ * after another in CHILDREN's packed deltas, from bit block.delta_first of them, block.delta_bits bits
+ * each (the least that holds the block's greatest delta: 0 when every delta is 0); they take
+ * child_delta_bits bits in all. So a walk knows
+ * each node's range from its parent's range and the parent's child block alone.
  *
  * Lookup of a folded query q: start at the root; while q is not empty, binary-search the current
  * node's children for the one whose label starts with q[0]; none means no match. With label L: if q
@@ -258,9 +264,10 @@
  * that a reader may load 8 bytes at the byte of any value's first bit): ceil(n * w / 8) +
  * MMS_PACKED_TAIL bytes in all. A value of several fields holds them one after another from its first
  * bit, each at most 32 bits. The widths are the least that hold the values:
- *   NODES: a node is entry_first in node_entry_bits = max(1, bits of entry_count - 1), then
- *   label_offset in node_label_bits = max(1, bits of LABELS' length - 1) (LABELS comes first in the
- *   file, so its length is known before NODES is laid out);
+ *   NODES: a node is its label_offset in node_label_bits = max(1, bits of LABELS' length - 1) (LABELS
+ *   comes first in the file, so its length is known before NODES is laid out);
+ *   CHILDREN: after the blocks, the children's entry deltas, block by block, each block's at its own
+ *   width (see "The trie"), then zero bits up to the next byte and MMS_PACKED_TAIL zero bytes;
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
  *   ALTERNATES and SPELLINGS: an alternate is its record in record_bits, then its name_offset in
  *   name_offset_bits = max(1, bits of NAMES' length - 1);
@@ -285,7 +292,8 @@
  *   entry_bits = MMS_ENTRY_KIND_BITS + name_bits, name_bits = max(1, bits of record_count +
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
  *   as kind << name_bits | name number.
- * Size on the README's index: 43 bits a node instead of 64 (10.6 -> 7.1 MB), 22 bits an entry instead
+ * Size on the README's index: 22 bits a node's label and on average 4.4 bits its entry delta (8 bytes a
+ * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), 22 bits an entry instead
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 41 bits an
  * alternate instead of 64, 25 bits a population instead of 32, 135 bits a record instead of 160, 60
  * bits a spatial point instead of 96 (its cells), 114 bits a summary instead of 192, 5 bits a first
@@ -295,20 +303,22 @@
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
- *   MMS_FORMAT_VERSION; header_size; section_count; entry_bits, record_bits, node_entry_bits,
+ *   MMS_FORMAT_VERSION; header_size; section_count; reserved zero; entry_bits, record_bits,
  *   node_label_bits, name_offset_bits, the summary widths and region_bits the widths "Packed arrays"
  *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
  *   from 1 to 32 and name_length_bits from 1 to 16 (verify checks that each is the least); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where COUNTRY_PAGES ends), and each
- *   array has the length its count implies (packed arrays as "Packed arrays" says; POPULATION: empty or record_count values; SPATIAL: record_count
+ *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
+ *   blocks, then ceil(child_delta_bits / 8) + MMS_PACKED_TAIL bytes; POPULATION: empty or record_count values; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
  *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page)); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
- *   is used (children after their parent and inside NODES, labels and names up to their 0xFF, every
+ *   is used (children after their parent and inside NODES, their entry deltas inside CHILDREN at a width
+ *   of at most 32, labels and names up to their 0xFF, every
  *   code of a name a symbol of its run's table (inside SYMBOLS, at most MMS_MAX_SYMBOLS) or an escaped
  *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
  *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and
@@ -320,7 +330,7 @@
  *   its node's entries),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
- *   (child blocks adding up, children sorted, numbered after their parent, labels non-empty, ranges
+ *   (child blocks adding up, their deltas back to back at the least widths, children sorted, numbered after their parent, labels non-empty, ranges
  *   tiling), every entry's key
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
  *   summaries exactly where they belong with the right counts, pages and page ranks, records in order, the id
@@ -345,9 +355,10 @@
  * (no country entries) and version 5 (nodes, entries, first pages and the id order as arrays of
  * uint32_t fields, LABELS after NODES) and version 6 (records, alternates, spellings, populations and
  * spatial points as arrays of fixed-size fields) and version 7 (names stored as they are, regions' and
- * countries' texts in NAMES) and version 8 (no country pages) are not read by version 9.
+ * countries' texts in NAMES) and version 8 (no country pages) and version 9 (each node's entry_first
+ * in NODES) are not read by version 10.
  *
- * Limits of version 9: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 10: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
  * bytes, and a display name's encoding too; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, stored to 1e-7 degree. The builder refuses input past a limit with an error.
@@ -365,7 +376,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 9u
+#define MMS_FORMAT_VERSION 10u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -524,9 +535,9 @@ typedef struct mms_header {
     uint32_t spelling_count;  /* generated spellings (SPELLINGS) */
     uint32_t country_run_count; /* countries with entries (COUNTRY_RUNS) */
     uint32_t entry_block_count; /* blocks of their positions (ENTRY_BLOCKS) */
+    uint32_t child_delta_bits; /* bits of the children's entry deltas (CHILDREN, after its blocks) */
     uint8_t entry_bits;       /* bits of a packed entry (ENTRIES, TOP): see "Packed arrays" */
     uint8_t record_bits;      /* bits of a packed record number (ID_ORDER) */
-    uint8_t node_entry_bits;  /* bits of a node's entry_first in NODES */
     uint8_t node_label_bits;  /* bits of a node's label_offset in NODES */
     uint8_t name_offset_bits; /* bits of an alternate's name_offset (ALTERNATES, SPELLINGS) */
     uint8_t population_bits;  /* bits of a population (POPULATION); 0 when POPULATION is empty */
@@ -536,17 +547,16 @@ typedef struct mms_header {
     uint8_t summary_count_bits; /* bits of a summary's record counts and primary range */
     uint8_t summary_top_bits;   /* bits of a summary's top_first */
     uint8_t region_bits;      /* bits of a record's region (RECORD_REGIONS) */
+    uint8_t reserved[5];      /* zero: the section table starts 8-aligned */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
 /*
- * A trie node's fields, with the label of the edge into it (stored packed in NODES: entry_first in
- * node_entry_bits, then label_offset in node_label_bits; see "Packed arrays").
- * Invariants: see "The trie". The root's label is empty (labels[label_offset] == MMS_STRING_END) and
- * its entry_first is 0.
+ * A trie node's stored field, the label of the edge into it (packed in NODES in node_label_bits; see
+ * "Packed arrays"); its entries come from its parent's and its delta in CHILDREN ("The trie").
+ * Invariants: see "The trie". The root's label is empty (labels[label_offset] == MMS_STRING_END).
  */
 typedef struct mms_node {
-    uint32_t entry_first;  /* the first entry under this node */
     uint32_t label_offset; /* the incoming label: LABELS bytes from here to the next MMS_STRING_END */
 } mms_node;
 
@@ -555,11 +565,17 @@ typedef struct mms_node {
  * first + counts[0] + ... + counts[i - 1]. Invariants: block 0's first is 1; each next block's first
  * is the one before's first plus the sum of its counts; counts past node_count are 0; the counts add
  * up to node_count - 1 (every node but the root is a child once); a node's children are numbered
- * after it.
+ * after it. The block's children's entry deltas start at bit delta_first of CHILDREN's deltas (block
+ * 0's at 0, each next block's where the one before's end: its first plus its children times its
+ * width), delta_bits each, delta_bits at most 32 and the least that holds the greatest of them;
+ * reserved is zero. No padding: 28 bytes, 4-aligned.
  */
 typedef struct mms_child_block {
-    uint32_t first;      /* the first child of the block's first node (where it would be, if none) */
-    uint8_t counts[16];  /* MMS_CHILD_BLOCK_NODES children counts (a node has at most 255) */
+    uint32_t first;       /* the first child of the block's first node (where it would be, if none) */
+    uint32_t delta_first; /* the bit of CHILDREN's deltas where its children's deltas start */
+    uint8_t counts[16];   /* MMS_CHILD_BLOCK_NODES children counts (a node has at most 255) */
+    uint8_t delta_bits;   /* bits of each of its children's entry deltas (0: every one is 0) */
+    uint8_t reserved[3];  /* zero */
 } mms_child_block;
 
 /*
@@ -797,29 +813,32 @@ _Static_assert(offsetof(mms_header, qualifier_name_count) == 76, "mms_header.qua
 _Static_assert(offsetof(mms_header, spelling_count) == 80, "mms_header.spelling_count");
 _Static_assert(offsetof(mms_header, country_run_count) == 84, "mms_header.country_run_count");
 _Static_assert(offsetof(mms_header, entry_block_count) == 88, "mms_header.entry_block_count");
-_Static_assert(offsetof(mms_header, entry_bits) == 92, "mms_header.entry_bits");
-_Static_assert(offsetof(mms_header, record_bits) == 93, "mms_header.record_bits");
-_Static_assert(offsetof(mms_header, node_entry_bits) == 94, "mms_header.node_entry_bits");
-_Static_assert(offsetof(mms_header, node_label_bits) == 95, "mms_header.node_label_bits");
+_Static_assert(offsetof(mms_header, child_delta_bits) == 92, "mms_header.child_delta_bits");
+_Static_assert(offsetof(mms_header, entry_bits) == 96, "mms_header.entry_bits");
+_Static_assert(offsetof(mms_header, record_bits) == 97, "mms_header.record_bits");
+_Static_assert(offsetof(mms_header, node_label_bits) == 98, "mms_header.node_label_bits");
 _Static_assert(MMS_ENTRY_KIND_BITS + 30u == 32u, "an entry's kind and a 30-bit name number fill a uint32_t in memory");
-_Static_assert(offsetof(mms_header, name_offset_bits) == 96, "mms_header.name_offset_bits");
-_Static_assert(offsetof(mms_header, population_bits) == 97, "mms_header.population_bits");
-_Static_assert(offsetof(mms_header, record_id_bits) == 98, "mms_header.record_id_bits");
-_Static_assert(offsetof(mms_header, name_length_bits) == 99, "mms_header.name_length_bits");
-_Static_assert(offsetof(mms_header, summary_node_bits) == 100, "mms_header.summary_node_bits");
-_Static_assert(offsetof(mms_header, summary_count_bits) == 101, "mms_header.summary_count_bits");
-_Static_assert(offsetof(mms_header, summary_top_bits) == 102, "mms_header.summary_top_bits");
-_Static_assert(offsetof(mms_header, region_bits) == 103, "mms_header.region_bits");
-_Static_assert(offsetof(mms_header, sections) == 104, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 104 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 520 bytes");
+_Static_assert(offsetof(mms_header, name_offset_bits) == 99, "mms_header.name_offset_bits");
+_Static_assert(offsetof(mms_header, population_bits) == 100, "mms_header.population_bits");
+_Static_assert(offsetof(mms_header, record_id_bits) == 101, "mms_header.record_id_bits");
+_Static_assert(offsetof(mms_header, name_length_bits) == 102, "mms_header.name_length_bits");
+_Static_assert(offsetof(mms_header, summary_node_bits) == 103, "mms_header.summary_node_bits");
+_Static_assert(offsetof(mms_header, summary_count_bits) == 104, "mms_header.summary_count_bits");
+_Static_assert(offsetof(mms_header, summary_top_bits) == 105, "mms_header.summary_top_bits");
+_Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits");
+_Static_assert(offsetof(mms_header, reserved) == 107, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, sections) == 112, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 528 bytes");
 
-_Static_assert(sizeof(mms_node) == 8, "mms_node is 8 bytes");
-_Static_assert(offsetof(mms_node, entry_first) == 0, "mms_node.entry_first");
-_Static_assert(offsetof(mms_node, label_offset) == 4, "mms_node.label_offset");
+_Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
+_Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");
 
-_Static_assert(sizeof(mms_child_block) == 20, "mms_child_block is 20 bytes");
+_Static_assert(sizeof(mms_child_block) == 28, "mms_child_block is 28 bytes");
 _Static_assert(offsetof(mms_child_block, first) == 0, "mms_child_block.first");
-_Static_assert(offsetof(mms_child_block, counts) == 4, "mms_child_block.counts");
+_Static_assert(offsetof(mms_child_block, delta_first) == 4, "mms_child_block.delta_first");
+_Static_assert(offsetof(mms_child_block, counts) == 8, "mms_child_block.counts");
+_Static_assert(offsetof(mms_child_block, delta_bits) == 24, "mms_child_block.delta_bits");
+_Static_assert(offsetof(mms_child_block, reserved) == 25, "mms_child_block.reserved");
 _Static_assert(sizeof(((mms_child_block *)0)->counts) == MMS_CHILD_BLOCK_NODES, "a block covers MMS_CHILD_BLOCK_NODES nodes");
 
 _Static_assert(sizeof(mms_summary) == 24, "mms_summary is 24 bytes");

@@ -299,6 +299,14 @@ private struct _Verifier {
                 throw corrupt(offset, "the \(name) section's \(MMS_PACKED_TAIL) bytes after its values are not zero")
             }
         }
+        // CHILDREN's deltas: packed as an array of child_delta_bits one-bit values.
+        let deltaBits = layout.childDeltaBits, lastDeltaByte = layout.childDeltas + deltaBits / 8
+        if deltaBits % 8 != 0, index.raw[lastDeltaByte] >> UInt8(deltaBits % 8) != 0 {
+            throw corrupt(lastDeltaByte, "the children section has bits set past its last entry delta")
+        }
+        for offset in layout.childDeltas + (deltaBits + 7) / 8 ..< layout.childDeltas + PackedArrays.byteCount(count: deltaBits, width: 1) where index.raw[offset] != 0 {
+            throw corrupt(offset, "the children section's \(MMS_PACKED_TAIL) bytes after its entry deltas are not zero")
+        }
         let table = index.sectionTable()
         for (position, entry) in _IndexLayout.sectionNames.enumerated() {
             let section = table[Int(entry.kind.rawValue)]
@@ -458,27 +466,52 @@ private struct _Verifier {
             previousPage = (page.node, page.code)
         }
         var countryPagesChecked = 0
-        guard try index.label(ofNode: 0).isEmpty, try index.entryFirst(ofNode: 0) == 0 else {
-            throw corrupt(nodeOffset(0), "the root must have an empty label and entries from 0")
+        guard try index.label(ofNode: 0).isEmpty else {
+            throw corrupt(nodeOffset(0), "the root must have an empty label")
         }
-        // The child blocks add up: node n's children start where node n - 1's end, from node 1 on.
+        // The child blocks add up: node n's children start where node n - 1's end, from node 1 on; and
+        // their entry deltas lie back to back, each block's at the least width that holds them.
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES), blocks = (layout.nodeCount + blockNodes - 1) / blockNodes
-        var expectedFirst = 1
+        var expectedFirst = 1, expectedDeltaBit = 0
         for block in 0 ..< blocks {
             let offset = layout.children + block * _IndexLayout.childBlockSize
             guard Int(raw(offset, as: UInt32.self)) == expectedFirst else {
                 throw corrupt(offset, "child block \(block) starts at child \(raw(offset, as: UInt32.self)); the counts before it add up to \(expectedFirst)")
             }
+            let deltaFirst = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
+            let width = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!, as: UInt8.self))
+            let reserved = MemoryLayout<mms_child_block>.offset(of: \.reserved)!
+            guard deltaFirst == expectedDeltaBit, width <= 32,
+                  (0 ..< 3).allSatisfy({ raw(offset + reserved + $0, as: UInt8.self) == 0 }) else {
+                throw corrupt(offset, "child block \(block) has its deltas at bit \(deltaFirst), \(width) bits each (its reserved bytes zero); the blocks before it end at bit \(expectedDeltaBit), and a delta is at most 32 bits")
+            }
+            var children = 0
             for slot in 0 ..< blockNodes {
                 let count = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.counts)! + slot, as: UInt8.self))
                 guard block * blockNodes + slot < layout.nodeCount || count == 0 else {
                     throw corrupt(offset, "child block \(block) gives children to node \(block * blockNodes + slot), past the \(layout.nodeCount) nodes")
                 }
-                expectedFirst += count
+                children += count
             }
+            guard expectedDeltaBit + children * width <= layout.childDeltaBits else {
+                throw corrupt(offset, "child block \(block)'s deltas end at bit \(expectedDeltaBit + children * width), past the \(layout.childDeltaBits) bits of deltas")
+            }
+            var greatest: UInt32 = 0
+            for child in 0 ..< children {
+                greatest = max(greatest, index.bits(layout.childDeltas, at: expectedDeltaBit + child * width, (1 << UInt64(width)) - 1))
+            }
+            guard width == UInt32.bitWidth - greatest.leadingZeroBitCount else {
+                throw corrupt(offset, "child block \(block)'s deltas are \(width) bits each; the least that holds its greatest, \(greatest), is \(UInt32.bitWidth - greatest.leadingZeroBitCount)")
+            }
+            expectedFirst += children
+            expectedDeltaBit += children * width
         }
         guard expectedFirst == layout.nodeCount else {
             throw corrupt(layout.children, "the child counts add up to \(expectedFirst - 1) children; every node but the root, \(layout.nodeCount - 1), must be one")
+        }
+        // The deltas take the bits the header says (the bits past them and their tail are zero: checkPadding).
+        guard expectedDeltaBit == layout.childDeltaBits else {
+            throw corrupt(layout.childDeltas, "the children's entry deltas take \(expectedDeltaBit) bits; the header says \(layout.childDeltaBits)")
         }
         var summarized = 0
         var primaries = [UInt8](repeating: 0, count: layout.recordCount)
@@ -491,7 +524,7 @@ private struct _Verifier {
             var ownEnd = entries.upperBound
             var childItems: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int)] = []
             var previousByte: UInt8?
-            for child in children {
+            for child in children.nodes {
                 let label = try index.label(ofNode: child)
                 guard let firstByte = label.first else {
                     throw corrupt(nodeOffset(child), "node \(child) has an empty label")

@@ -80,7 +80,7 @@ extension _IndexBytes {
         }
         if point.labelByte == nil {
             let children = try children(ofNode: point.node)
-            let ownEnd = children.isEmpty ? point.entries.upperBound : try entries(ofChild: children.lowerBound, siblings: children, parent: point.entries).lowerBound
+            let ownEnd = children.nodes.isEmpty ? point.entries.upperBound : try entries(ofChild: children.nodes.lowerBound, siblings: children, parent: point.entries).lowerBound
             try add(point.entries.lowerBound ..< ownEnd, hasCountry: false)
         }
         return found

@@ -54,7 +54,7 @@ extension _IndexBytes {
         // scalars decoded so far, and the bytes of one the parent's label left unfinished.
         struct Frame {
             var node: Int
-            var siblings: Range<Int>
+            var siblings: Children
             var parentEntries: Range<Int>
             var byteDepth: Int
             var scalarDepth: Int
@@ -132,7 +132,7 @@ extension _IndexBytes {
                     if let child = try child(startingWith: byte, among: children) { enter(child) }
                 }
             } else {
-                for child in children.reversed() { enter(child) }
+                for child in children.nodes.reversed() { enter(child) }
             }
         }
         return found

@@ -24,26 +24,48 @@ struct _IndexBytes {
         UInt32(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: start + bit >> 3, as: UInt64.self) >> UInt64(bit & 7) & mask)
     }
 
+    /// A node's children (numbered `nodes`) and where their entry deltas are: from bit `deltaBit` of
+    /// CHILDREN's deltas, `deltaWidth` bits each.
+    struct Children {
+        let nodes: Range<Int>
+        let deltaBit: Int
+        let deltaWidth: Int
+        let deltaMask: UInt64
+    }
+
     /// The children of node `index` (a valid node), from its child block: checked to be numbered
-    /// after it and inside the node array.
+    /// after it and inside the node array, and their entry deltas to lie inside CHILDREN.
     @inline(__always)
-    func children(ofNode index: Int) throws(MMSearchError) -> Range<Int> {
+    func children(ofNode index: Int) throws(MMSearchError) -> Children {
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
         let block = layout.children + (index / blockNodes) * _IndexLayout.childBlockSize
-        var first = Int(raw.loadUnaligned(fromByteOffset: block, as: UInt32.self))
+        let blockFirst = Int(raw.loadUnaligned(fromByteOffset: block, as: UInt32.self))
+        var first = blockFirst
         let counts = block + MemoryLayout<mms_child_block>.offset(of: \.counts)!
         for slot in 0 ..< index % blockNodes { first += Int(raw[counts + slot]) }
         let end = first + Int(raw[counts + index % blockNodes])
         guard first > index || first == end, end <= layout.nodeCount else {
             throw corrupt(block, "node \(index) has children \(first)..<\(end); children must follow their parent inside the \(layout.nodeCount) nodes")
         }
-        return first ..< end
+        let deltaFirst = Int(raw.loadUnaligned(fromByteOffset: block + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
+        let width = Int(raw[block + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!])
+        let deltaBit = deltaFirst + (first - blockFirst) * width
+        guard width <= 32, deltaBit + (end - first) * width <= layout.childDeltaBits else {
+            throw corrupt(block, "node \(index)'s children have their entry deltas at bit \(deltaBit), \(width) bits each, past the \(layout.childDeltaBits) bits of deltas (or wider than 32 bits)")
+        }
+        return Children(nodes: first ..< end, deltaBit: deltaBit, deltaWidth: width, deltaMask: (1 << UInt64(width)) - 1)
+    }
+
+    /// The entry delta of `child`, one of `children` (checked to lie inside CHILDREN by `children(ofNode:)`).
+    @inline(__always)
+    func entryDelta(of child: Int, among children: Children) -> Int {
+        Int(bits(layout.childDeltas, at: children.deltaBit + (child - children.nodes.lowerBound) * children.deltaWidth, children.deltaMask))
     }
 
     /// Where node `index`'s label starts in the file, checked to lie inside the label pool.
     @inline(__always)
     func labelStart(ofNode index: Int) throws(MMSearchError) -> Int {
-        let offset = Int(bits(layout.nodes.start, at: index * layout.nodes.width + layout.nodeEntryBits, layout.nodeLabelMask))
+        let offset = Int(bits(layout.nodes.start, at: index * layout.nodes.width, layout.nodeLabelMask))
         guard offset < layout.labels.count else {
             throw corrupt(nodeOffset(index), "node \(index) has its label at \(offset), outside the \(layout.labels.count)-byte label pool")
         }
@@ -85,23 +107,23 @@ struct _IndexBytes {
     }
 
     /// The entries of `child`, one of `siblings` (a node's children) under a node whose entries are
-    /// `parent`: from its entry_first to its next sibling's, or to its parent's end; checked to lie
-    /// inside the parent's and not to be empty.
+    /// `parent`: from its entry_first (the parent's first plus its delta) to its next sibling's, or to
+    /// its parent's end; checked to lie inside the parent's and not to be empty.
     @inline(__always)
-    func entries(ofChild child: Int, siblings: Range<Int>, parent: Range<Int>) throws(MMSearchError) -> Range<Int> {
-        let first = try entryFirst(ofNode: child)
-        let last = child + 1 < siblings.upperBound ? try entryFirst(ofNode: child + 1) : parent.upperBound
+    func entries(ofChild child: Int, siblings: Children, parent: Range<Int>) throws(MMSearchError) -> Range<Int> {
+        let first = parent.lowerBound + entryDelta(of: child, among: siblings)
+        let last = child + 1 < siblings.nodes.upperBound ? parent.lowerBound + entryDelta(of: child + 1, among: siblings) : parent.upperBound
         return try checkedEntries(first, last, ofChild: child, parent: parent)
     }
 
     /// Each of `children` (a node's, under a node whose entries are `parent`) with its entries, in
     /// order, as `entries(ofChild:siblings:parent:)` gives them: each child's entry_first read once.
     @inline(__always)
-    func forEachChild(_ children: Range<Int>, parent: Range<Int>, _ body: (_ child: Int, _ entries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
-        guard !children.isEmpty else { return }
-        var first = try entryFirst(ofNode: children.lowerBound)
-        for child in children {
-            let last = child + 1 < children.upperBound ? try entryFirst(ofNode: child + 1) : parent.upperBound
+    func forEachChild(_ children: Children, parent: Range<Int>, _ body: (_ child: Int, _ entries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
+        guard !children.nodes.isEmpty else { return }
+        var first = parent.lowerBound + entryDelta(of: children.nodes.lowerBound, among: children)
+        for child in children.nodes {
+            let last = child + 1 < children.nodes.upperBound ? parent.lowerBound + entryDelta(of: child + 1, among: children) : parent.upperBound
             try body(child, try checkedEntries(first, last, ofChild: child, parent: parent))
             first = last
         }
@@ -115,15 +137,6 @@ struct _IndexBytes {
             throw corrupt(nodeOffset(child), "node \(child) covers entries \(first)..<\(last), not a non-empty part of its parent's \(parent)")
         }
         return first ..< last
-    }
-
-    /// Node `index`'s first entry (its entry_first alone), `index` checked.
-    @inline(__always)
-    func entryFirst(ofNode index: Int) throws(MMSearchError) -> Int {
-        guard index >= 0, index < layout.nodeCount else {
-            throw corrupt(layout.nodes.start, "node \(index) does not exist (\(layout.nodeCount) nodes)")
-        }
-        return Int(bits(layout.nodes.start, at: index * layout.nodes.width, layout.nodeEntryMask))
     }
 
     /// The entries whose key starts with `query` (already folded): one walk from the root, at most
@@ -179,13 +192,13 @@ struct _IndexBytes {
     /// The child among `children` (a node's, sorted by their labels' first bytes) whose label starts
     /// with `byte`: a binary search.
     @inline(__always)
-    func child(startingWith byte: UInt8, among children: Range<Int>) throws(MMSearchError) -> Int? {
-        var low = children.lowerBound, high = children.upperBound
+    func child(startingWith byte: UInt8, among children: Children) throws(MMSearchError) -> Int? {
+        var low = children.nodes.lowerBound, high = children.nodes.upperBound
         while low < high {
             let middle = low + (high - low) / 2
             if raw[try labelStart(ofNode: middle)] < byte { low = middle + 1 } else { high = middle }
         }
-        guard low < children.upperBound, raw[try labelStart(ofNode: low)] == byte else { return nil }
+        guard low < children.nodes.upperBound, raw[try labelStart(ofNode: low)] == byte else { return nil }
         return low
     }
 
@@ -255,7 +268,7 @@ struct _IndexBytes {
             let children = try children(ofNode: node)
             var ownEnd = entries.upperBound
             try forEachChild(children, parent: entries) { (child, childEntries) throws(MMSearchError) in
-                if child == children.lowerBound { ownEnd = childEntries.lowerBound }
+                if child == children.nodes.lowerBound { ownEnd = childEntries.lowerBound }
                 guard try entering?(childEntries) ?? true else { return } // before its label is read
                 let label = try label(ofNode: child)
                 let childDepth = depth + label.count

@@ -24,13 +24,11 @@ struct _IndexLayout: Sendable {
     /// `alternateCount` counts both): without any, names match only by the records' primary keys.
     let givenAlternateCount: Int
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
-    /// The packed arrays: NODES (a node: entry_first, then label_offset), ENTRIES and TOP (entries),
+    /// The packed arrays: NODES (a node's label_offset), ENTRIES and TOP (entries),
     /// ID_ORDER (record numbers), ALTERNATES and SPELLINGS (an alternate: record, then name_offset),
     /// POPULATION (empty, count 0, when the index has none), RECORDS and SPATIAL (their fields: `record`
     /// and `point`).
     let nodes: _PackedArray
-    let nodeEntryBits: Int
-    let nodeEntryMask: UInt64
     let nodeLabelMask: UInt64
     let entries: _PackedArray
     let top: _PackedArray
@@ -51,6 +49,10 @@ struct _IndexLayout: Sendable {
     let point: _PointFields
     /// Byte offsets of the fixed-size arrays.
     let children: Int
+    /// CHILDREN's packed entry deltas, after its blocks: their first byte, and how many bits they may
+    /// use (their bytes but the zero tail), which every block's deltas are checked to lie within.
+    let childDeltas: Int
+    let childDeltaBits: Int
     let regions: Int
     let countries: Int
     let qualifierNames: Int
@@ -176,6 +178,9 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
+        guard withUnsafeBytes(of: header.reserved, { $0.allSatisfy { $0 == 0 } }) else {
+            throw corrupt(at(\.reserved), "the header's reserved bytes are not zero")
+        }
         givenAlternateCount = Int(header.alternate_count)
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
@@ -217,18 +222,25 @@ struct _IndexLayout: Sendable {
             return _PackedArray(start: range.lowerBound, count: count, width: width)
         }
         labels = try section(MMS_SECTION_LABELS)
-        // A node's fields' widths: the least that hold every entry position and every label offset.
-        let nodeEntryBits = PackedArrays.width(holding: UInt64(header.entry_count))
+        // A node's label offset at the least width that holds every one.
         let nodeLabelBits = PackedArrays.width(holding: UInt64(labels.count))
-        guard Int(header.node_entry_bits) == nodeEntryBits, Int(header.node_label_bits) == nodeLabelBits else {
-            throw corrupt(at(\.node_entry_bits), "packed node widths \(header.node_entry_bits) and \(header.node_label_bits) bits, expected \(nodeEntryBits) and \(nodeLabelBits) for \(header.entry_count) entries and \(labels.count) bytes of labels")
+        guard Int(header.node_label_bits) == nodeLabelBits else {
+            throw corrupt(at(\.node_label_bits), "packed node width \(header.node_label_bits) bits, expected \(nodeLabelBits) for \(labels.count) bytes of labels")
         }
-        self.nodeEntryBits = nodeEntryBits
-        nodeEntryMask = (1 << UInt64(nodeEntryBits)) - 1
         nodeLabelMask = (1 << UInt64(nodeLabelBits)) - 1
-        nodes = try packed(MMS_SECTION_NODES, count: nodeCount, width: nodeEntryBits + nodeLabelBits)
+        nodes = try packed(MMS_SECTION_NODES, count: nodeCount, width: nodeLabelBits)
+        // CHILDREN: the blocks, then their children's entry deltas with the packed arrays' zero tail.
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
-        children = try section(MMS_SECTION_CHILDREN, elementSize: Self.childBlockSize, count: (nodeCount + blockNodes - 1) / blockNodes).lowerBound
+        let childrenSection = try section(MMS_SECTION_CHILDREN)
+        let blockBytes = (nodeCount + blockNodes - 1) / blockNodes * Self.childBlockSize
+        let deltaBytes = PackedArrays.byteCount(count: Int(header.child_delta_bits), width: 1)
+        guard childrenSection.count == blockBytes + deltaBytes else {
+            throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_CHILDREN),
+                          "the children section is \(childrenSection.count) bytes, expected \(blockBytes + deltaBytes): \(blockBytes) of child blocks, then \(header.child_delta_bits) bits of entry deltas and their \(MMS_PACKED_TAIL)-byte tail")
+        }
+        children = childrenSection.lowerBound
+        childDeltas = children + blockBytes
+        childDeltaBits = Int(header.child_delta_bits)
         entries = try packed(MMS_SECTION_ENTRIES, count: entryCount, width: entryBits)
         // A summary's widths: the least that hold a node number, a count of records (up to all of them)
         // and a first page's start (up to top_count).

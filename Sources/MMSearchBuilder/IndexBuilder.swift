@@ -313,8 +313,7 @@ public enum IndexBuilder {
             entries.map { ($0 >> MMS_ENTRY_KIND_SHIFT) << nameBits | $0 & MMS_ENTRY_NAME_MASK }
         }
 
-        // A node packed as its entry_first, then its label_offset, each at the least width that holds it.
-        let nodeEntryBits = PackedArrays.width(holding: UInt64(keys.count))
+        // A node packed as its label_offset, at the least width that holds every one.
         let nodeLabelBits = PackedArrays.width(holding: UInt64(trie.labels.count))
 
         // An alternate packed as its record, then its name offset; a population at the width of the greatest.
@@ -341,10 +340,8 @@ public enum IndexBuilder {
 
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_LABELS, trie.labels)
-        writer.place(MMS_SECTION_NODES, packed: trie.nodes.count, widths: [nodeEntryBits, nodeLabelBits]) { node, field in
-            field == 0 ? trie.nodes[node].entry_first : trie.nodes[node].label_offset
-        }
-        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks)
+        writer.place(MMS_SECTION_NODES, packed: trie.nodes.count, widths: [nodeLabelBits]) { node, _ in trie.nodes[node].label_offset }
+        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks.withUnsafeBytes { Array($0) } + trie.childDeltas)
         writer.place(MMS_SECTION_ENTRIES, packed: packed(keys.values), width: entryBits)
         writer.place(MMS_SECTION_SUMMARIES, packed: summaries.summaries.count, widths: summaryWidths) { position, field in
             let summary = summaries.summaries[position]
@@ -399,7 +396,7 @@ public enum IndexBuilder {
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
-            entryBits: entryBits, recordBits: recordBits, nodeEntryBits: nodeEntryBits, nodeLabelBits: nodeLabelBits,
+            entryBits: entryBits, recordBits: recordBits, nodeLabelBits: nodeLabelBits, childDeltaBits: trie.childDeltaBitCount,
             nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, nameLengthBits: nameLengthBits,
             summaryWidths: summaryWidths, regionBits: regionBits
         ))

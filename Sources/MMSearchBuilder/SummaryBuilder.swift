@@ -27,7 +27,7 @@ struct SummaryBuilder {
         var countryTop: [UInt32] = [], countryTopRanks: [UInt8] = []
         var countryCounts = [Int](repeating: 0, count: 1 << 16)
         for node in 0 ..< trie.depths.count {
-            let entries = Int(trie.nodes[node].entry_first) ..< trie.entryEnds[node]
+            let entries = trie.entryFirsts[node] ..< trie.entryEnds[node]
             guard entries.count > threshold else { continue }
             let stamp = UInt32(node + 1) // 0 is "never"; nodes number below UInt32.max - 1
             let queryLength = trie.depths[node]

@@ -8,10 +8,16 @@ import MMSearch
 struct TrieBuilder {
     private(set) var nodes: [mms_node] = []
     private(set) var childBlocks: [mms_child_block] = []
+    /// The children's entry deltas, block by block, packed (CHILDREN's bytes after its blocks, with
+    /// the packed arrays' zero tail).
+    private(set) var childDeltas: [UInt8] = []
+    /// How many bits of `childDeltas` the deltas take (the header's child_delta_bits).
+    private(set) var childDeltaBitCount = 0
     private(set) var labels: [UInt8] = []
-    /// Per node: its prefix length and the end of its entry range (the format derives the end; the
-    /// builder keeps it to make summaries).
+    /// Per node: its prefix length and its entry range (the format derives both; the builder keeps
+    /// them to make summaries).
     private(set) var depths: [Int] = []
+    private(set) var entryFirsts: [Int] = []
     private(set) var entryEnds: [Int] = []
 
     /// A node found but not yet expanded: its entries share their first `depth` key bytes; its label
@@ -64,26 +70,48 @@ struct TrieBuilder {
         guard queue.count < Int(UInt32.max) else {
             throw .limitExceeded(file: file, message: "\(queue.count) trie nodes; at most \(UInt32.max - 1) fit")
         }
-        // Breadth first, node n's children follow node n - 1's: a running sum of the counts.
+        // Breadth first, node n's children follow node n - 1's: a running sum of the counts. Each
+        // child's entry_first is stored as its delta from its parent's, a block's children's at the
+        // least width that holds them.
+        var deltas = [UInt32](repeating: 0, count: queue.count)
+        var child = 1
+        for (parent, count) in childCounts.enumerated() {
+            for _ in 0 ..< Int(count) {
+                deltas[child] = UInt32(queue[child].first - queue[parent].first)
+                child += 1
+            }
+        }
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
         var first = 1
+        var deltaBits = BitWriter()
         for blockStart in stride(from: 0, to: childCounts.count, by: blockNodes) {
             var block = mms_child_block()
             block.first = UInt32(first)
+            block.delta_first = UInt32(deltaBits.count)
             withUnsafeMutableBytes(of: &block.counts) { counts in
                 for (slot, count) in childCounts[blockStart ..< min(blockStart + blockNodes, childCounts.count)].enumerated() {
                     counts[slot] = count
                     first += Int(count)
                 }
             }
+            let blockDeltas = deltas[Int(block.first) ..< first]
+            let width = UInt32.bitWidth - (blockDeltas.max() ?? 0).leadingZeroBitCount
+            block.delta_bits = UInt8(width)
+            for delta in blockDeltas { deltaBits.append(UInt64(delta), width: width) }
             childBlocks.append(block)
         }
+        guard deltaBits.count <= Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "\(deltaBits.count) bits of entry deltas; the format counts them in 32 bits")
+        }
+        childDeltas = deltaBits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
+        childDeltaBitCount = deltaBits.count
         // LABELS is the first section (see _SectionWriter's callers in IndexBuilder).
         let labelsFileOffset = _SectionWriter.offset(afterSectionsOf: [])
         let labelOffsets = try Self.layOutLabels(queue.map { ($0.labelStart, $0.labelLength) }, pool: keys.pool,
                                                  fileOffset: labelsFileOffset, into: &labels, file: file)
-        nodes = zip(queue, labelOffsets).map { mms_node(entry_first: UInt32($0.first), label_offset: $1) }
+        nodes = labelOffsets.map { mms_node(label_offset: $0) }
         depths = queue.map(\.depth)
+        entryFirsts = queue.map(\.first)
         entryEnds = queue.map(\.end)
     }
 

@@ -21,8 +21,8 @@ struct _SectionWriter {
         var entryBlocks: Int
         var entryBits: Int
         var recordBits: Int
-        var nodeEntryBits: Int
         var nodeLabelBits: Int
+        var childDeltaBits: Int
         var nameOffsetBits: Int
         var populationBits: Int
         var recordIdBits: Int
@@ -96,9 +96,9 @@ struct _SectionWriter {
         header.spelling_count = UInt32(counts.spellings)
         header.country_run_count = UInt32(counts.countryRuns)
         header.entry_block_count = UInt32(counts.entryBlocks)
+        header.child_delta_bits = UInt32(counts.childDeltaBits)
         header.entry_bits = UInt8(counts.entryBits)
         header.record_bits = UInt8(counts.recordBits)
-        header.node_entry_bits = UInt8(counts.nodeEntryBits)
         header.node_label_bits = UInt8(counts.nodeLabelBits)
         header.name_offset_bits = UInt8(counts.nameOffsetBits)
         header.population_bits = UInt8(counts.populationBits)

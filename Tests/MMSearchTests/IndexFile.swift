@@ -47,7 +47,7 @@ enum IndexFormat {
     /// header field that gives the field's width, or the width itself when the format fixes it; a
     /// value's fields follow one another from its first bit) and the header field that gives its count.
     static let packedArrays: [(kind: mms_section_kind, fields: [(name: String, width: String)], count: String)] = [
-        (MMS_SECTION_NODES, [("entry_first", "node_entry_bits"), ("label_offset", "node_label_bits")], "node_count"),
+        (MMS_SECTION_NODES, [("label_offset", "node_label_bits")], "node_count"),
         (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", "entry_bits")], "top_count"),
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
@@ -87,10 +87,12 @@ enum IndexFormat {
     /// the first value out of bounds. Names of fields the current layout lacks are simply never met.
     static func meaning(_ kind: mms_section_kind, _ field: String) -> Meaning? {
         switch (kind, field) {
-        case (MMS_SECTION_NODES, "entry_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) + 1 }
         case (MMS_SECTION_NODES, "label_offset"): return Meaning { $0.section(MMS_SECTION_LABELS).count }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
         case (MMS_SECTION_CHILDREN, "first"): return Meaning(firstInvalid: { $0.nodeCount + 1 }, selfIndex: { $0 * childBlockNodes })
+        // A block's deltas past the bits CHILDREN holds after its blocks; a delta wider than 32 bits.
+        case (MMS_SECTION_CHILDREN, "delta_first"): return Meaning { $0.childDeltaBits + 1 }
+        case (MMS_SECTION_CHILDREN, "delta_bits"): return Meaning { _ in 33 }
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
         case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
@@ -212,7 +214,14 @@ struct IndexFile {
     /// POPULATION).
     func count(of kind: mms_section_kind) -> Int {
         if let packed = IndexFormat.packed(kind) { return section(kind).isEmpty ? 0 : headerValue(packed.count) }
+        // CHILDREN: a block for every 16 nodes, then the children's entry deltas.
+        if kind == MMS_SECTION_CHILDREN { return (nodeCount + IndexFormat.childBlockNodes - 1) / IndexFormat.childBlockNodes }
         return section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
+    }
+
+    /// The bits CHILDREN holds for its children's entry deltas: its bytes after the blocks but the zero tail.
+    var childDeltaBits: Int {
+        (section(MMS_SECTION_CHILDREN).count - count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride - Int(MMS_PACKED_TAIL)) * 8
     }
 
     /// The header field `name`'s value.

@@ -386,9 +386,11 @@ import Testing
 
     /// Whether a header field is the length of a pool section (not an array; SOURCE too, which SPATIAL
     /// follows, ENTRY_DELTAS, which SYMBOLS follows, and PLACE_NAMES, which COUNTRY_PAGES follows): open
-    /// cannot tell such a length grown or shrunk within the padding after it.
+    /// cannot tell such a length grown or shrunk within the padding after it. So with child_delta_bits,
+    /// the bits of CHILDREN's entry deltas: open checks the bytes they fill, not the bits of the last.
     static func isPoolLength(_ field: IndexFormat.Field) -> Bool {
         [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE, MMS_SECTION_ENTRY_DELTAS, MMS_SECTION_PLACE_NAMES].contains { field.name == "sections.\($0.rawValue).length" }
+            || field.name == "child_delta_bits"
     }
 
     /// Every header byte flipped: open rejects it, or (the checksum, a pool's length within its
@@ -829,6 +831,42 @@ import Testing
             })
         }
         if cases.isEmpty { return } // the nodes fill the last block
+        Self.expectRefused(cases)
+    }
+
+    /// Children's entry deltas (CHILDREN, after its blocks) set to other values: 0, one more, and the
+    /// widest their block's width holds (from the parent's first entry, past its entries for most):
+    /// each moves where a child's entries start and its sibling's end, so verify refuses every one,
+    /// and nothing reads out of bounds.
+    @Test func childEntryDeltasDamaged() {
+        let file = Self.full.file
+        let block = IndexFormat.element(of: MMS_SECTION_CHILDREN)!
+        func field(_ number: Int, _ name: String) -> Int {
+            Int(file.load(at: file.offset(MMS_SECTION_CHILDREN, element: number, block.field(name)!), width: block.field(name)!.width))
+        }
+        let blocks = file.count(of: MMS_SECTION_CHILDREN)
+        let deltas = file.section(MMS_SECTION_CHILDREN).lowerBound + blocks * block.stride
+        var cases: [(what: String, outcome: Outcome)] = []
+        for number in Set([0, 1, blocks / 2, blocks - 1]).sorted() where number < blocks {
+            let children = (0 ..< IndexFormat.childBlockNodes).reduce(0) { $0 + field(number, "counts.\($1)") }
+            let width = field(number, "delta_bits"), first = field(number, "delta_first")
+            guard width > 0, children > 0 else { continue }
+            for child in Set([0, children - 1]) {
+                let bit = first + child * width
+                let intact = (0 ..< width).reduce(UInt64(0)) { value, at in
+                    value | UInt64(file.bytes[deltas + (bit + at) / 8] >> UInt8((bit + at) % 8) & 1) << UInt64(at)
+                }
+                for value in Set([0, intact + 1, (UInt64(1) << UInt64(width)) - 1]) where value != intact && value >> UInt64(width) == 0 {
+                    cases.append(Self.damaged("entry delta of child \(child) of block \(number) = \(value) (was \(intact))") { damaged in
+                        for at in 0 ..< width {
+                            let byte = deltas + (bit + at) / 8, mask = UInt8(1) << UInt8((bit + at) % 8)
+                            damaged.bytes[byte] = value >> UInt64(at) & 1 == 1 ? damaged.bytes[byte] | mask : damaged.bytes[byte] & ~mask
+                        }
+                    })
+                }
+            }
+        }
+        #expect(cases.count >= 6)
         Self.expectRefused(cases)
     }
 
