@@ -49,17 +49,18 @@ struct _IndexBytes {
         }
         let deltaFirst = Int(raw.loadUnaligned(fromByteOffset: block + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
         let width = Int(raw[block + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!])
-        let deltaBit = deltaFirst + (first - blockFirst) * width
-        guard width <= 32, deltaBit + (end - first) * width <= layout.childDeltaBits else {
+        // No overflow: a 32-bit offset, at most 16 x 255 children before, a width below 256.
+        let deltaBit = deltaFirst &+ (first &- blockFirst) &* width
+        guard width <= 32, deltaBit &+ (end &- first) &* width <= layout.childDeltaBits else {
             throw corrupt(block, "node \(index)'s children have their entry deltas at bit \(deltaBit), \(width) bits each, past the \(layout.childDeltaBits) bits of deltas (or wider than 32 bits)")
         }
-        return Children(nodes: first ..< end, deltaBit: deltaBit, deltaWidth: width, deltaMask: (1 << UInt64(width)) - 1)
+        return Children(nodes: first ..< end, deltaBit: deltaBit, deltaWidth: width, deltaMask: (1 &<< UInt64(width)) &- 1)
     }
 
     /// The entry delta of `child`, one of `children` (checked to lie inside CHILDREN by `children(ofNode:)`).
     @inline(__always)
     func entryDelta(of child: Int, among children: Children) -> Int {
-        Int(bits(layout.childDeltas, at: children.deltaBit + (child - children.nodes.lowerBound) * children.deltaWidth, children.deltaMask))
+        Int(bits(layout.childDeltas, at: children.deltaBit &+ (child &- children.nodes.lowerBound) &* children.deltaWidth, children.deltaMask))
     }
 
     /// Where node `index`'s label starts in the file, checked to lie inside the label pool.
@@ -111,8 +112,9 @@ struct _IndexBytes {
     /// its parent's end; checked to lie inside the parent's and not to be empty.
     @inline(__always)
     func entries(ofChild child: Int, siblings: Children, parent: Range<Int>) throws(MMSearchError) -> Range<Int> {
-        let first = parent.lowerBound + entryDelta(of: child, among: siblings)
-        let last = child + 1 < siblings.nodes.upperBound ? parent.lowerBound + entryDelta(of: child + 1, among: siblings) : parent.upperBound
+        // Entry positions and deltas below 2^32: their sums cannot overflow.
+        let first = parent.lowerBound &+ entryDelta(of: child, among: siblings)
+        let last = child + 1 < siblings.nodes.upperBound ? parent.lowerBound &+ entryDelta(of: child + 1, among: siblings) : parent.upperBound
         return try checkedEntries(first, last, ofChild: child, parent: parent)
     }
 
@@ -121,9 +123,9 @@ struct _IndexBytes {
     @inline(__always)
     func forEachChild(_ children: Children, parent: Range<Int>, _ body: (_ child: Int, _ entries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
         guard !children.nodes.isEmpty else { return }
-        var first = parent.lowerBound + entryDelta(of: children.nodes.lowerBound, among: children)
+        var first = parent.lowerBound &+ entryDelta(of: children.nodes.lowerBound, among: children)
         for child in children.nodes {
-            let last = child + 1 < children.nodes.upperBound ? parent.lowerBound + entryDelta(of: child + 1, among: children) : parent.upperBound
+            let last = child + 1 < children.nodes.upperBound ? parent.lowerBound &+ entryDelta(of: child + 1, among: children) : parent.upperBound
             try body(child, try checkedEntries(first, last, ofChild: child, parent: parent))
             first = last
         }
