@@ -150,8 +150,8 @@
  * of a block's 16 nodes, numbered block.first ..< block.first + sum(counts), have their deltas one
  * after another in CHILDREN's packed deltas, from bit block.delta_first of them, block.delta_bits bits
  * each (the least that holds the block's greatest delta: 0 when every delta is 0); they take
- * child_delta_bits bits in all. So a walk knows
- * each node's range from its parent's range and the parent's child block alone.
+ * child_delta_bits bits in all. So a walk knows each node's range from its parent's range and the
+ * parent's child block alone.
  *
  * Lookup of a folded query q: start at the root; while q is not empty, binary-search the current
  * node's children for the one whose label starts with q[0]; none means no match. With label L: if q
