@@ -556,7 +556,10 @@ struct Report {
             mean and matches.
             - **Startup, like with like.** The engine table's "open → first page" is timed as the peers time theirs: inside the \
             benchmark process, after loading the workload. The startup section times every engine in fresh processes, the same span \
-            (open to first page), interleaved; whole processes are timed from spawn to exit, every command in turn.
+            (open to first page), interleaved; whole processes are timed from spawn to exit, every command in turn. The \
+            executables timed (mmsearch, mmsearch-bench's children) are copies made with `cp` in a temporary directory, as \
+            tools/install.sh installs mmsearch: the same bytes as the linker has just written them take about 15 more page faults \
+            a process (how the kernel holds that file in its page cache).
             - **Build.** mmsearch: `IndexBuilder.build`, JSON file (and dump) to a finished, fsync'd index (median of \(counted(plan.buildRuns, "build"))). The peers build \
             from keys already folded and sorted by `prepare.py` (not timed). The seeds' build_s is what they do at every start: read, \
             decode with `JSONDecoder`, fold keys (and sort); their size_bytes is the JSON they decode.

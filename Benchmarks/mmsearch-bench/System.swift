@@ -131,6 +131,13 @@ enum System {
         bytes.removeAll()
     }
 
+    /// `copy`, a copy of the executable `path` made by `cp`, as tools/install.sh installs mmsearch.
+    static func installedCopy(of path: String, at copy: String) throws -> String {
+        let result = try run("/bin/cp", [path, copy], output: .discard)
+        guard result.status == 0 else { throw BenchError("cp \(path) \(copy) exited with status \(result.status)") }
+        return copy
+    }
+
     /// The size of `path` in bytes, or nil when it does not exist.
     static func fileSize(_ path: String) -> Int? {
         var info = stat()

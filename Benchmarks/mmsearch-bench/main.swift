@@ -196,24 +196,30 @@ func runBenchmark(_ options: Options) throws {
     let alternateNames = SystemCall.absolutePath(options.alternateNames), nearQueries = SystemCall.absolutePath(options.nearQueries)
     let reversePoints = SystemCall.absolutePath(options.reversePoints)
     let reversePeers = try options.reversePeers.map { ReverseRun.peers(try System.readText($0)) } ?? []
-    let benchExecutable = try System.executablePath()
-    let mmsearchExecutable = FilePaths.directory(of: benchExecutable) + "/mmsearch"
-    guard System.isExecutable(mmsearchExecutable) else {
-        throw BenchError("\(mmsearchExecutable) not found: build it too (swift build -c release --product mmsearch)")
+    let builtBench = try System.executablePath()
+    let builtMmsearch = FilePaths.directory(of: builtBench) + "/mmsearch"
+    guard System.isExecutable(builtMmsearch) else {
+        throw BenchError("\(builtMmsearch) not found: build it too (swift build -c release --product mmsearch)")
     }
     let startupPeers = try options.startupPeers.map { try StartupPeers(directory: $0) }
     // run.sh may run the peers several times; like ours, each peer is reported by its median-p99 run.
     let peerRuns = try options.peers.map { EngineLine.medianRuns(EngineLine.all(in: try System.readText($0))) } ?? []
-    let suite = Suite(benchExecutable: benchExecutable, mmsearchExecutable: mmsearchExecutable, plan: plan)
 
     let work = try System.makeTemporaryDirectory(prefix: "mmsearch-bench")
+    // The executables timed are copies, as tools/install.sh installs mmsearch (`cp`): the same bytes as
+    // the linker wrote them take about 15 more page faults a process (0.2 ms of `mmsearch near`'s 1.0,
+    // 2026-11-27), from how the kernel holds a file the linker has just written in its page cache.
+    let benchExecutable = try System.installedCopy(of: builtBench, at: "\(work)/mmsearch-bench")
+    let mmsearchExecutable = try System.installedCopy(of: builtMmsearch, at: "\(work)/mmsearch")
+    let otherBuilds = try options.compareBinaries.enumerated().map { number, other in
+        (build: other.build, path: try System.installedCopy(of: other.path, at: "\(work)/mmsearch-other-\(number)"))
+    }
     defer {
-        System.remove("\(work)/readme.mms")
-        System.remove("\(work)/list.mms")
-        System.remove("\(work)/joined.mms")
-        System.remove("\(work)/regions.mms")
+        for file in ["readme.mms", "list.mms", "joined.mms", "regions.mms"] { System.remove("\(work)/\(file)") }
+        for executable in [benchExecutable, mmsearchExecutable] + otherBuilds.map(\.path) { System.remove(executable) }
         System.removeDirectory(work)
     }
+    let suite = Suite(benchExecutable: benchExecutable, mmsearchExecutable: mmsearchExecutable, plan: plan)
     // Item 8's index, the README's: built once (its build time is not reported).
     let readme = try suite.build(label: "readme", data: data, geonames: geonames, admin1: admin1, countries: countries, alternateNames: alternateNames,
                                  path: "\(work)/readme.mms", runs: 1)
@@ -243,7 +249,7 @@ func runBenchmark(_ options: Options) throws {
 
     let inProcess = try suite.measureInProcessStartup(listIndex: list.path, joinedIndex: joined.path, otherFile: queries, peers: startupPeers)
     let wholeProcess = try suite.measureWholeProcess(listIndex: list.path, joinedIndex: joined.path, nearIndex: readme.path, peers: startupPeers,
-                                                     otherBuilds: options.compareBinaries)
+                                                     otherBuilds: otherBuilds)
     progress("startup: \(plan.coldStartRuns) processes with the index evicted from the page cache")
     var mostCached = 0, totalPages = 0
     let cold = try suite.startup(index: list.path, query: startupQuery, runs: plan.coldStartRuns, evicting: true) {
