@@ -60,7 +60,8 @@ struct _IndexBytes {
     /// The entry delta of `child`, one of `children` (checked to lie inside CHILDREN by `children(ofNode:)`).
     @inline(__always)
     func entryDelta(of child: Int, among children: Children) -> Int {
-        Int(bits(layout.childDeltas, at: children.deltaBit &+ (child &- children.nodes.lowerBound) &* children.deltaWidth, children.deltaMask))
+        assert(children.nodes.contains(child), "node \(child) is not one of the children \(children.nodes)")
+        return Int(bits(layout.childDeltas, at: children.deltaBit &+ (child &- children.nodes.lowerBound) &* children.deltaWidth, children.deltaMask))
     }
 
     /// Where node `index`'s label starts in the file, checked to lie inside the label pool.
