@@ -289,6 +289,7 @@ private struct _Verifier {
                       ("alternates", layout.alternates), ("spellings", layout.spellings), ("records", layout.records), ("spatial", layout.spatial),
                       ("summaries", layout.summaries), ("top page ranks", layout.topRanks)]
             + (layout.hasPopulation ? [("population", layout.population)] : []) + (layout.hasRegions ? [("record regions", layout.recordRegions)] : [])
+            + [("children's entry deltas", layout.childDeltas)]
         for (name, array) in arrays {
             let valueBits = array.count * array.width
             let lastByte = array.start + valueBits / 8
@@ -298,14 +299,6 @@ private struct _Verifier {
             for offset in array.start + (valueBits + 7) / 8 ..< array.bytes.upperBound where index.raw[offset] != 0 {
                 throw corrupt(offset, "the \(name) section's \(MMS_PACKED_TAIL) bytes after its values are not zero")
             }
-        }
-        // CHILDREN's deltas: packed as an array of child_delta_bits one-bit values.
-        let deltaBits = layout.childDeltaBits, lastDeltaByte = layout.childDeltas + deltaBits / 8
-        if deltaBits % 8 != 0, index.raw[lastDeltaByte] >> UInt8(deltaBits % 8) != 0 {
-            throw corrupt(lastDeltaByte, "the children section has bits set past its last entry delta")
-        }
-        for offset in layout.childDeltas + (deltaBits + 7) / 8 ..< layout.childDeltas + PackedArrays.byteCount(count: deltaBits, width: 1) where index.raw[offset] != 0 {
-            throw corrupt(offset, "the children section's \(MMS_PACKED_TAIL) bytes after its entry deltas are not zero")
         }
         let table = index.sectionTable()
         for (position, entry) in _IndexLayout.sectionNames.enumerated() {
@@ -493,12 +486,12 @@ private struct _Verifier {
                 }
                 children += count
             }
-            guard expectedDeltaBit + children * width <= layout.childDeltaBits else {
-                throw corrupt(offset, "child block \(block)'s deltas end at bit \(expectedDeltaBit + children * width), past the \(layout.childDeltaBits) bits of deltas")
+            guard expectedDeltaBit + children * width <= layout.childDeltas.count else {
+                throw corrupt(offset, "child block \(block)'s deltas end at bit \(expectedDeltaBit + children * width), past the \(layout.childDeltas.count) bits of deltas")
             }
             var greatest: UInt32 = 0
             for child in 0 ..< children {
-                greatest = max(greatest, index.bits(layout.childDeltas, at: expectedDeltaBit + child * width, (1 << UInt64(width)) - 1))
+                greatest = max(greatest, index.bits(layout.childDeltas.start, at: expectedDeltaBit + child * width, (1 << UInt64(width)) - 1))
             }
             guard width == UInt32.bitWidth - greatest.leadingZeroBitCount else {
                 throw corrupt(offset, "child block \(block)'s deltas are \(width) bits each; the least that holds its greatest, \(greatest), is \(UInt32.bitWidth - greatest.leadingZeroBitCount)")
@@ -510,8 +503,8 @@ private struct _Verifier {
             throw corrupt(layout.children, "the child counts add up to \(expectedFirst - 1) children; every node but the root, \(layout.nodeCount - 1), must be one")
         }
         // The deltas take the bits the header says (the bits past them and their tail are zero: checkPadding).
-        guard expectedDeltaBit == layout.childDeltaBits else {
-            throw corrupt(layout.childDeltas, "the children's entry deltas take \(expectedDeltaBit) bits; the header says \(layout.childDeltaBits)")
+        guard expectedDeltaBit == layout.childDeltas.count else {
+            throw corrupt(layout.childDeltas.start, "the children's entry deltas take \(expectedDeltaBit) bits; the header says \(layout.childDeltas.count)")
         }
         var summarized = 0
         var primaries = [UInt8](repeating: 0, count: layout.recordCount)

@@ -54,8 +54,8 @@ struct _IndexBytes {
         let width = Int(raw[block + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!])
         // No overflow: a 32-bit offset, at most 16 x 255 children before, a width below 256.
         let deltaBit = deltaFirst &+ (first &- blockFirst) &* width
-        guard width <= 32, deltaBit &+ (end &- first) &* width <= layout.childDeltaBits else {
-            throw corrupt(block, "node \(index)'s children have their entry deltas at bit \(deltaBit), \(width) bits each, past the \(layout.childDeltaBits) bits of deltas (or wider than 32 bits)")
+        guard width <= 32, deltaBit &+ (end &- first) &* width <= layout.childDeltas.count else {
+            throw corrupt(block, "node \(index)'s children have their entry deltas at bit \(deltaBit), \(width) bits each, past the \(layout.childDeltas.count) bits of deltas (or wider than 32 bits)")
         }
         return Children(nodes: first ..< end, deltaBit: deltaBit, deltaWidth: width, deltaMask: (1 &<< UInt64(width)) &- 1)
     }
@@ -72,7 +72,7 @@ struct _IndexBytes {
     @inline(__always)
     func entryDelta(of child: Int, among children: Children) -> Int {
         assert(children.nodes.contains(child), "node \(child) is not one of the children \(children.nodes)")
-        return Int(bits(layout.childDeltas, at: children.deltaBit &+ (child &- children.nodes.lowerBound) &* children.deltaWidth, children.deltaMask))
+        return Int(bits(layout.childDeltas.start, at: children.deltaBit &+ (child &- children.nodes.lowerBound) &* children.deltaWidth, children.deltaMask))
     }
 
     /// Where node `index`'s label starts in the file, checked to lie inside the label pool.

@@ -49,10 +49,9 @@ struct _IndexLayout: Sendable {
     let point: _PointFields
     /// Byte offsets of the fixed-size arrays.
     let children: Int
-    /// CHILDREN's packed entry deltas, after its blocks: their first byte, and how many bits they may
-    /// use (their bytes but the zero tail), which every block's deltas are checked to lie within.
-    let childDeltas: Int
-    let childDeltaBits: Int
+    /// CHILDREN's entry deltas, after its blocks: a packed array of child_delta_bits one-bit values,
+    /// which every block's deltas are checked to lie within.
+    let childDeltas: _PackedArray
     let regions: Int
     let countries: Int
     let qualifierNames: Int
@@ -239,8 +238,7 @@ struct _IndexLayout: Sendable {
                           "the children section is \(childrenSection.count) bytes, expected \(blockBytes + deltaBytes): \(blockBytes) of child blocks, then \(header.child_delta_bits) bits of entry deltas and their \(MMS_PACKED_TAIL)-byte tail")
         }
         children = childrenSection.lowerBound
-        childDeltas = children + blockBytes
-        childDeltaBits = Int(header.child_delta_bits)
+        childDeltas = _PackedArray(start: children + blockBytes, count: Int(header.child_delta_bits), width: 1)
         entries = try packed(MMS_SECTION_ENTRIES, count: entryCount, width: entryBits)
         // A summary's widths: the least that hold a node number, a count of records (up to all of them)
         // and a first page's start (up to top_count).
