@@ -272,8 +272,13 @@ struct IndexFile {
     /// Field `field` (the first when nil) of value `position` of the packed array `kind`, bit by bit as
     /// the format header defines it.
     func packedValue(_ kind: mms_section_kind, _ position: Int, field: String? = nil) -> UInt64 {
-        let (first, width) = packedBits(kind, position, field: field), start = section(kind).lowerBound
-        return (0 ..< width).reduce(UInt64(0)) { value, bit in
+        let (first, width) = packedBits(kind, position, field: field)
+        return loadBits(from: section(kind).lowerBound, bit: first, width: width)
+    }
+
+    /// The `width` bits from bit `bit` of the bytes from `start` (least significant first), as a number.
+    func loadBits(from start: Int, bit first: Int, width: Int) -> UInt64 {
+        (0 ..< width).reduce(UInt64(0)) { value, bit in
             let at = first + bit
             return value | UInt64(bytes[start + at / 8] >> UInt8(at % 8) & 1) << UInt64(bit)
         }
@@ -282,7 +287,12 @@ struct IndexFile {
     /// Stores `value` (below 2^width) as field `field` (the first when nil) of value `position` of the
     /// packed array `kind`.
     mutating func storePacked(_ value: UInt64, _ kind: mms_section_kind, _ position: Int, field: String? = nil) {
-        let (first, width) = packedBits(kind, position, field: field), start = section(kind).lowerBound
+        let (first, width) = packedBits(kind, position, field: field)
+        storeBits(value, from: section(kind).lowerBound, bit: first, width: width)
+    }
+
+    /// Stores `value` (below 2^width) as the `width` bits from bit `bit` of the bytes from `start`.
+    mutating func storeBits(_ value: UInt64, from start: Int, bit first: Int, width: Int) {
         precondition(value >> UInt64(width) == 0, "\(value) does not fit \(width) bits")
         for bit in 0 ..< width {
             let at = first + bit, mask = UInt8(1) << UInt8(at % 8)

@@ -853,15 +853,10 @@ import Testing
             guard width > 0, children > 0 else { continue }
             for child in Set([0, children - 1]) {
                 let bit = first + child * width
-                let intact = (0 ..< width).reduce(UInt64(0)) { value, at in
-                    value | UInt64(file.bytes[deltas + (bit + at) / 8] >> UInt8((bit + at) % 8) & 1) << UInt64(at)
-                }
+                let intact = file.loadBits(from: deltas, bit: bit, width: width)
                 for value in Set([0, intact + 1, (UInt64(1) << UInt64(width)) - 1]) where value != intact && value >> UInt64(width) == 0 {
-                    cases.append(Self.damaged("entry delta of child \(child) of block \(number) = \(value) (was \(intact))") { damaged in
-                        for at in 0 ..< width {
-                            let byte = deltas + (bit + at) / 8, mask = UInt8(1) << UInt8((bit + at) % 8)
-                            damaged.bytes[byte] = value >> UInt64(at) & 1 == 1 ? damaged.bytes[byte] | mask : damaged.bytes[byte] & ~mask
-                        }
+                    cases.append(Self.damaged("entry delta of child \(child) of block \(number) = \(value) (was \(intact))") {
+                        $0.storeBits(value, from: deltas, bit: bit, width: width)
                     })
                 }
             }
