@@ -63,7 +63,7 @@ extension _IndexBytes {
     /// node's own entries when the place is a node. Each with its position, record and kind.
     func entries(namedExactly length: Int, at point: WalkPoint) throws(MMSearchError) -> [(position: Int, record: Int, kind: UInt32)] {
         var found: [(position: Int, record: Int, kind: UInt32)] = []
-        func add(_ positions: some Sequence<Int>, hasCountry: Bool) throws(MMSearchError) {
+        func add(_ positions: Range<Int>, hasCountry: Bool) throws(MMSearchError) {
             for position in positions {
                 let value = try entry(position)
                 let kind = value >> MMS_ENTRY_KIND_SHIFT
@@ -76,7 +76,11 @@ extension _IndexBytes {
         var noTrail: [WalkPoint]? = nil
         let separator: StaticString = ", "
         if let withSeparator = try walk(UnsafeRawBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount), from: point, trail: &noTrail) {
-            try add(entries(withKeyLength: length + 4, under: located(withSeparator)), hasCountry: true)
+            // The own entries of the nodes `length + 4` deep: keys of exactly the name and a tail.
+            let keyLength = length + 4
+            try forEachNode(under: try located(withSeparator), deepest: keyLength) { (depth, ownEntries) throws(MMSearchError) in
+                if depth == keyLength { try add(ownEntries, hasCountry: true) }
+            }
         }
         if point.labelByte == nil {
             let children = try children(ofNode: point.node)
@@ -86,26 +90,10 @@ extension _IndexBytes {
         return found
     }
 
-    /// The entries under `located` whose key is exactly `keyLength` bytes: the own entries of the
-    /// nodes at that depth.
-    func entries(withKeyLength keyLength: Int, under located: Located) throws(MMSearchError) -> [Int] {
-        var found: [Int] = []
-        try forEachNode(under: located, deepest: keyLength) { (depth, ownEntries) in
-            if depth == keyLength { found.append(contentsOf: ownEntries) }
-        }
-        return found
-    }
-
     /// A record's key tail: ", " and its folded country code, or nil when it has no country.
     @inline(__always)
     static func tailBytes(of record: mms_record) -> (UInt8, UInt8, UInt8, UInt8)? {
         record.country == (0, 0) ? nil : (UInt8(ascii: ","), UInt8(ascii: " "), asciiLowercased(record.country.0), asciiLowercased(record.country.1))
-    }
-
-    /// A record's key tail as bytes (nothing when it has no country).
-    @inline(__always)
-    static func tail(of record: mms_record) -> [UInt8] {
-        tailBytes(of: record).map { withUnsafeBytes(of: $0) { Array($0) } } ?? []
     }
 
     /// Whether a record's key tail starts with `bytes`, without making the tail.
@@ -126,25 +114,45 @@ extension _IndexBytes {
     /// one by one. What a summarized node's qualifier matches need to know of their records, without
     /// reading the node's every entry.
     func bestKeyClass(ofRecord index: Int, query: [UInt8], match: MatchMode) throws(MMSearchError) -> (matchClass: UInt32, kind: UInt32)? {
-        let record = try record(index)
-        let tail = Self.tail(of: record)
+        let tail = Self.tailBytes(of: try record(index))
         var best: (matchClass: UInt32, kind: UInt32)?
         func consider(_ matchClass: UInt32) {
             best = (Swift.min(best?.matchClass ?? Ranking.classCount, matchClass), Swift.min(best?.kind ?? 3, Ranking.kind(ofClass: matchClass)))
         }
-        var key: [UInt8] = []
+        // Each name folded into one buffer, reused; its key is that fold and the tail, compared in
+        // place (no key, no list of word starts made): a name costs its decoding and its fold.
+        var folded: [UInt8] = []
+        folded.reserveCapacity(64)
+        let tailLength = tail == nil ? 0 : 4, tailBytes = tail ?? (0, 0, 0, 0)
+        func tailByte(_ at: Int) -> UInt8 {
+            switch at { case 0: tailBytes.0; case 1: tailBytes.1; case 2: tailBytes.2; default: tailBytes.3 }
+        }
         try forEachName(ofRecord: index) { text, kind in
             if match == .name, kind == MMS_KIND_SPELLING.rawValue { return }
-            key.removeAll(keepingCapacity: true)
-            Folding.append(foldingUTF8: text, to: &key)
-            let foldedLength = key.count
-            key.append(contentsOf: tail)
-            if key.starts(with: query) {
-                consider(Ranking.matchClass(kind: kind, queryLength: query.count, nameLength: foldedLength))
-            }
-            if match == .words {
-                for start in WordStarts.of(Array(key[..<foldedLength])) where key[start...].starts(with: query) {
-                    consider(Ranking.matchClass(kind: MMS_KIND_WORD.rawValue, queryLength: query.count, nameLength: foldedLength - start))
+            folded.removeAll(keepingCapacity: true)
+            Folding.append(foldingUTF8: text, to: &folded)
+            folded.withUnsafeBufferPointer { name in
+                /// Whether the key (the name, then the tail) from byte `start` of the name starts with the query.
+                func keyStartsWithQuery(at start: Int) -> Bool {
+                    guard name.count - start + tailLength >= query.count else { return false }
+                    for offset in query.indices {
+                        let at = start + offset
+                        if (at < name.count ? name[at] : tailByte(at - name.count)) != query[offset] { return false }
+                    }
+                    return true
+                }
+                if keyStartsWithQuery(at: 0) {
+                    consider(Ranking.matchClass(kind: kind, queryLength: query.count, nameLength: name.count))
+                }
+                guard match == .words else { return }
+                // The word starts (WordStarts.of), those whose first byte is the query's compared further.
+                var start = 1
+                while start < name.count {
+                    if query.isEmpty || name[start] == query[0], !WordStarts.isSeparator(name[start]), WordStarts.isSeparator(name[start - 1]),
+                       keyStartsWithQuery(at: start) {
+                        consider(Ranking.matchClass(kind: MMS_KIND_WORD.rawValue, queryLength: query.count, nameLength: name.count - start))
+                    }
+                    start += 1
                 }
             }
         }

@@ -272,7 +272,10 @@ struct _IndexBytes {
                      _ body: (_ depth: Int, _ ownEntries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
         let deepest = Swift.min(deepest, classKeys?.deepest ?? .max), nameLimit = classKeys?.nameLimit ?? .max
         // Per node: the deepest place of a ',' in the labels walked, at most `nameLimit` deep (-1: none).
-        var stack = [(node: located.node, depth: located.depth, entries: located.entries, comma: -1)]
+        // Room for a few levels' children from the start: one allocation, not one per doubling.
+        var stack: [(node: Int, depth: Int, entries: Range<Int>, comma: Int)] = []
+        stack.reserveCapacity(16)
+        stack.append((located.node, located.depth, located.entries, -1))
         var visits = 0
         while let (node, depth, entries, comma) = stack.popLast() {
             visits += 1
