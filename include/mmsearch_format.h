@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 10. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 11. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -211,8 +211,8 @@
  * 0xFF: those are no byte of UTF-8); every other code is invalid. Decoded, a name is non-empty UTF-8 of
  * at most MMS_MAX_STRING_LENGTH bytes (a display name may be empty: its encoding is empty). So a name
  * decodes alone, from its offset, without reading any other, and the scan for its end byte finds it:
- * no code, symbol index or escaped byte is 0xFF. A record's name_offset and name_length span its
- * encoded name (name_length codes and escaped bytes, the end byte after them).
+ * no code, symbol index or escaped byte is 0xFF. A record's name_offset is where its encoded name
+ * starts; the name ends at the next MMS_STRING_END (at name_offset itself for an empty display name).
  * The builder puts names written mostly in one script together (Latin, Greek, Cyrillic, Armenian,
  * Georgian and Hebrew, Arabic, Indic, Thai and Southeast Asian, kana, CJK ideographs, Hangul, the rest:
  * "Encoded names" in docs/format.md), trains a table on each group (the paper's algorithm: five rounds
@@ -274,10 +274,12 @@
  *   POPULATION: population_bits = bits of the greatest population (so that some value has its top
  *   bit set), or 0 with an empty section when every population is 0;
  *   RECORDS: a record is its id in record_id_bits = max(1, bits of the greatest id), its latitude as
- *   lat_e7 + MMS_LATITUDE_BIAS in MMS_LATITUDE_BITS, its longitude as lon_e7 + MMS_LONGITUDE_BIAS in
- *   MMS_LONGITUDE_BITS, its name_offset in name_offset_bits, its name_length in name_length_bits =
- *   max(1, bits of the longest display name's length), and its country as country[0] | country[1] << 8
- *   in MMS_COUNTRY_BITS;
+ *   (lat_e7 + MMS_LATITUDE_BIAS) / unit in bits of 2 * MMS_LATITUDE_BIAS / unit, its longitude as
+ *   (lon_e7 + MMS_LONGITUDE_BIAS) / unit in bits of 2 * MMS_LONGITUDE_BIAS / unit, where unit =
+ *   10^coordinate_exponent (the coordinates are whole multiples of it, see mms_record), its
+ *   name_offset in name_offset_bits, and its country in MMS_COUNTRY_BITS: 0 for none, else
+ *   1 + 62 * digit(country[0]) + digit(country[1]), a digit 0-9 for '0'-'9', 10-35 for 'A'-'Z' and
+ *   36-61 for 'a'-'z';
  *   SPATIAL: a point is its latitude cell in MMS_SPATIAL_LATITUDE_BITS, its longitude cell in
  *   MMS_SPATIAL_LONGITUDE_BITS (see "The spatial index"), then its record number in record_bits, then
  *   its axis bit (MMS_SPATIAL_AXIS_BITS);
@@ -295,7 +297,7 @@
  * Size on the README's index: 22 bits a node's label and on average 4.4 bits its entry delta (8 bytes a
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), 22 bits an entry instead
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 41 bits an
- * alternate instead of 64, 25 bits a population instead of 32, 135 bits a record instead of 160, 60
+ * alternate instead of 64, 25 bits a population instead of 32, 119 bits a record instead of 160 (135 at version 10), 60
  * bits a spatial point instead of 96 (its cells), 114 bits a summary instead of 192, 5 bits a first
  * page's rank instead of 8, 12 bits a record's region instead of 16.
  *
@@ -306,7 +308,8 @@
  *   MMS_FORMAT_VERSION; header_size; section_count; reserved zero; entry_bits, record_bits,
  *   node_label_bits, name_offset_bits, the summary widths and region_bits the widths "Packed arrays"
  *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
- *   from 1 to 32 and name_length_bits from 1 to 16 (verify checks that each is the least); file_size
+ *   from 1 to 32 (verify checks that it is the least) and coordinate_exponent at most
+ *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where COUNTRY_PAGES ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
@@ -321,7 +324,7 @@
  *   of at most 32, labels and names up to their 0xFF, every
  *   code of a name a symbol of its run's table (inside SYMBOLS, at most MMS_MAX_SYMBOLS) or an escaped
  *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
- *   ranges nested in the parent's, name numbers, records, name spans, summaries, their top pages and
+ *   ranges nested in the parent's, name numbers, records, summaries, their top pages and
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
  *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
  *   to them gives wrong answers, never a read out of bounds, and verify finds it; a country run's
@@ -333,7 +336,9 @@
  *   (child blocks adding up, their deltas back to back at the least widths, children sorted, numbered after their parent, labels non-empty, ranges
  *   tiling), every entry's key
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
- *   summaries exactly where they belong with the right counts, pages and page ranks, records in order, the id
+ *   summaries exactly where they belong with the right counts, pages and page ranks, records in order
+ *   (each one's packed coordinates at most 180 and 360 degrees in their unit, that unit the greatest,
+ *   its country number below MMS_COUNTRY_VALUES), the id
  *   order a sorted permutation, alternates sorted by record, every name decoding to UTF-8, every
  *   symbol and the name tables well formed, every region some record's and regions
  *   and countries sorted, unique and well formed (each folded name the fold of its name),
@@ -356,12 +361,14 @@
  * uint32_t fields, LABELS after NODES) and version 6 (records, alternates, spellings, populations and
  * spatial points as arrays of fixed-size fields) and version 7 (names stored as they are, regions' and
  * countries' texts in NAMES) and version 8 (no country pages) and version 9 (each node's entry_first
- * in NODES) are not read by version 10.
+ * in NODES) and version 10 (records with their names' lengths, coordinates at 1e-7 degree always and
+ * country codes in 16 bits) are not read by version 11.
  *
- * Limits of version 10: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 11: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
- * bytes, and a display name's encoding too; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
- * degrees, stored to 1e-7 degree. The builder refuses input past a limit with an error.
+ * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
+ * degrees, to 1e-7 degree at the finest (RECORDS keeps the greatest unit that holds them all); country
+ * codes of two digits or ASCII letters. The builder refuses input past a limit with an error.
  */
 #ifndef MMSEARCH_FORMAT_H
 #define MMSEARCH_FORMAT_H
@@ -376,7 +383,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 10u
+#define MMS_FORMAT_VERSION 11u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -432,13 +439,15 @@ extern "C" {
 #define MMS_FLAG_QUALIFIED 0x1u
 /* SPATIAL: a node with at most this many records is a leaf. */
 #define MMS_SPATIAL_LEAF_SIZE 8u
-/* RECORDS and SPATIAL: a coordinate's bits, and what is added to it to make it unsigned (+-90 and
-   +-180 degrees at MMS_COORDINATE_SCALE: 0 to 1.8e9 and 3.6e9); a country code's bits. */
-#define MMS_LATITUDE_BITS 31u
+/* RECORDS and SPATIAL: what is added to a coordinate to make it unsigned (+-90 and +-180 degrees at
+   MMS_COORDINATE_SCALE: 0 to 1.8e9 and 3.6e9). RECORDS: the greatest coordinate_exponent (a unit of
+   10^7 x 1e-7 degree is a whole degree); a country code's bits and its values (none, and the 62 x 62
+   codes of two digits or ASCII letters). */
 #define MMS_LATITUDE_BIAS 900000000
-#define MMS_LONGITUDE_BITS 32u
 #define MMS_LONGITUDE_BIAS 1800000000u
-#define MMS_COUNTRY_BITS 16u
+#define MMS_MAX_COORDINATE_EXPONENT 7u
+#define MMS_COUNTRY_BITS 12u
+#define MMS_COUNTRY_VALUES 3845u
 /* SPATIAL: a point's axis bit, packed after its record number. */
 #define MMS_SPATIAL_AXIS_BITS 1u
 /* SPATIAL: a point's cell, its biased coordinates shifted right by this (2^11 units of 1e-7 degree), in
@@ -542,7 +551,7 @@ typedef struct mms_header {
     uint8_t name_offset_bits; /* bits of an alternate's name_offset (ALTERNATES, SPELLINGS) */
     uint8_t population_bits;  /* bits of a population (POPULATION); 0 when POPULATION is empty */
     uint8_t record_id_bits;   /* bits of a record's id (RECORDS) */
-    uint8_t name_length_bits; /* bits of a record's name_length (RECORDS) */
+    uint8_t coordinate_exponent; /* RECORDS' coordinates in units of 10^coordinate_exponent x 1e-7 degree */
     uint8_t summary_node_bits;  /* bits of a summary's node (SUMMARIES) */
     uint8_t summary_count_bits; /* bits of a summary's record counts and primary range */
     uint8_t summary_top_bits;   /* bits of a summary's top_first */
@@ -601,17 +610,21 @@ typedef struct mms_summary {
 
 /*
  * One city's fields (stored packed in RECORDS, each at the width "Packed arrays" gives it, the
- * coordinates biased to be unsigned). Invariants: name_offset + name_length <= NAMES length; lat_e7
- * within +-90 * scale and lon_e7 within +-180 * scale; country is two ASCII bytes, or two zero bytes
- * for "no country".
+ * coordinates biased to be unsigned and in units of 10^coordinate_exponent, the country code as a
+ * number). Invariants: name_offset < NAMES length, the name it starts inside one run of NAMES; lat_e7
+ * within +-90 * scale and lon_e7 within +-180 * scale, both multiples of 10^coordinate_exponent, and
+ * not both of every record multiples of ten times it (below MMS_MAX_COORDINATE_EXPONENT: the unit is
+ * the greatest that holds them); country two digits or ASCII letters, or two zero bytes for "no
+ * country". A reader holds a record unpacked as this struct; `reserved` is never stored.
  */
 typedef struct mms_record {
     uint32_t id;           /* the list's "_id" (a GeoNames id) */
     int32_t lat_e7;        /* latitude in 1e-7 degree: the source's decimal text, exactly */
     int32_t lon_e7;        /* longitude in 1e-7 degree */
-    uint32_t name_offset;  /* start of the encoded display name in NAMES (identical names share bytes) */
-    uint16_t name_length;  /* its encoded bytes (an MMS_STRING_END follows them); 0 for an empty name */
+    uint32_t name_offset;  /* start of the encoded display name in NAMES (identical names share bytes),
+                              up to the next MMS_STRING_END: empty when that is at name_offset */
     uint8_t country[2];    /* ISO 3166-1 alpha-2 code as given, e.g. 'U','A'; zero when empty */
+    uint8_t reserved[2];   /* zero: padding to 4 bytes, not stored */
 } mms_record;
 
 /*
@@ -821,7 +834,7 @@ _Static_assert(MMS_ENTRY_KIND_BITS + 30u == 32u, "an entry's kind and a 30-bit n
 _Static_assert(offsetof(mms_header, name_offset_bits) == 99, "mms_header.name_offset_bits");
 _Static_assert(offsetof(mms_header, population_bits) == 100, "mms_header.population_bits");
 _Static_assert(offsetof(mms_header, record_id_bits) == 101, "mms_header.record_id_bits");
-_Static_assert(offsetof(mms_header, name_length_bits) == 102, "mms_header.name_length_bits");
+_Static_assert(offsetof(mms_header, coordinate_exponent) == 102, "mms_header.coordinate_exponent");
 _Static_assert(offsetof(mms_header, summary_node_bits) == 103, "mms_header.summary_node_bits");
 _Static_assert(offsetof(mms_header, summary_count_bits) == 104, "mms_header.summary_count_bits");
 _Static_assert(offsetof(mms_header, summary_top_bits) == 105, "mms_header.summary_top_bits");
@@ -854,8 +867,8 @@ _Static_assert(offsetof(mms_record, id) == 0, "mms_record.id");
 _Static_assert(offsetof(mms_record, lat_e7) == 4, "mms_record.lat_e7");
 _Static_assert(offsetof(mms_record, lon_e7) == 8, "mms_record.lon_e7");
 _Static_assert(offsetof(mms_record, name_offset) == 12, "mms_record.name_offset");
-_Static_assert(offsetof(mms_record, name_length) == 16, "mms_record.name_length");
-_Static_assert(offsetof(mms_record, country) == 18, "mms_record.country");
+_Static_assert(offsetof(mms_record, country) == 16, "mms_record.country");
+_Static_assert(offsetof(mms_record, reserved) == 18, "mms_record.reserved");
 
 _Static_assert(sizeof(mms_alternate) == 8, "mms_alternate is 8 bytes");
 _Static_assert(offsetof(mms_alternate, record) == 0, "mms_alternate.record");
@@ -911,10 +924,9 @@ _Static_assert(offsetof(mms_source, alternates_qualifier_names) == 116, "mms_sou
 
 _Static_assert(MMS_SPATIAL_RECORD_MASK + 1 == 1u << 29, "SPATIAL record numbers are 29 bits, as records number below 2^29");
 _Static_assert((MMS_SPATIAL_AXIS_LONGITUDE & MMS_SPATIAL_RECORD_MASK) == 0, "the axis bit is no record bit");
-_Static_assert(2ull * MMS_LATITUDE_BIAS < (1ull << MMS_LATITUDE_BITS) && 2ull * MMS_LONGITUDE_BIAS < (1ull << MMS_LONGITUDE_BITS),
-               "a biased coordinate fits its bits");
+_Static_assert(2ull * MMS_LONGITUDE_BIAS < (1ull << MMS_PACKED_MAX_WIDTH), "a biased coordinate fits a packed field at unit 1");
 _Static_assert(MMS_LATITUDE_BIAS == 90 * MMS_COORDINATE_SCALE && MMS_LONGITUDE_BIAS == 180u * MMS_COORDINATE_SCALE, "the biases are +-90 and +-180 degrees");
-_Static_assert(MMS_COUNTRY_BITS == 8 * sizeof(((mms_record *)0)->country), "a country code's two bytes");
+_Static_assert(MMS_COUNTRY_VALUES == 1 + 62 * 62 && MMS_COUNTRY_VALUES <= (1u << MMS_COUNTRY_BITS), "no country, or two of 62 characters, in a code's bits");
 _Static_assert((2ull * MMS_LATITUDE_BIAS >> MMS_SPATIAL_CELL_SHIFT) < (1ull << MMS_SPATIAL_LATITUDE_BITS) &&
                (2ull * MMS_LONGITUDE_BIAS >> MMS_SPATIAL_CELL_SHIFT) < (1ull << MMS_SPATIAL_LONGITUDE_BITS), "a cell fits its bits");
 _Static_assert(sizeof(mms_spatial_point) == 12, "mms_spatial_point is 12 bytes");

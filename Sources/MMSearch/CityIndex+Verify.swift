@@ -349,28 +349,30 @@ private struct _Verifier {
         var tails: [[UInt8]] = [], primary = PrimaryKeys()
         tails.reserveCapacity(layout.recordCount)
         var previous: (key: [UInt8], name: [UInt8], id: UInt32)?
-        var greatestPopulation: UInt64 = 0, greatestID: UInt32 = 0, longestName: UInt16 = 0
+        var greatestPopulation: UInt64 = 0, greatestID: UInt32 = 0
+        // Whether every coordinate is a multiple of ten units: then a greater unit would have held them.
+        let fields = layout.record, unit = fields.coordinateUnit
+        var tenUnitsHoldEvery = true
         for position in 0 ..< layout.recordCount {
             let record = try index.record(position)
+            // The name decoded (up to its end byte, inside its table's run, every code valid).
             let name = try index.name(of: record, recordIndex: position)
-            // The name decoded; its encoding exactly name_length bytes, the first end byte after them.
-            let nameStart = layout.names.lowerBound + Int(record.name_offset)
-            let nameEnd = nameStart + Int(record.name_length)
-            guard nameEnd < layout.names.upperBound, index.raw[nameEnd] == UInt8(MMS_STRING_END),
-                  !index.raw[nameStart ..< nameEnd].contains(UInt8(MMS_STRING_END)) else {
-                throw corrupt(recordOffset(position), "record \(position)'s encoded name is not \(record.name_length) bytes followed by its end byte")
-            }
             guard isValidUTF8(name) else {
                 throw corrupt(recordOffset(position), "record \(position) has a name that is not valid UTF-8")
             }
             let country = record.country
-            let countryIsValid = country == (0, 0) || (country.0 > 0x20 && country.0 < 0x7F && country.1 > 0x20 && country.1 < 0x7F)
-            guard countryIsValid else {
-                throw corrupt(recordOffset(position), "record \(position) has country bytes \(country.0), \(country.1); expected two ASCII characters or two zero bytes")
+            guard PackedArrays.countryNumber(country) != nil else {
+                throw corrupt(recordOffset(position), "record \(position) has a country number past the \(MMS_COUNTRY_VALUES - 1) codes of two digits or ASCII letters")
             }
-            let latitudeLimit = 90 * Int32(MMS_COORDINATE_SCALE), longitudeLimit = 180 * Int32(MMS_COORDINATE_SCALE)
-            guard (-latitudeLimit ... latitudeLimit).contains(record.lat_e7), (-longitudeLimit ... longitudeLimit).contains(record.lon_e7) else {
-                throw corrupt(recordOffset(position), "record \(position) has coordinates \(record.lat_e7), \(record.lon_e7) (1e-7 degree) outside +-90, +-180 degrees")
+            // The packed coordinates at most the greatest biased values, so that none wraps once scaled.
+            let bit = position * layout.records.width
+            let latitude = index.bits(layout.records.start, at: bit + fields.latitude, fields.latitudeMask)
+            let longitude = index.bits(layout.records.start, at: bit + fields.longitude, fields.longitudeMask)
+            guard Int64(latitude) * unit <= 2 * Int64(MMS_LATITUDE_BIAS), Int64(longitude) * unit <= 2 * Int64(MMS_LONGITUDE_BIAS) else {
+                throw corrupt(recordOffset(position), "record \(position) has coordinates \(latitude), \(longitude) (units of \(unit)e-7 degree, biased) past +90, +180 degrees")
+            }
+            if tenUnitsHoldEvery, !(record.lat_e7.isMultiple(of: Int32(10 * unit)) && record.lon_e7.isMultiple(of: Int32(10 * unit))) {
+                tenUnitsHoldEvery = false
             }
             var tail: [UInt8] = []
             if country != (0, 0) {
@@ -393,13 +395,15 @@ private struct _Verifier {
             primary.starts.append(primary.pool.count)
             greatestPopulation = max(greatestPopulation, index.population(position))
             greatestID = max(greatestID, record.id)
-            longestName = max(longestName, record.name_length)
         }
-        // Ids and name lengths at the least widths that hold them (at least 1 bit).
-        let idBits = max(1, UInt32.bitWidth - greatestID.leadingZeroBitCount), nameLengthBits = max(1, UInt16.bitWidth - longestName.leadingZeroBitCount)
+        // Ids at the least width that holds them (at least 1 bit), coordinates in the greatest unit.
+        let idBits = max(1, UInt32.bitWidth - greatestID.leadingZeroBitCount)
         let header = index.raw.loadUnaligned(as: mms_header.self)
-        guard Int(header.record_id_bits) == idBits, Int(header.name_length_bits) == nameLengthBits else {
-            throw corrupt(MemoryLayout<mms_header>.offset(of: \.record_id_bits)!, "records are packed with \(header.record_id_bits)-bit ids and \(header.name_length_bits)-bit name lengths; the greatest id (\(greatestID)) and the longest name (\(longestName) bytes) need \(idBits) and \(nameLengthBits)")
+        guard Int(header.record_id_bits) == idBits else {
+            throw corrupt(MemoryLayout<mms_header>.offset(of: \.record_id_bits)!, "records are packed with \(header.record_id_bits)-bit ids; the greatest id (\(greatestID)) needs \(idBits)")
+        }
+        guard !tenUnitsHoldEvery || UInt32(header.coordinate_exponent) == MMS_MAX_COORDINATE_EXPONENT else {
+            throw corrupt(MemoryLayout<mms_header>.offset(of: \.coordinate_exponent)!, "records' coordinates are in units of \(unit)e-7 degree (exponent \(header.coordinate_exponent)), and every one is a multiple of ten of them; the exponent must be the greatest that holds them")
         }
         // Populations at the least width that holds them ("Packed arrays"): some value has its top bit.
         if layout.hasPopulation, layout.population.width != UInt64.bitWidth - greatestPopulation.leadingZeroBitCount {
@@ -562,7 +566,7 @@ private struct _Verifier {
             let kind = value >> MMS_ENTRY_KIND_SHIFT, name = Int(value & MMS_ENTRY_NAME_MASK)
             if kind == MMS_KIND_PRIMARY.rawValue {
                 primaries[record] = primaries[record] &+ 1 == 0 ? 255 : primaries[record] &+ 1
-                let hasDisplayName = try index.record(record).name_length > 0
+                let hasDisplayName = index.hasDisplayName(try index.record(record))
                 guard name == record || !hasDisplayName else {
                     throw corrupt(entryOffset(position), "entry \(position) makes another name record \(record)'s primary name; a record with a name has it as its primary name")
                 }

@@ -16,8 +16,15 @@ extension _IndexBytes {
     }
 
     func withName<R>(of record: mms_record, recordIndex: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
-        try withDecodedName(at: Int(record.name_offset), length: Int(record.name_length), location: layout.records.byteOffset(recordIndex),
+        try withDecodedName(at: Int(record.name_offset), location: layout.records.byteOffset(recordIndex),
                             { "record \(recordIndex)'s name" }, body)
+    }
+
+    /// Whether `record` has a display name: its encoding, from its name offset, is not empty (the end
+    /// byte is not there). A name offset past NAMES counts as a name, which decoding refuses.
+    func hasDisplayName(_ record: mms_record) -> Bool {
+        let offset = Int(record.name_offset)
+        return offset >= layout.names.count || raw[layout.names.lowerBound + offset] != UInt8(MMS_STRING_END)
     }
 
     /// The text of alternate name `index`, decoded.
@@ -80,11 +87,10 @@ extension _IndexBytes {
 
     /// The name encoded at `start` of NAMES, decoded up to its MMS_STRING_END with the table of the run
     /// it lies in, and handed to `body`: every code a symbol of that table or MMS_NAME_ESCAPE and the
-    /// byte after it, the end inside the run, the text at most MMS_MAX_STRING_LENGTH bytes. `length`, when
-    /// known (a display name's), is how many codes there are: no scan for the end byte (a code 0xFF
-    /// among them is no code). Decoded into a buffer on the stack (eight bytes a code at most, and eight
-    /// of slack: a symbol is copied as one 8-byte word). `location` and `what` say whose, for errors.
-    func withDecodedName<R>(at start: Int, length: Int? = nil, location: Int, _ what: () -> String, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
+    /// byte after it, the end inside the run, the text at most MMS_MAX_STRING_LENGTH bytes. Decoded into
+    /// a buffer on the stack (eight bytes a code at most, and eight of slack: a symbol is copied as one
+    /// 8-byte word). `location` and `what` say whose, for errors.
+    func withDecodedName<R>(at start: Int, location: Int, _ what: () -> String, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
         // The run holding `start`: a few tables, the first ones the most used (Latin script), each
         // table's entry read once on the way.
         var table = 0, before = (names: 0, symbols: 0), ends = before
@@ -99,17 +105,8 @@ extension _IndexBytes {
         }
         let run = try nameRun(table, after: before, to: ends)
         let first = layout.names.lowerBound + start, runEnd = layout.names.lowerBound + run.names.upperBound
-        let codes: UnsafeRawBufferPointer
-        if let length {
-            guard length < runEnd - first else {
-                throw corrupt(location, "\(what()) is \(length) bytes from \(start), past its name table's run (ending at \(run.names.upperBound))")
-            }
-            codes = UnsafeRawBufferPointer(rebasing: raw[first ..< first + length])
-        } else {
-            guard let text = text(from: first, before: runEnd) else {
-                throw corrupt(location, "\(what()) runs to the end of its name table's run without its end byte")
-            }
-            codes = text
+        guard let codes = text(from: first, before: runEnd) else {
+            throw corrupt(location, "\(what()) runs to the end of its name table's run without its end byte")
         }
         let limit = Swift.min(codes.count * Int(MMS_SYMBOL_MAX_LENGTH), Int(MMS_MAX_STRING_LENGTH))
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit + Int(MMS_SYMBOL_MAX_LENGTH)) { buffer throws(MMSearchError) -> R in

@@ -69,7 +69,7 @@ extension _IndexBytes {
                 let kind = value >> MMS_ENTRY_KIND_SHIFT
                 guard kind != MMS_KIND_WORD.rawValue else { continue }
                 let record = try owner(ofEntry: value, at: layout.entries.byteOffset(position)).record
-                guard (try recordCountry(record) != (0, 0)) == hasCountry else { continue }
+                guard try recordHasCountry(record) == hasCountry else { continue }
                 found.append((position, record, kind))
             }
         }

@@ -93,7 +93,7 @@ extension _IndexBytes {
         let given = alternates(ofRecord: index, in: 0 ..< layout.givenAlternateCount)
         let spellings = alternates(ofRecord: index, in: layout.givenAlternateCount ..< layout.alternateCount)
         var first = true
-        if record.name_length > 0 || given.isEmpty {
+        if hasDisplayName(record) || given.isEmpty {
             try withName(of: record, recordIndex: index) { body($0, MMS_KIND_PRIMARY.rawValue) }
             first = false
         }

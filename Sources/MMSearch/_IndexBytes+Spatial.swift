@@ -22,8 +22,8 @@ extension _IndexBytes {
         let start = layout.spatial.start, bit = position * layout.spatial.width, fields = layout.point
         let record = bits(start, at: bit + fields.record, fields.recordMask), axis = bits(start, at: bit + fields.axis, 1)
         return mms_spatial_point(
-            lat_e7: Self.latitude(bits(start, at: bit, _PointFields.latitudeMask) << MMS_SPATIAL_CELL_SHIFT),
-            lon_e7: Self.longitude(bits(start, at: bit + _PointFields.longitude, _PointFields.longitudeMask) << MMS_SPATIAL_CELL_SHIFT),
+            lat_e7: Self.coordinate(bits(start, at: bit, _PointFields.latitudeMask) << MMS_SPATIAL_CELL_SHIFT, unit: 1, bias: Int64(MMS_LATITUDE_BIAS)),
+            lon_e7: Self.coordinate(bits(start, at: bit + _PointFields.longitude, _PointFields.longitudeMask) << MMS_SPATIAL_CELL_SHIFT, unit: 1, bias: Int64(MMS_LONGITUDE_BIAS)),
             record_axis: record | axis << 31
         )
     }
@@ -55,8 +55,9 @@ extension _IndexBytes {
             throw corrupt(layout.records.start, "record \(index) does not exist (\(layout.recordCount) records)")
         }
         let start = layout.records.start, bit = index * layout.records.width
-        return (Self.latitude(bits(start, at: bit + layout.record.latitude, _RecordFields.latitudeMask)),
-                Self.longitude(bits(start, at: bit + layout.record.longitude, _RecordFields.longitudeMask)))
+        let fields = layout.record
+        return (Self.coordinate(bits(start, at: bit + fields.latitude, fields.latitudeMask), unit: fields.coordinateUnit, bias: Int64(MMS_LATITUDE_BIAS)),
+                Self.coordinate(bits(start, at: bit + fields.longitude, fields.longitudeMask), unit: fields.coordinateUnit, bias: Int64(MMS_LONGITUDE_BIAS)))
     }
 
     /// The `limit` records nearest `point` that pass `filter` (nil: all), nearest first, by
@@ -126,7 +127,7 @@ extension _IndexBytes {
     func emptyQueryEntry(ofRecord index: Int) throws(MMSearchError) -> UInt32 {
         let record = try record(index)
         var name = index
-        if record.name_length == 0 {
+        if !hasDisplayName(record) {
             // The first given alternate of the record (ALTERNATES is sorted by record): a binary search
             // whose every read is checked, so damage it reads throws and damage it skips changes nothing.
             var low = 0, high = layout.givenAlternateCount

@@ -44,7 +44,7 @@ extension _IndexBytes {
             try forEachNode(under: located, deepest: keyLength ?? .max) { (depth, ownEntries) throws(MMSearchError) in
                 if let keyLength, depth != keyLength { return }
                 for position in ownEntries {
-                    let hasCountry = try recordCountry(owner(ofEntry: try entry(position), at: layout.entries.byteOffset(position)).record) != (0, 0)
+                    let hasCountry = try recordHasCountry(owner(ofEntry: try entry(position), at: layout.entries.byteOffset(position)).record)
                     if keyLength != nil ? hasCountry : depth - (hasCountry ? ClassKeys.tailLength : 0) >= shortestName { found.append((position, depth)) }
                 }
             }

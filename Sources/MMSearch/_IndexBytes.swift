@@ -106,9 +106,24 @@ struct _IndexBytes {
     /// it does not. `start ... limit` must lie inside the file.
     @inline(__always)
     func text(from start: Int, before limit: Int) -> UnsafeRawBufferPointer? {
+        Self.end(of: raw, from: start, before: limit).map { UnsafeRawBufferPointer(rebasing: raw[start ..< $0]) }
+    }
+
+    /// Where the first MMS_STRING_END of `bytes` at or after `start` is, when it comes before `limit`
+    /// (`start ... limit` inside `bytes`). Eight bytes at a time while eight fit before `limit`: a byte
+    /// is the end byte (0xFF) where the inverted word has a zero byte, and the lowest flag the classic
+    /// test for one raises is exact (a higher one may be false).
+    @inline(__always)
+    static func end(of bytes: UnsafeRawBufferPointer, from start: Int, before limit: Int) -> Int? {
         var end = start
-        while end < limit, raw[end] != UInt8(MMS_STRING_END) { end += 1 }
-        return end < limit ? UnsafeRawBufferPointer(rebasing: raw[start ..< end]) : nil
+        while end &+ 8 <= limit {
+            let inverted = ~UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self))
+            let ends = (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080
+            if ends != 0 { return end &+ ends.trailingZeroBitCount >> 3 }
+            end &+= 8
+        }
+        while end < limit, bytes[end] != UInt8(MMS_STRING_END) { end += 1 }
+        return end < limit ? end : nil
     }
 
     /// Where a walk ended: the node, the length of its prefix (the query's, or more when the query
@@ -258,7 +273,7 @@ struct _IndexBytes {
     /// record's country tail, when it has a country.
     @inline(__always)
     func nameLength(ofKey keyLength: Int, record: Int) throws(MMSearchError) -> Int {
-        keyLength - (try recordCountry(record) == (0, 0) ? 0 : ClassKeys.tailLength)
+        keyLength - (try recordHasCountry(record) ? ClassKeys.tailLength : 0)
     }
 
     /// Walks the subtree under `located` depth first, giving each node's prefix length and its own
@@ -483,14 +498,13 @@ struct _IndexBytes {
     func record(_ index: Int) throws(MMSearchError) -> mms_record {
         try checkRecord(index)
         let start = layout.records.start, bit = index * layout.records.width, fields = layout.record
-        let country = bits(start, at: bit + fields.country, _RecordFields.countryMask)
         return mms_record(
             id: bits(start, at: bit, fields.idMask),
-            lat_e7: Self.latitude(bits(start, at: bit + fields.latitude, _RecordFields.latitudeMask)),
-            lon_e7: Self.longitude(bits(start, at: bit + fields.longitude, _RecordFields.longitudeMask)),
+            lat_e7: Self.coordinate(bits(start, at: bit + fields.latitude, fields.latitudeMask), unit: fields.coordinateUnit, bias: Int64(MMS_LATITUDE_BIAS)),
+            lon_e7: Self.coordinate(bits(start, at: bit + fields.longitude, fields.longitudeMask), unit: fields.coordinateUnit, bias: Int64(MMS_LONGITUDE_BIAS)),
             name_offset: bits(start, at: bit + fields.nameOffset, fields.nameOffsetMask),
-            name_length: UInt16(truncatingIfNeeded: bits(start, at: bit + fields.nameLength, fields.nameLengthMask)),
-            country: (UInt8(truncatingIfNeeded: country), UInt8(truncatingIfNeeded: country >> 8))
+            country: PackedArrays.countryCode(bits(start, at: bit + fields.country, _RecordFields.countryMask)),
+            reserved: (0, 0)
         )
     }
 
@@ -502,12 +516,12 @@ struct _IndexBytes {
         }
     }
 
-    /// A packed latitude or longitude (RECORDS, SPATIAL) unbiased: in 1e-7 degree. A damaged value past
-    /// +-90 or +-180 degrees stays past them (wrapping only below -180), so verify finds it.
+    /// A record's packed latitude or longitude (`unit`s, biased by `bias`) in 1e-7 degree. A damaged
+    /// value past the range may wrap into it; verify checks the packed values themselves.
     @inline(__always)
-    static func latitude(_ packed: UInt32) -> Int32 { Int32(truncatingIfNeeded: Int64(packed) - Int64(MMS_LATITUDE_BIAS)) }
-    @inline(__always)
-    static func longitude(_ packed: UInt32) -> Int32 { Int32(truncatingIfNeeded: Int64(packed) - Int64(MMS_LONGITUDE_BIAS)) }
+    static func coordinate(_ packed: UInt32, unit: Int64, bias: Int64) -> Int32 {
+        Int32(truncatingIfNeeded: Int64(packed) &* unit &- bias) // both factors below 2^33: no overflow
+    }
 
     /// Record `index`'s id, read alone.
     @inline(__always)
@@ -516,12 +530,18 @@ struct _IndexBytes {
         return bits(layout.records.start, at: index * layout.records.width, layout.record.idMask)
     }
 
+    /// Whether record `index` has a country code (its number is not 0), read alone without decoding it.
+    @inline(__always)
+    func recordHasCountry(_ index: Int) throws(MMSearchError) -> Bool {
+        try checkRecord(index)
+        return bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask) != 0
+    }
+
     /// Record `index`'s country code bytes, read alone.
     @inline(__always)
     func recordCountry(_ index: Int) throws(MMSearchError) -> (UInt8, UInt8) {
         try checkRecord(index)
-        let country = bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask)
-        return (UInt8(truncatingIfNeeded: country), UInt8(truncatingIfNeeded: country >> 8))
+        return PackedArrays.countryCode(bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask))
     }
 
     /// Record `index` as a `City`; `matchedBy`, an entry value of the record, names the name a search
@@ -540,7 +560,7 @@ struct _IndexBytes {
         // Then, before any is decoded, where each one's names and region lie (each address checked to be
         // inside its section).
         for (match, fields) in zip(matches, fields) {
-            if fields.record.name_length > 0, Int(fields.record.name_offset) < layout.names.count {
+            if Int(fields.record.name_offset) < layout.names.count {
                 prefetch(layout.names.lowerBound + Int(fields.record.name_offset))
             }
             if let region = fields.region { prefetch(layout.regions + region * _IndexLayout.regionSize) }

@@ -250,11 +250,14 @@ struct _IndexLayout: Sendable {
         summaries = try packed(MMS_SECTION_SUMMARIES, count: summaryCount, width: summary.width)
         top = try packed(MMS_SECTION_TOP, count: topCount, width: entryBits)
         topRanks = try packed(MMS_SECTION_TOP_RANKS, count: topCount, width: Int(MMS_TOP_RANK_BITS))
-        // A record's widths: its id's and its name length's from the header (verify checks that each is
-        // the least), its name offset's from NAMES' length, which is known further down.
-        let nameLengthLimit = UInt16.bitWidth // a name is at most MMS_MAX_STRING_LENGTH bytes
-        guard (1 ... MMS_PACKED_MAX_WIDTH).contains(UInt32(header.record_id_bits)), (1 ... nameLengthLimit).contains(Int(header.name_length_bits)) else {
-            throw corrupt(at(\.record_id_bits), "record widths \(header.record_id_bits) bits an id and \(header.name_length_bits) a name length, expected 1 to \(MMS_PACKED_MAX_WIDTH) and 1 to \(nameLengthLimit)")
+        // A record's widths: its id's from the header (verify checks that it is the least), its
+        // coordinates' from the header's unit (verify checks that it is the greatest the coordinates
+        // allow), its name offset's from NAMES' length, which is known further down.
+        guard (1 ... MMS_PACKED_MAX_WIDTH).contains(UInt32(header.record_id_bits)) else {
+            throw corrupt(at(\.record_id_bits), "record id width \(header.record_id_bits) bits, expected 1 to \(MMS_PACKED_MAX_WIDTH)")
+        }
+        guard UInt32(header.coordinate_exponent) <= MMS_MAX_COORDINATE_EXPONENT else {
+            throw corrupt(at(\.coordinate_exponent), "coordinate exponent \(header.coordinate_exponent), expected at most \(MMS_MAX_COORDINATE_EXPONENT) (a unit of 10^\(header.coordinate_exponent) x 1e-7 degree)")
         }
         let recordsSection = try section(MMS_SECTION_RECORDS)
         // POPULATION: empty (population_bits 0), or a population a record at population_bits.
@@ -277,7 +280,7 @@ struct _IndexLayout: Sendable {
         alternateNameBits = nameOffsetBits
         alternateNameMask = (1 << UInt64(nameOffsetBits)) - 1
         alternates = try packed(MMS_SECTION_ALTERNATES, alternatesSection, count: givenAlternateCount, width: recordBits + nameOffsetBits)
-        record = _RecordFields(idBits: Int(header.record_id_bits), nameOffsetBits: nameOffsetBits, nameLengthBits: Int(header.name_length_bits))
+        record = _RecordFields(idBits: Int(header.record_id_bits), coordinateExponent: Int(header.coordinate_exponent), nameOffsetBits: nameOffsetBits)
         records = try packed(MMS_SECTION_RECORDS, recordsSection, count: recordCount, width: record.width)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
         // RECORD_REGIONS: empty (region_bits 0), or a region a record at the least width whose every bit
@@ -351,26 +354,28 @@ struct _PackedArray: Sendable {
 }
 
 /// Where each field of a packed record lies in its value (bits from the value's first), and its mask
-/// ("Packed arrays" in the format header: id, latitude, longitude, name offset, name length, country).
+/// ("Packed arrays" in the format header: id, latitude, longitude, name offset, country); the unit its
+/// coordinates are stored in (10^coordinate_exponent, in 1e-7 degree).
 struct _RecordFields: Sendable {
-    let latitude: Int, longitude: Int, nameOffset: Int, nameLength: Int, country: Int
-    let idMask: UInt64, nameOffsetMask: UInt64, nameLengthMask: UInt64
+    let latitude: Int, longitude: Int, nameOffset: Int, country: Int
+    let idMask: UInt64, latitudeMask: UInt64, longitudeMask: UInt64, nameOffsetMask: UInt64
+    let coordinateUnit: Int64
     let width: Int
 
-    init(idBits: Int, nameOffsetBits: Int, nameLengthBits: Int) {
+    init(idBits: Int, coordinateExponent: Int, nameOffsetBits: Int) {
+        coordinateUnit = PackedArrays.coordinateUnit(exponent: coordinateExponent)
+        let latitudeBits = PackedArrays.latitudeWidth(unit: coordinateUnit), longitudeBits = PackedArrays.longitudeWidth(unit: coordinateUnit)
         latitude = idBits
-        longitude = latitude + Int(MMS_LATITUDE_BITS)
-        nameOffset = longitude + Int(MMS_LONGITUDE_BITS)
-        nameLength = nameOffset + nameOffsetBits
-        country = nameLength + nameLengthBits
+        longitude = latitude + latitudeBits
+        nameOffset = longitude + longitudeBits
+        country = nameOffset + nameOffsetBits
         width = country + Int(MMS_COUNTRY_BITS)
         idMask = (1 << UInt64(idBits)) - 1
+        latitudeMask = (1 << UInt64(latitudeBits)) - 1
+        longitudeMask = (1 << UInt64(longitudeBits)) - 1
         nameOffsetMask = (1 << UInt64(nameOffsetBits)) - 1
-        nameLengthMask = (1 << UInt64(nameLengthBits)) - 1
     }
 
-    static let latitudeMask: UInt64 = (1 << UInt64(MMS_LATITUDE_BITS)) - 1
-    static let longitudeMask: UInt64 = (1 << UInt64(MMS_LONGITUDE_BITS)) - 1
     static let countryMask: UInt64 = (1 << UInt64(MMS_COUNTRY_BITS)) - 1
 }
 
@@ -422,6 +427,40 @@ package enum PackedArrays {
 
     /// A packed entry's width (ENTRIES, TOP) when names are numbered below `nameCount`.
     package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_KIND_BITS) + width(holding: nameCount) }
+
+    /// RECORDS' coordinate unit, in 1e-7 degree: 10^`exponent` (at most MMS_MAX_COORDINATE_EXPONENT).
+    package static func coordinateUnit(exponent: Int) -> Int64 { (0 ..< exponent).reduce(1) { unit, _ in unit * 10 } }
+    /// The widths of a record's latitude and longitude in `unit`s: those of the greatest biased values.
+    package static func latitudeWidth(unit: Int64) -> Int { width(holding: UInt64(2 * Int64(MMS_LATITUDE_BIAS) / unit) + 1) }
+    package static func longitudeWidth(unit: Int64) -> Int { width(holding: UInt64(2 * Int64(MMS_LONGITUDE_BIAS) / unit) + 1) }
+
+    /// A record's country code from its packed number ("Packed arrays": 0 none, else 1 + 62 x digit +
+    /// digit). A damaged number past the codes reads as "??", no code, which verify refuses.
+    @inline(__always)
+    package static func countryCode(_ number: UInt32) -> (UInt8, UInt8) {
+        guard number != 0 else { return (0, 0) }
+        guard number < MMS_COUNTRY_VALUES else { return (UInt8(ascii: "?"), UInt8(ascii: "?")) }
+        // A code's characters by digit: '0'-'9', then 'A'-'Z', then 'a'-'z' (a literal: no global to set up).
+        let characters: StaticString = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+        let code = Int(number) &- 1
+        return (characters.utf8Start[code / 62], characters.utf8Start[code % 62]) // both below 62
+    }
+
+    /// A country code's packed number: 0 for none (0, 0), else 1 + 62 x digit + digit; nil when a byte is
+    /// neither a digit nor an ASCII letter.
+    package static func countryNumber(_ code: (UInt8, UInt8)) -> UInt32? {
+        if code == (0, 0) { return 0 }
+        func digit(_ byte: UInt8) -> UInt32? {
+            switch byte {
+            case UInt8(ascii: "0") ... UInt8(ascii: "9"): UInt32(byte) - 48
+            case UInt8(ascii: "A") ... UInt8(ascii: "Z"): UInt32(byte) - 55
+            case UInt8(ascii: "a") ... UInt8(ascii: "z"): UInt32(byte) - 61
+            default: nil
+            }
+        }
+        guard let first = digit(code.0), let second = digit(code.1) else { return nil }
+        return 1 + 62 * first + second
+    }
 
     /// A section's length for `count` values of `width` bits: the values' bits in whole bytes, then the tail.
     package static func byteCount(count: Int, width: Int) -> Int { (count * width + 7) / 8 + Int(MMS_PACKED_TAIL) }

@@ -262,6 +262,11 @@ public enum IndexBuilder {
         guard records.count < 1 << 29 else {
             throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \((1 << 29) - 1)")
         }
+        // RECORDS holds a country code as a number of two digits or ASCII letters (the parsers accept only
+        // digits and capital letters).
+        if let record = records.first(where: { !$0.country.isEmpty && ($0.country.count != 2 || PackedArrays.countryNumber(($0.country[0], $0.country[1])) == nil) }) {
+            throw .limitExceeded(file: file, message: "record \(record.id) has country code \"\(String(decoding: record.country, as: UTF8.self))\"; an index holds none or two of 0-9, A-Z and a-z")
+        }
         let primaryOrder = try PrimaryOrder(records: records, file: file)
         let ordered = primaryOrder.order.map { records[Int($0)] }
         let keys = try SearchKeys(orderedRecords: ordered, file: file)
@@ -281,17 +286,13 @@ public enum IndexBuilder {
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)
         for (number, record) in ordered.enumerated() {
-            let name = names.spans[number]
-            guard name.length <= Int(MMS_MAX_STRING_LENGTH) else {
-                throw .limitExceeded(file: file, message: "record \(record.id)'s name encodes to \(name.length) bytes; an encoded display name has at most \(MMS_MAX_STRING_LENGTH)")
-            }
             recordEntries.append(mms_record(
                 id: record.id,
                 lat_e7: record.latitudeE7,
                 lon_e7: record.longitudeE7,
-                name_offset: name.offset,
-                name_length: UInt16(name.length),
-                country: record.country.count == 2 ? (record.country[0], record.country[1]) : (0, 0)
+                name_offset: names.spans[number].offset,
+                country: record.country.count == 2 ? (record.country[0], record.country[1]) : (0, 0),
+                reserved: (0, 0)
             ))
         }
         var alternates: [mms_alternate] = []
@@ -319,10 +320,18 @@ public enum IndexBuilder {
         // An alternate packed as its record, then its name offset; a population at the width of the greatest.
         let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
         let populationBits = populations.isEmpty ? 0 : UInt32.bitWidth - populations.max()!.leadingZeroBitCount
-        // A record packed field by field ("Packed arrays"): id, biased coordinates, name offset and length, country.
+        // A record packed field by field ("Packed arrays"): id, biased coordinates in the greatest unit
+        // that holds every one (the list's six decimals: 1e-6 degree), name offset, country number.
         let recordIdBits = max(1, UInt32.bitWidth - (recordEntries.map(\.id).max() ?? 0).leadingZeroBitCount)
-        let nameLengthBits = max(1, UInt16.bitWidth - (recordEntries.map(\.name_length).max() ?? 0).leadingZeroBitCount)
-        let recordWidths = [recordIdBits, Int(MMS_LATITUDE_BITS), Int(MMS_LONGITUDE_BITS), nameOffsetBits, nameLengthBits, Int(MMS_COUNTRY_BITS)]
+        var coordinateExponent = 0
+        while UInt32(coordinateExponent) < MMS_MAX_COORDINATE_EXPONENT {
+            let tenUnits = Int32(PackedArrays.coordinateUnit(exponent: coordinateExponent + 1))
+            guard recordEntries.allSatisfy({ $0.lat_e7.isMultiple(of: tenUnits) && $0.lon_e7.isMultiple(of: tenUnits) }) else { break }
+            coordinateExponent += 1
+        }
+        let coordinateUnit = PackedArrays.coordinateUnit(exponent: coordinateExponent)
+        let recordWidths = [recordIdBits, PackedArrays.latitudeWidth(unit: coordinateUnit), PackedArrays.longitudeWidth(unit: coordinateUnit),
+                            nameOffsetBits, Int(MMS_COUNTRY_BITS)]
         func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
         func longitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LONGITUDE_BIAS)) }
         let points = SpatialBuilder.points(of: recordEntries)
@@ -353,11 +362,10 @@ public enum IndexBuilder {
             let record = recordEntries[position]
             switch field {
             case 0: return record.id
-            case 1: return latitude(record.lat_e7)
-            case 2: return longitude(record.lon_e7)
+            case 1: return UInt32(Int64(latitude(record.lat_e7)) / coordinateUnit)
+            case 2: return UInt32(Int64(longitude(record.lon_e7)) / coordinateUnit)
             case 3: return record.name_offset
-            case 4: return UInt32(record.name_length)
-            default: return UInt32(record.country.0) | UInt32(record.country.1) << 8
+            default: return PackedArrays.countryNumber(record.country)! // checked above
             }
         }
         if !populations.isEmpty { writer.place(MMS_SECTION_POPULATION, packed: populations, width: populationBits) } else { writer.place(MMS_SECTION_POPULATION, [UInt8]()) }
@@ -397,7 +405,7 @@ public enum IndexBuilder {
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
             entryBits: entryBits, recordBits: recordBits, nodeLabelBits: nodeLabelBits, childDeltaBits: trie.childDeltaBitCount,
-            nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, nameLengthBits: nameLengthBits,
+            nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, coordinateExponent: coordinateExponent,
             summaryWidths: summaryWidths, regionBits: regionBits
         ))
         var summary = BuildSummary(

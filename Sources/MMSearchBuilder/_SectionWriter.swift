@@ -26,7 +26,7 @@ struct _SectionWriter {
         var nameOffsetBits: Int
         var populationBits: Int
         var recordIdBits: Int
-        var nameLengthBits: Int
+        var coordinateExponent: Int
         /// A summary's fields' widths: node, the four counts, top_first.
         var summaryWidths: [Int]
         var regionBits: Int
@@ -103,7 +103,7 @@ struct _SectionWriter {
         header.name_offset_bits = UInt8(counts.nameOffsetBits)
         header.population_bits = UInt8(counts.populationBits)
         header.record_id_bits = UInt8(counts.recordIdBits)
-        header.name_length_bits = UInt8(counts.nameLengthBits)
+        header.coordinate_exponent = UInt8(counts.coordinateExponent)
         header.summary_node_bits = UInt8(counts.summaryWidths[0])
         header.summary_count_bits = UInt8(counts.summaryWidths[1])
         header.summary_top_bits = UInt8(counts.summaryWidths[5])

@@ -40,7 +40,7 @@ import Testing
         let built = try IndexBuilder.makeIndex(records: [Self.record(1, "Alpha"), Self.record(2, "Beta")], source: Self.source)
         let index = try CityIndex(bytes: Data(built.bytes), path: "fixture.mms")
         let info = try index.info()
-        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 10)
+        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 11)
         #expect(info.recordCount == 2 && info.fileSize == index.fileSize && info.fileSize == built.bytes.count)
         #expect(info.source == Self.source && info.source.kind == .cityList && info.source.joined == nil)
         #expect(info.nodeCount == built.summary.nodeCount && info.entryCount == built.summary.entryCount)
@@ -58,10 +58,12 @@ import Testing
         #expect(names.filter(known.contains) == known, "\(names)")
         #expect(info.sections.first?.offset == Int(MMS_HEADER_SIZE))
         #expect(info.sections.last.map { $0.offset + $0.length } == info.fileSize)
-        // Two records packed at 2 bits an id (the greatest is 2), the coordinates, 2 bits a name offset
+        // Two records packed at 2 bits an id (the greatest is 2), the coordinates (both 0, 0: in whole
+        // degrees, coordinate exponent 7, so 180 and 360 at most, 8 and 9 bits), 2 bits a name offset
         // (NAMES is "Alpha" and "Beta" encoded, each one symbol of a table trained on them, and its end:
-        // 4 bytes), 1 a name length (1), the country.
-        let recordBits = 2 + Int(MMS_LATITUDE_BITS + MMS_LONGITUDE_BITS) + 2 + 1 + Int(MMS_COUNTRY_BITS)
+        // 4 bytes), the country.
+        #expect(file.headerValue("coordinate_exponent") == 7)
+        let recordBits = 2 + 8 + 9 + 2 + Int(MMS_COUNTRY_BITS)
         #expect(info.sections.first { $0.name == "names" }?.length == 4)
         #expect(info.sections.first { $0.name == "name tables" }?.length == Int(MMS_NAME_TABLE_SIZE)) // both Latin
         #expect(info.sections.first { $0.name == "records" }?.length == PackedArrays.byteCount(count: 2, width: recordBits))

@@ -53,7 +53,7 @@ enum IndexFormat {
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, alternateFields, "spelling_count"),
         (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
-                               ("name_length", "name_length_bits"), ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
+                               ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
         (MMS_SECTION_SPATIAL, [("lat_cell", "\(MMS_SPATIAL_LATITUDE_BITS)"), ("lon_cell", "\(MMS_SPATIAL_LONGITUDE_BITS)"), ("record", "record_bits"),
                                ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
         (MMS_SECTION_SUMMARIES, [("node", "summary_node_bits"), ("record_count", "summary_count_bits"), ("name_record_count", "summary_count_bits"),
@@ -61,8 +61,9 @@ enum IndexFormat {
         (MMS_SECTION_TOP_RANKS, [("value", "\(MMS_TOP_RANK_BITS)")], "top_count"),
         (MMS_SECTION_RECORD_REGIONS, [("value", "region_bits")], "record_count"),
     ]
-    /// A record's coordinates (biased: `IndexFile.coordinate`).
-    static let latitudeField = ("lat_e7", "\(MMS_LATITUDE_BITS)"), longitudeField = ("lon_e7", "\(MMS_LONGITUDE_BITS)")
+    /// A record's coordinates (biased, in the header's unit: `IndexFile.coordinate`), at the widths of
+    /// their greatest values in that unit (`IndexFile.width`).
+    static let latitudeField = ("lat_e7", "latitude in coordinate units"), longitudeField = ("lon_e7", "longitude in coordinate units")
     /// An alternate's fields (mms_alternate's, in its order).
     static let alternateFields = [("record", "record_bits"), ("name_offset", "name_offset_bits")]
 
@@ -99,7 +100,6 @@ enum IndexFormat {
         // A first page's rank: kind 3 and above is no kind (a class above 6 is no class either).
         case (MMS_SECTION_TOP_RANKS, "value"): return Meaning { _ in Int(3 << MMS_TOP_RANK_KIND_SHIFT) }
         case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
-        case (MMS_SECTION_RECORDS, "name_length"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATES, "record"), (MMS_SECTION_SPELLINGS, "record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
@@ -237,13 +237,33 @@ struct IndexFile {
         return width((field.flatMap { name in fields.first { $0.name == name } } ?? fields[0]).width)
     }
 
-    /// A packed field's width: the header field named `spec`, or the number it spells.
-    func width(_ spec: String) -> Int { Int(spec) ?? headerValue(spec) }
+    /// A packed field's width: the header field named `spec`, the number it spells, or a record
+    /// coordinate's (the bits of its greatest biased value, 180 or 360 degrees, in the header's unit).
+    func width(_ spec: String) -> Int {
+        if let number = Int(spec) { return number }
+        switch spec {
+        case IndexFormat.latitudeField.1: return Int.bitWidth - (2 * Int(MMS_LATITUDE_BIAS) / coordinateUnit).leadingZeroBitCount
+        case IndexFormat.longitudeField.1: return Int.bitWidth - (2 * Int(MMS_LONGITUDE_BIAS) / coordinateUnit).leadingZeroBitCount
+        default: return headerValue(spec)
+        }
+    }
 
-    /// A record's (RECORDS) or a spatial point's (SPATIAL) coordinate in 1e-7 degree, unbiased.
+    /// RECORDS' coordinate unit in 1e-7 degree: 10^coordinate_exponent.
+    var coordinateUnit: Int { (0 ..< headerValue("coordinate_exponent")).reduce(1) { unit, _ in unit * 10 } }
+
+    /// A record's country code (RECORDS): its number's two base-62 digits ('0'-'9', 'A'-'Z', 'a'-'z'),
+    /// after the 0 that says none.
+    func countryCode(ofRecord position: Int) -> (UInt8, UInt8) {
+        let number = Int(packedValue(MMS_SECTION_RECORDS, position, field: "country"))
+        guard number > 0 else { return (0, 0) }
+        let characters = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        return (characters[(number - 1) / 62], characters[(number - 1) % 62])
+    }
+
+    /// A record's coordinate (RECORDS) in 1e-7 degree, unbiased.
     func coordinate(_ kind: mms_section_kind, _ position: Int, longitude: Bool) -> Int32 {
         let packed = Int64(packedValue(kind, position, field: longitude ? "lon_e7" : "lat_e7"))
-        return Int32(truncatingIfNeeded: packed - (longitude ? Int64(MMS_LONGITUDE_BIAS) : Int64(MMS_LATITUDE_BIAS)))
+        return Int32(truncatingIfNeeded: packed * Int64(coordinateUnit) - (longitude ? Int64(MMS_LONGITUDE_BIAS) : Int64(MMS_LATITUDE_BIAS)))
     }
 
     /// Where field `field` (the first when nil) of value `position` of the packed array `kind` starts,

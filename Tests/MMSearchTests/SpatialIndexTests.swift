@@ -34,12 +34,12 @@ import Testing
             for number in 0 ..< count {
                 let point = GeoPoint(Coordinate(latitudeE7: file.coordinate(MMS_SECTION_RECORDS, number, longitude: false),
                                                 longitudeE7: file.coordinate(MMS_SECTION_RECORDS, number, longitude: true)))
-                let country = file.packedValue(MMS_SECTION_RECORDS, number, field: "country")
+                let country = file.countryCode(ofRecord: number)
                 ids.append(UInt32(file.packedValue(MMS_SECTION_RECORDS, number, field: "id")))
                 points.append(point)
                 degrees.append(point.latitude)
                 degrees.append(point.longitude)
-                countries.append(ScanRecords.code(UInt8(truncatingIfNeeded: country), UInt8(truncatingIfNeeded: country >> 8)))
+                countries.append(ScanRecords.code(country.0, country.1))
                 populations.append(hasPopulation ? file.packedValue(MMS_SECTION_POPULATION, number) : 0)
                 let (x, y, z) = ScanRecords.vector(point)
                 vectors.append(x)

@@ -1,0 +1,38 @@
+import CMMSearchFormat
+@testable import MMSearch
+import MMSearchTestSupport
+import Testing
+
+/// Labels and names end at their first MMS_STRING_END, which `_IndexBytes.end(of:from:before:)` finds
+/// eight bytes at a time: compared with a byte-by-byte scan on random bytes (0xFF common, and bytes
+/// that the word test could take for it: 0xFE, 0x7F, 0x00, 0x80), every start and limit of short
+/// spans, and the end byte at every place of a word or just past the limit.
+@Suite struct TextEndTests {
+    static func byteByByte(_ bytes: [UInt8], from start: Int, before limit: Int) -> Int? {
+        var end = start
+        while end < limit, bytes[end] != UInt8(MMS_STRING_END) { end += 1 }
+        return end < limit ? end : nil
+    }
+
+    @Test func wordsFindTheEndAByteScanFinds() {
+        var random = SeededRandom(seed: 41)
+        let alphabet: [UInt8] = [0xFF, 0xFE, 0x7F, 0x00, 0x80, 0x01, 0x41, 0xC3]
+        var compared = 0, found = 0
+        for round in 0 ..< 200 {
+            let count = Int.random(in: 1 ... 40, using: &random)
+            // Sparse ends in some rounds (long spans to scan), dense in others.
+            let bytes = (0 ..< count).map { _ in round % 2 == 0 ? alphabet.randomElement(using: &random)! : (Int.random(in: 0 ..< 20, using: &random) == 0 ? 0xFF : UInt8.random(in: 0 ... 0xFE, using: &random)) }
+            bytes.withUnsafeBytes { raw in
+                for start in 0 ... count {
+                    for limit in start ... count {
+                        let expected = Self.byteByByte(bytes, from: start, before: limit)
+                        #expect(_IndexBytes.end(of: raw, from: start, before: limit) == expected, "\(bytes) from \(start) before \(limit)")
+                        compared += 1
+                        if expected != nil { found += 1 }
+                    }
+                }
+            }
+        }
+        #expect(compared > 50_000 && found > compared / 4 && found < compared, "\(found) ends among \(compared) spans")
+    }
+}
