@@ -7,7 +7,8 @@ public struct SourceRecord: Sendable, Equatable {
     public var id: UInt32
     /// The display name: UTF-8, escapes decoded, validated; at most `MMS_MAX_STRING_LENGTH` bytes; may be empty.
     public var name: [UInt8]
-    /// The country code: empty, or two ASCII bytes each `A`-`Z` or `0`-`9`.
+    /// The country code: empty, or two ASCII bytes each `A`-`Z` or `0`-`9` as the parsers give it
+    /// (`IndexBuilder.makeIndex` takes `a`-`z` too, and refuses any other code by the record's id).
     public var country: [UInt8]
     /// Latitude in 1e-7 degree, within ±90 degrees.
     public var latitudeE7: Int32
