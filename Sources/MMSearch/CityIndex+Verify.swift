@@ -351,7 +351,7 @@ private struct _Verifier {
         var previous: (key: [UInt8], name: [UInt8], id: UInt32)?
         var greatestPopulation: UInt64 = 0, greatestID: UInt32 = 0
         // Whether every coordinate is a multiple of ten units: then a greater unit would have held them.
-        let fields = layout.record, unit = fields.coordinateUnit
+        let unit = layout.record.coordinateUnit
         var tenUnitsHoldEvery = true
         for position in 0 ..< layout.recordCount {
             let record = try index.record(position)
@@ -365,9 +365,7 @@ private struct _Verifier {
                 throw corrupt(recordOffset(position), "record \(position) has a country number past the \(MMS_COUNTRY_VALUES - 1) codes of two digits or ASCII letters")
             }
             // The packed coordinates at most the greatest biased values, so that none wraps once scaled.
-            let bit = position * layout.records.width
-            let latitude = index.bits(layout.records.start, at: bit + fields.latitude, fields.latitudeMask)
-            let longitude = index.bits(layout.records.start, at: bit + fields.longitude, fields.longitudeMask)
+            let (latitude, longitude) = index.packedCoordinates(ofRecord: position)
             guard Int64(latitude) * unit <= 2 * Int64(MMS_LATITUDE_BIAS), Int64(longitude) * unit <= 2 * Int64(MMS_LONGITUDE_BIAS) else {
                 throw corrupt(recordOffset(position), "record \(position) has coordinates \(latitude), \(longitude) (units of \(unit)e-7 degree, biased) past +90, +180 degrees")
             }

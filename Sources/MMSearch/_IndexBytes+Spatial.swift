@@ -51,13 +51,8 @@ extension _IndexBytes {
     /// Record `index`'s latitude and longitude in 1e-7 degree.
     @inline(__always)
     func coordinates(ofRecord index: Int) throws(MMSearchError) -> (latitude: Int32, longitude: Int32) {
-        guard index >= 0, index < layout.recordCount else {
-            throw corrupt(layout.records.start, "record \(index) does not exist (\(layout.recordCount) records)")
-        }
-        let start = layout.records.start, bit = index * layout.records.width
-        let fields = layout.record
-        return (Self.coordinate(bits(start, at: bit + fields.latitude, fields.latitudeMask), unit: fields.coordinateUnit, bias: Int64(MMS_LATITUDE_BIAS)),
-                Self.coordinate(bits(start, at: bit + fields.longitude, fields.longitudeMask), unit: fields.coordinateUnit, bias: Int64(MMS_LONGITUDE_BIAS)))
+        try checkRecord(index)
+        return coordinates(packedCoordinates(ofRecord: index))
     }
 
     /// The `limit` records nearest `point` that pass `filter` (nil: all), nearest first, by

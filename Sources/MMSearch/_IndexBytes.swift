@@ -498,14 +498,37 @@ struct _IndexBytes {
     func record(_ index: Int) throws(MMSearchError) -> mms_record {
         try checkRecord(index)
         let start = layout.records.start, bit = index * layout.records.width, fields = layout.record
+        let (latitude, longitude) = coordinates(packedCoordinates(ofRecord: index))
         return mms_record(
             id: bits(start, at: bit, fields.idMask),
-            lat_e7: Self.coordinate(bits(start, at: bit + fields.latitude, fields.latitudeMask), unit: fields.coordinateUnit, bias: Int64(MMS_LATITUDE_BIAS)),
-            lon_e7: Self.coordinate(bits(start, at: bit + fields.longitude, fields.longitudeMask), unit: fields.coordinateUnit, bias: Int64(MMS_LONGITUDE_BIAS)),
+            lat_e7: latitude,
+            lon_e7: longitude,
             name_offset: bits(start, at: bit + fields.nameOffset, fields.nameOffsetMask),
-            country: PackedArrays.countryCode(bits(start, at: bit + fields.country, _RecordFields.countryMask)),
+            country: PackedArrays.countryCode(packedCountry(ofRecord: index)),
             reserved: (0, 0)
         )
+    }
+
+    /// Record `index`'s latitude and longitude as RECORDS packs them (biased, in its unit), read alone:
+    /// what verify checks before they are scaled. `index` is checked by the caller.
+    @inline(__always)
+    func packedCoordinates(ofRecord index: Int) -> (latitude: UInt32, longitude: UInt32) {
+        let start = layout.records.start, bit = index * layout.records.width, fields = layout.record
+        return (bits(start, at: bit + fields.latitude, fields.latitudeMask), bits(start, at: bit + fields.longitude, fields.longitudeMask))
+    }
+
+    /// Packed coordinates (`packedCoordinates(ofRecord:)`) in 1e-7 degree.
+    @inline(__always)
+    func coordinates(_ packed: (latitude: UInt32, longitude: UInt32)) -> (latitude: Int32, longitude: Int32) {
+        let unit = layout.record.coordinateUnit
+        return (Self.coordinate(packed.latitude, unit: unit, bias: Int64(MMS_LATITUDE_BIAS)), Self.coordinate(packed.longitude, unit: unit, bias: Int64(MMS_LONGITUDE_BIAS)))
+    }
+
+    /// Record `index`'s country number as RECORDS packs it (0: none), read alone. `index` is checked by
+    /// the caller.
+    @inline(__always)
+    func packedCountry(ofRecord index: Int) -> UInt32 {
+        bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask)
     }
 
     /// Checks that record `index` exists.
@@ -534,14 +557,14 @@ struct _IndexBytes {
     @inline(__always)
     func recordHasCountry(_ index: Int) throws(MMSearchError) -> Bool {
         try checkRecord(index)
-        return bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask) != 0
+        return packedCountry(ofRecord: index) != 0
     }
 
     /// Record `index`'s country code bytes, read alone.
     @inline(__always)
     func recordCountry(_ index: Int) throws(MMSearchError) -> (UInt8, UInt8) {
         try checkRecord(index)
-        return PackedArrays.countryCode(bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask))
+        return PackedArrays.countryCode(packedCountry(ofRecord: index))
     }
 
     /// Record `index` as a `City`; `matchedBy`, an entry value of the record, names the name a search
