@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 11. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 12. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -31,8 +31,9 @@
  *   sections[POPULATION]    packed record_count x population_bits, or empty: each record's
  *                                                         population; empty when every population is 0
  *                                                         (the list alone)
- *   sections[ALTERNATES]    packed alternate_count x (record_bits + name_offset_bits)  the cities'
- *                                                         other names (mms_alternate's fields)
+ *   sections[ALTERNATES]    packed alternate_count x name_offset_bits  where the cities' other
+ *                                                         names are in NAMES (their records are in
+ *                                                         ALTERNATE_BLOCKS; mms_alternate's fields)
  *   sections[NAMES]         uint8_t[]                    the records' and alternates' names, each
  *                                                         encoded with its table's symbols and ended by
  *                                                         0xFF (see "Encoded names")
@@ -44,8 +45,8 @@
  *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
  *   sections[QUALIFIER_NAMES] mms_qualifier_name[qualifier_name_count]  other names of countries and
  *                                                         regions (GeoNames' alternate names file)
- *   sections[SPELLINGS]     packed spelling_count x (record_bits + name_offset_bits)  the cities'
- *                                                         generated spellings (as ALTERNATES)
+ *   sections[SPELLINGS]     packed spelling_count x name_offset_bits  the cities' generated
+ *                                                         spellings (as ALTERNATES)
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
  *   sections[SPATIAL]       packed record_count x point bits  the records' coordinates and numbers
  *                                                         in k-d tree order (mms_spatial_point's fields;
@@ -61,9 +62,13 @@
  *                                                         each ended by 0xFF
  *   sections[COUNTRY_PAGES] mms_country_page[]           the count and first page of each country with
  *                                                         many records at a big node (see "Country pages")
+ *   sections[ALTERNATE_BLOCKS] mms_alternate_block[alternate_block_count]  the alternates' and
+ *                                                         spellings' records, 32 a block
+ *   sections[ALTERNATE_DELTAS] uint8_t[]                 the blocks' packed deltas, then 8 zero bytes
+ *                                                         (see "Alternates' records")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
- * 8; padding belongs to no section, and the file ends where the COUNTRY_PAGES section ends.
+ * 8; padding belongs to no section, and the file ends where the ALTERNATE_DELTAS section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Names and keys (shared/peers/rank.py is the normative definition; fold() is shared/peers/fold.py,
@@ -226,6 +231,24 @@
  * countries' texts, which qualifiers compare as they are stored, are in PLACE_NAMES, not encoded.
  *
  * ---------------------------------------------------------------------------------------------------
+ * Alternates' records. The alternates (ALTERNATES' given ones, then SPELLINGS', numbered as name
+ * numbers count them: alternate i is name number record_count + i) are sorted by record within each
+ * part, so neighbouring alternates mostly belong to the same or nearby records. Their records are
+ * stored in blocks of MMS_ALTERNATE_BLOCK_SIZE: block b holds alternates 32b ..< 32b + 32, its
+ * least_record the least record among them, and each one's delta (its record - least_record) packed at
+ * the block's width w in ALTERNATE_DELTAS from bit delta_bit on, least significant bit first (bit i of
+ * the stream is bit i % 8 of byte i / 8); w = (the next block's delta_bit - delta_bit) / 32, at most
+ * 32 and the least that holds the block's greatest delta (0 when all its alternates have one record).
+ * The last block's slots past alternate_count + spelling_count hold zero deltas. The blocks' deltas
+ * follow one another from bit 0, and a last block, after them, has least_record 0 and delta_bit where
+ * the deltas end (so every block has a next): alternate_block_count = ceil((alternate_count +
+ * spelling_count) / 32) + 1. The stream is followed by zero bits up to the next byte and then 8 zero
+ * bytes (so that a reader may load 8 bytes at any delta's byte). So alternate i's record is two reads
+ * in ALTERNATE_BLOCKS (block i / 32 and the next one's delta_bit) and one in ALTERNATE_DELTAS.
+ * Size on the README's index: about 6 bits an alternate's record (4 of delta, 2 of block: 0.44 MB for
+ * 586,200 alternates and spellings instead of 1.32 MB at 18 bits each).
+ *
+ * ---------------------------------------------------------------------------------------------------
  * Country entries (searches restricted to countries: shared/peers/rank.py, "Geography", --country).
  * For each country code some record holds (its two bytes with ASCII letters upper-cased, as a filter
  * compares them; records without a country, code 0 0, have none), the positions in ENTRIES of the
@@ -269,8 +292,8 @@
  *   CHILDREN: after the blocks, the children's entry deltas, block by block, each block's at its own
  *   width (see "The trie"), then zero bits up to the next byte and MMS_PACKED_TAIL zero bytes;
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
- *   ALTERNATES and SPELLINGS: an alternate is its record in record_bits, then its name_offset in
- *   name_offset_bits = max(1, bits of NAMES' length - 1);
+ *   ALTERNATES and SPELLINGS: an alternate is its name_offset in name_offset_bits = max(1, bits of
+ *   NAMES' length - 1) (its record is in ALTERNATE_BLOCKS and ALTERNATE_DELTAS);
  *   POPULATION: population_bits = bits of the greatest population (so that some value has its top
  *   bit set), or 0 with an empty section when every population is 0;
  *   RECORDS: a record is its id in record_id_bits = max(1, bits of the greatest id), its latitude as
@@ -296,8 +319,8 @@
  *   as kind << name_bits | name number.
  * Size on the README's index: 22 bits a node's label and on average 4.4 bits its entry delta (8 bytes a
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), 22 bits an entry instead
- * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 41 bits an
- * alternate instead of 64, 25 bits a population instead of 32, 119 bits a record instead of 160 (135 at version 10), 60
+ * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 23 bits an
+ * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 25 bits a population instead of 32, 119 bits a record instead of 160 (135 at version 10), 60
  * bits a spatial point instead of 96 (its cells), 114 bits a summary instead of 192, 5 bits a first
  * page's rank instead of 8, 12 bits a record's region instead of 16.
  *
@@ -311,12 +334,13 @@
  *   from 1 to 32 (verify checks that it is the least) and coordinate_exponent at most
  *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
- *   at the first multiple of 8 after the one before, the file ending where COUNTRY_PAGES ends), and each
+ *   at the first multiple of 8 after the one before, the file ending where ALTERNATE_DELTAS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
  *   blocks, then ceil(child_delta_bits / 8) + MMS_PACKED_TAIL bytes; POPULATION: empty or record_count values; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
- *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page)); node_count >= 1;
+ *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page); ALTERNATE_BLOCKS:
+ *   alternate_block_count blocks; ALTERNATE_DELTAS: at least MMS_PACKED_TAIL bytes); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
@@ -329,8 +353,9 @@
  *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
  *   to them gives wrong answers, never a read out of bounds, and verify finds it; a country run's
  *   blocks inside ENTRY_BLOCKS, a block's gaps inside ENTRY_DELTAS and its width at most 32, every
- *   position read below entry_count, and a country page's first page inside TOP with its count at most
- *   its node's entries),
+ *   position read below entry_count, a country page's first page inside TOP with its count at most
+ *   its node's entries, and an alternate block's deltas inside ALTERNATE_DELTAS, before its tail, at a
+ *   width of at most 32, each record read below record_count),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
  *   (child blocks adding up, their deltas back to back at the least widths, children sorted, numbered after their parent, labels non-empty, ranges
@@ -339,7 +364,8 @@
  *   summaries exactly where they belong with the right counts, pages and page ranks, records in order
  *   (each one's packed coordinates at most 180 and 360 degrees in their unit, that unit the greatest,
  *   its country number below MMS_COUNTRY_VALUES), the id
- *   order a sorted permutation, alternates sorted by record, every name decoding to UTF-8, every
+ *   order a sorted permutation, alternates sorted by record (their blocks and deltas as "Alternates'
+ *   records" says: each width the least, each least_record the least, every bit past them zero), every name decoding to UTF-8, every
  *   symbol and the name tables well formed, every region some record's and regions
  *   and countries sorted, unique and well formed (each folded name the fold of its name),
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, and SPATIAL a k-d tree
@@ -362,9 +388,10 @@
  * spatial points as arrays of fixed-size fields) and version 7 (names stored as they are, regions' and
  * countries' texts in NAMES) and version 8 (no country pages) and version 9 (each node's entry_first
  * in NODES) and version 10 (records with their names' lengths, coordinates at 1e-7 degree always and
- * country codes in 16 bits) are not read by version 11.
+ * country codes in 16 bits) and version 11 (each alternate's record beside its name offset) are not
+ * read by version 12.
  *
- * Limits of version 11: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 12: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, to 1e-7 degree at the finest (RECORDS keeps the greatest unit that holds them all); country
@@ -383,7 +410,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 11u
+#define MMS_FORMAT_VERSION 12u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -464,6 +491,8 @@ extern "C" {
 /* ENTRY_DELTAS: the widest gap, in bits; and the zero bytes after the stream. */
 #define MMS_ENTRY_GAP_MAX_WIDTH 32u
 #define MMS_ENTRY_DELTAS_TAIL 8u
+/* ALTERNATE_BLOCKS: alternates in each block (the last one's slots past the alternates hold zeros). */
+#define MMS_ALTERNATE_BLOCK_SIZE 32u
 /* mms_qualifier_name.owner_kind values. */
 #define MMS_QUALIFIER_OF_COUNTRY 0u
 #define MMS_QUALIFIER_OF_REGION 1u
@@ -505,7 +534,9 @@ typedef enum mms_section_kind {
     MMS_SECTION_NAME_TABLES = 23,
     MMS_SECTION_PLACE_NAMES = 24,
     MMS_SECTION_COUNTRY_PAGES = 25,
-    MMS_SECTION_COUNT = 26
+    MMS_SECTION_ALTERNATE_BLOCKS = 26,
+    MMS_SECTION_ALTERNATE_DELTAS = 27,
+    MMS_SECTION_COUNT = 28
 } mms_section_kind;
 
 /*
@@ -628,8 +659,9 @@ typedef struct mms_record {
 } mms_record;
 
 /*
- * Another name of a city's fields (stored packed in ALTERNATES and SPELLINGS: record in record_bits,
- * then name_offset in name_offset_bits; see "Packed arrays"). Invariants: record < record_count; the
+ * Another name of a city's fields (name_offset stored packed in ALTERNATES and SPELLINGS in
+ * name_offset_bits, see "Packed arrays"; record in ALTERNATE_BLOCKS and ALTERNATE_DELTAS, see
+ * "Alternates' records"). Invariants: record < record_count; the
  * name, NAMES from name_offset up to the next MMS_STRING_END decoded ("Encoded names"), is non-empty
  * UTF-8 of at most MMS_MAX_STRING_LENGTH bytes.
  */
@@ -637,6 +669,19 @@ typedef struct mms_alternate {
     uint32_t record;      /* the record the name belongs to */
     uint32_t name_offset; /* start of the encoded name in NAMES */
 } mms_alternate;
+
+/*
+ * Where the records of MMS_ALTERNATE_BLOCK_SIZE consecutive alternates are (ALTERNATE_BLOCKS; see
+ * "Alternates' records"): alternate i of the block has record least_record + the i-th delta of w bits
+ * from bit delta_bit of ALTERNATE_DELTAS, w = (the next block's delta_bit - delta_bit) / 32.
+ * Invariants: delta_bit 0 for the first block, increasing by a multiple of 32 (at most 32 x 32) from
+ * block to block; least_record the least of its alternates' records (0 for the last block, which has
+ * none); w the least that holds its greatest delta. No padding: 8 bytes.
+ */
+typedef struct mms_alternate_block {
+    uint32_t least_record; /* the least record of its alternates */
+    uint32_t delta_bit;    /* where its deltas start in ALTERNATE_DELTAS, in bits */
+} mms_alternate_block;
 
 /*
  * A symbol of a table NAMES is encoded with (SYMBOLS; see "Encoded names"): code c of table t stands
@@ -841,7 +886,7 @@ _Static_assert(offsetof(mms_header, summary_top_bits) == 105, "mms_header.summar
 _Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits");
 _Static_assert(offsetof(mms_header, reserved) == 107, "mms_header.reserved");
 _Static_assert(offsetof(mms_header, sections) == 112, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 528 bytes");
+_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 560 bytes");
 
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");
@@ -952,6 +997,10 @@ _Static_assert(offsetof(mms_entry_block, delta_bit) == 4, "mms_entry_block.delta
 _Static_assert(offsetof(mms_entry_block, width) == 8, "mms_entry_block.width");
 _Static_assert(offsetof(mms_entry_block, reserved) == 9, "mms_entry_block.reserved");
 _Static_assert(MMS_ENTRY_GAP_MAX_WIDTH + 7 <= 64 && MMS_ENTRY_DELTAS_TAIL == 8, "a gap lies inside the 8 bytes loaded at its byte");
+_Static_assert(sizeof(mms_alternate_block) == 8, "mms_alternate_block is 8 bytes");
+_Static_assert(offsetof(mms_alternate_block, least_record) == 0, "mms_alternate_block.least_record");
+_Static_assert(offsetof(mms_alternate_block, delta_bit) == 4, "mms_alternate_block.delta_bit");
+_Static_assert(MMS_ALTERNATE_BLOCK_SIZE == 32 && MMS_PACKED_MAX_WIDTH + 7 <= 64, "a block's width is its span / 32; a delta lies inside the 8 bytes loaded at its byte");
 _Static_assert(sizeof(mms_qualifier_name) == 12, "mms_qualifier_name is 12 bytes");
 _Static_assert(offsetof(mms_qualifier_name, owner) == 0, "mms_qualifier_name.owner");
 _Static_assert(offsetof(mms_qualifier_name, folded_offset) == 4, "mms_qualifier_name.folded_offset");
@@ -977,6 +1026,7 @@ enum {
     MMS_COUNTRY_RUN_SIZE = sizeof(mms_country_run),
     MMS_COUNTRY_PAGE_SIZE = sizeof(mms_country_page),
     MMS_ENTRY_BLOCK_SIZE_BYTES = sizeof(mms_entry_block),
+    MMS_ALTERNATE_BLOCK_SIZE_BYTES = sizeof(mms_alternate_block),
     MMS_SOURCE_SIZE = sizeof(mms_source),
 };
 

@@ -44,6 +44,7 @@ private struct _Verifier {
         try checkPadding()
         try checkSymbols()
         let keys = try checkRecords()
+        try checkAlternateBlocks()
         let folded = try checkAlternates()
         try checkTrie(tails: keys.tails, primaryKeys: keys.primary, alternateFolds: folded)
         try checkIdOrder()
@@ -410,6 +411,53 @@ private struct _Verifier {
         return (tails, primary)
     }
 
+    /// ALTERNATE_BLOCKS and ALTERNATE_DELTAS ("Alternates' records"): each block's deltas where the one
+    /// before's end, a multiple of 32 bits, at most 32 bits each and the least width that holds the
+    /// greatest; its least_record the least of its records (some delta 0); the slots past the last
+    /// alternate zero; the last block's least_record 0; the stream as long as the deltas (every bit past
+    /// them zero, and the 8 bytes after). O(alternates).
+    func checkAlternateBlocks() throws(MMSearchError) {
+        let blockSize = Int(MMS_ALTERNATE_BLOCK_SIZE)
+        var nextBit = 0
+        for block in 0 ..< layout.alternateBlockCount {
+            let fields = index.alternateBlock(block), offset = layout.alternateBlocks + block * _IndexLayout.alternateBlockSize
+            guard Int(fields.delta_bit) == nextBit else {
+                throw corrupt(offset, "alternate block \(block) starts its deltas at bit \(fields.delta_bit), expected \(nextBit) (where the block before's end)")
+            }
+            guard block < layout.alternateBlockCount - 1 else {
+                guard fields.least_record == 0 else { throw corrupt(offset, "the last alternate block, which ends the deltas, has least record \(fields.least_record), expected 0") }
+                break
+            }
+            let end = Int(index.alternateBlock(block + 1).delta_bit)
+            guard end >= nextBit, (end - nextBit) % blockSize == 0, (end - nextBit) / blockSize <= Int(MMS_PACKED_MAX_WIDTH), end <= layout.alternateDeltaBits else {
+                throw corrupt(offset, "alternate block \(block)'s deltas take bits \(nextBit)..<\(end): not 32 deltas of at most \(MMS_PACKED_MAX_WIDTH) bits inside the \(layout.alternateDeltaBits) bits of alternate deltas")
+            }
+            let width = (end - nextBit) / blockSize
+            var greatest: UInt32 = 0, least = UInt32.max
+            for slot in 0 ..< blockSize {
+                let delta = index.bits(layout.alternateDeltaStart, at: nextBit + slot * width, (1 << UInt64(width)) - 1)
+                if block * blockSize + slot < layout.alternateCount {
+                    greatest = max(greatest, delta)
+                    least = min(least, delta)
+                } else if delta != 0 {
+                    throw corrupt(offset, "alternate block \(block) has delta \(delta) in slot \(slot), past the \(layout.alternateCount) alternates; expected 0")
+                }
+            }
+            guard least == 0, width == UInt32.bitWidth - greatest.leadingZeroBitCount else {
+                throw corrupt(offset, "alternate block \(block) has deltas from \(least) to \(greatest) at \(width) bits; expected the least of them 0 (least_record the least record) and the least width that holds the greatest")
+            }
+            nextBit = end
+        }
+        let streamBytes = (nextBit + 7) / 8
+        guard layout.alternateDeltaBits == streamBytes * 8 else {
+            throw corrupt(layout.alternateDeltaStart, "the alternate deltas are \(layout.alternateDeltaBits / 8 + Int(MMS_PACKED_TAIL)) bytes; its blocks' deltas take \(nextBit) bits, so \(streamBytes) bytes and \(MMS_PACKED_TAIL) zero bytes after")
+        }
+        for offset in layout.alternateDeltaStart + nextBit / 8 ..< layout.alternateDeltaStart + streamBytes + Int(MMS_PACKED_TAIL) {
+            let unused = offset == layout.alternateDeltaStart + nextBit / 8 ? index.raw[offset] >> UInt8(nextBit % 8) : index.raw[offset]
+            guard unused == 0 else { throw corrupt(offset, "bits after the last delta of the alternate deltas are not zero") }
+        }
+    }
+
     /// Checks every alternate name (its record, in record order among the given ones and among the
     /// spellings, and its text); returns their folds.
     func checkAlternates() throws(MMSearchError) -> [[UInt8]] {
@@ -420,7 +468,7 @@ private struct _Verifier {
             let record = UInt32(try self.index.alternateOwner(index))
             if index == layout.givenAlternateCount { previousRecord = 0 } // the spellings start over
             guard record >= previousRecord else {
-                throw corrupt(self.index.alternateOffset(index), "alternate name \(index) belongs to record \(record), after one of record \(previousRecord); alternates are sorted by record")
+                throw corrupt(self.index.alternateBlockOffset(index), "alternate name \(index) belongs to record \(record), after one of record \(previousRecord); alternates are sorted by record")
             }
             previousRecord = record
             let text = try self.index.alternateText(index)

@@ -33,7 +33,8 @@ extension _IndexBytes {
     }
 
     func withAlternateText<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
-        try withDecodedName(at: Int(try alternate(index).name_offset), location: alternateOffset(index), { "alternate name \(index)" }, body)
+        try checkAlternate(index)
+        return try withDecodedName(at: Int(alternateNameOffset(index)), location: alternateOffset(index), { "alternate name \(index)" }, body)
     }
 
     /// The length of fold(alternate name `index`), what an ALTERNATE match weighs by.

@@ -73,16 +73,33 @@ extension _IndexBytes {
     /// or the spellings), each sorted by record, so they are one run, found by binary search. A file
     /// that breaks the order gives some run of alternates, each still checked when read.
     func alternates(ofRecord index: Int, in part: Range<Int>) -> Range<Int> {
-        func firstPosition(notBelow record: Int) -> Int {
-            var low = part.lowerBound, high = part.upperBound
-            while low < high {
-                let middle = low + (high - low) / 2
-                if alternateRecord(middle) < record { low = middle + 1 } else { high = middle }
+        let first = firstAlternate(notBelow: index, in: part)
+        return first ..< max(first, firstAlternate(notBelow: index + 1, in: part))
+    }
+
+    /// The first position of `part` whose alternate's record is at least `record` (the records
+    /// ascending in it): a binary search over the least records of the blocks wholly inside `part`
+    /// (ALTERNATE_BLOCKS: such a block's first record is its least), which reads no delta, then one over
+    /// the alternates of the block before the first that starts at `record` or above (or of the
+    /// part's partial blocks at its ends), each record an alternate block and a delta.
+    func firstAlternate(notBelow record: Int, in part: Range<Int>) -> Int {
+        let size = Int(MMS_ALTERNATE_BLOCK_SIZE)
+        let whole = (part.lowerBound + size - 1) / size ..< max((part.lowerBound + size - 1) / size, part.upperBound / size)
+        var low = part.lowerBound, high = part.upperBound
+        if !whole.isEmpty {
+            var lowBlock = whole.lowerBound, highBlock = whole.upperBound
+            while lowBlock < highBlock {
+                let middle = lowBlock + (highBlock - lowBlock) / 2
+                if Int(alternateBlock(middle).least_record) < record { lowBlock = middle + 1 } else { highBlock = middle }
             }
-            return low
+            if lowBlock > whole.lowerBound { low = (lowBlock - 1) * size }
+            if lowBlock < whole.upperBound { high = lowBlock * size }
         }
-        let first = firstPosition(notBelow: index)
-        return first ..< max(first, firstPosition(notBelow: index + 1))
+        while low < high {
+            let middle = low + (high - low) / 2
+            if alternateRecord(middle) < record { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// The names of record `index` in order, each decoded and handed to `body` with its kind (PRIMARY

@@ -370,44 +370,81 @@ struct _IndexBytes {
     /// Alternate name `index`, its record checked.
     @inline(__always)
     func alternate(_ index: Int) throws(MMSearchError) -> mms_alternate {
-        let record = try alternateOwner(index)
-        let (array, bit) = alternateBits(index)
-        return mms_alternate(record: UInt32(record), name_offset: bits(array.start, at: bit + array.width - layout.alternateNameBits, layout.alternateNameMask))
+        mms_alternate(record: UInt32(try alternateOwner(index)), name_offset: alternateNameOffset(index))
     }
 
     /// The record alternate name `index` belongs to, checked (its name offset left unread).
     @inline(__always)
     func alternateOwner(_ index: Int) throws(MMSearchError) -> Int {
-        guard index >= 0, index < layout.alternateCount else {
-            throw corrupt(layout.alternates.start, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
-        }
+        try checkAlternate(index)
         let record = alternateRecord(index)
         guard record < layout.recordCount else {
-            throw corrupt(alternateOffset(index), "alternate name \(index) belongs to record \(record) of \(layout.recordCount)")
+            throw corrupt(alternateBlockOffset(index), record == .max
+                ? "alternate block \(index / Int(MMS_ALTERNATE_BLOCK_SIZE)) puts its deltas past the \(layout.alternateDeltaBits) bits of alternate deltas, before its own start or wider than 32 bits"
+                : "alternate name \(index) belongs to record \(record) of \(layout.recordCount)")
         }
         return record
     }
 
-    /// Which packed array holds alternate name `index` (a valid one), and its first bit there: ALTERNATES,
-    /// or past the given ones SPELLINGS.
+    /// Throws unless alternate name `index` exists (ALTERNATES' or SPELLINGS').
+    @inline(__always)
+    func checkAlternate(_ index: Int) throws(MMSearchError) {
+        guard index >= 0, index < layout.alternateCount else {
+            throw corrupt(layout.alternates.start, "alternate name \(index) does not exist (\(layout.alternateCount) alternates)")
+        }
+    }
+
+    /// Which packed array holds the name offset of alternate name `index` (a valid one), and its first
+    /// bit there: ALTERNATES, or past the given ones SPELLINGS.
     @inline(__always)
     func alternateBits(_ index: Int) -> (array: _PackedArray, bit: Int) {
         index < layout.givenAlternateCount ? (layout.alternates, index * layout.alternates.width)
             : (layout.spellings, (index - layout.givenAlternateCount) * layout.spellings.width)
     }
 
-    /// The record field of alternate name `index` (a valid one), unchecked: what the binary search over
-    /// a record's alternates compares.
+    /// The name offset of alternate name `index` (a valid one); decoding checks it.
     @inline(__always)
-    func alternateRecord(_ index: Int) -> Int {
+    func alternateNameOffset(_ index: Int) -> UInt32 {
         let (array, bit) = alternateBits(index)
-        return Int(bits(array.start, at: bit, layout.alternateRecordMask))
+        return bits(array.start, at: bit, layout.alternateNameMask)
     }
 
-    /// The byte of alternate name `index`'s first bit (a valid one): where an error about it points.
+    /// The record of alternate name `index` (a valid one; "Alternates' records"): its block's least
+    /// record plus its delta, or Int.max when the block's deltas do not lie inside ALTERNATE_DELTAS at
+    /// a width of at most 32. Never a read out of bounds, so the binary search over a record's
+    /// alternates compares it unchecked; `alternateOwner` checks it.
+    @inline(__always)
+    func alternateRecord(_ index: Int) -> Int {
+        // Block index / 32 (MMS_ALTERNATE_BLOCK_SIZE, 32 as the header asserts) and the next one (every
+        // alternate's block has one: the last block ends the deltas).
+        let size = MemoryLayout<mms_alternate_block>.stride, deltaBit = MemoryLayout<mms_alternate_block>.offset(of: \.delta_bit)!
+        let block = layout.alternateBlocks &+ (index &>> 5) &* size
+        let least = raw.loadUnaligned(fromByteOffset: block &+ MemoryLayout<mms_alternate_block>.offset(of: \.least_record)!, as: UInt32.self)
+        let first = Int(raw.loadUnaligned(fromByteOffset: block &+ deltaBit, as: UInt32.self))
+        let end = Int(raw.loadUnaligned(fromByteOffset: block &+ size &+ deltaBit, as: UInt32.self))
+        let width = (end &- first) &>> 5
+        guard first <= end, end <= layout.alternateDeltaBits, width <= Int(MMS_PACKED_MAX_WIDTH) else { return .max }
+        // The delta's last bit is below end, so its byte and the 8 loaded there lie inside the section.
+        let delta = bits(layout.alternateDeltaStart, at: first &+ (index & 31) &* width, (1 &<< UInt64(width)) &- 1)
+        return Int(least) &+ Int(delta)
+    }
+
+    /// Block `index` of ALTERNATE_BLOCKS (below alternateBlockCount), as stored: what verify and the
+    /// search for a record's alternates read.
+    @inline(__always)
+    func alternateBlock(_ index: Int) -> mms_alternate_block {
+        raw.loadUnaligned(fromByteOffset: layout.alternateBlocks + index * _IndexLayout.alternateBlockSize, as: mms_alternate_block.self)
+    }
+
+    /// The byte of alternate name `index`'s name offset (a valid one): where an error about its name points.
     func alternateOffset(_ index: Int) -> Int {
         let (array, bit) = alternateBits(index)
         return array.start + bit / 8
+    }
+
+    /// The byte of alternate name `index`'s block (a valid one): where an error about its record points.
+    func alternateBlockOffset(_ index: Int) -> Int {
+        layout.alternateBlocks + index / Int(MMS_ALTERNATE_BLOCK_SIZE) * _IndexLayout.alternateBlockSize
     }
 
     /// The population of record `index`; 0 when the index has none.
@@ -590,7 +627,7 @@ struct _IndexBytes {
             if let entry = match.entry {
                 let alternate = Int(entry & MMS_ENTRY_NAME_MASK) - layout.recordCount
                 if alternate >= 0, alternate < layout.alternateCount {
-                    let offset = Int(try self.alternate(alternate).name_offset)
+                    let offset = Int(alternateNameOffset(alternate))
                     if offset < layout.names.count { prefetch(layout.names.lowerBound + offset) }
                 }
             }

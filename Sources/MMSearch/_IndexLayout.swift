@@ -25,7 +25,7 @@ struct _IndexLayout: Sendable {
     let givenAlternateCount: Int
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
     /// The packed arrays: NODES (a node's label_offset), ENTRIES and TOP (entries),
-    /// ID_ORDER (record numbers), ALTERNATES and SPELLINGS (an alternate: record, then name_offset),
+    /// ID_ORDER (record numbers), ALTERNATES and SPELLINGS (an alternate's name_offset),
     /// POPULATION (empty, count 0, when the index has none), RECORDS and SPATIAL (their fields: `record`
     /// and `point`).
     let nodes: _PackedArray
@@ -35,8 +35,6 @@ struct _IndexLayout: Sendable {
     let idOrder: _PackedArray
     let alternates: _PackedArray
     let spellings: _PackedArray
-    let alternateRecordMask: UInt64
-    let alternateNameBits: Int
     let alternateNameMask: UInt64
     let population: _PackedArray
     let records: _PackedArray
@@ -61,6 +59,12 @@ struct _IndexLayout: Sendable {
     let entryBlockCount: Int
     let entryBlocks: Int
     let entryDeltas: Range<Int>
+    /// ALTERNATE_BLOCKS (byte offset; alternateBlockCount of them, the last one's delta_bit where the
+    /// deltas end) and ALTERNATE_DELTAS' bits before its tail: each alternate's record.
+    let alternateBlocks: Int
+    let alternateBlockCount: Int
+    let alternateDeltaStart: Int
+    let alternateDeltaBits: Int
     /// SYMBOLS: the symbol tables NAMES is encoded with (its count and byte offset); NAME_TABLES: which
     /// run of NAMES each encodes (its count and byte offset).
     let symbolCount: Int
@@ -85,6 +89,7 @@ struct _IndexLayout: Sendable {
     static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
     static let countryRunSize = MemoryLayout<mms_country_run>.stride
     static let entryBlockSize = MemoryLayout<mms_entry_block>.stride
+    static let alternateBlockSize = MemoryLayout<mms_alternate_block>.stride
     static let symbolSize = MemoryLayout<mms_symbol>.stride
     static let nameTableSize = MemoryLayout<mms_name_table>.stride
     static let countryPageSize = MemoryLayout<mms_country_page>.stride
@@ -102,7 +107,8 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_SOURCE, "source"), (MMS_SECTION_SPATIAL, "spatial"), (MMS_SECTION_COUNTRY_RUNS, "country runs"),
         (MMS_SECTION_ENTRY_BLOCKS, "entry blocks"), (MMS_SECTION_ENTRY_DELTAS, "entry deltas"),
         (MMS_SECTION_SYMBOLS, "symbols"), (MMS_SECTION_NAME_TABLES, "name tables"), (MMS_SECTION_PLACE_NAMES, "place names"),
-        (MMS_SECTION_COUNTRY_PAGES, "country pages"),
+        (MMS_SECTION_COUNTRY_PAGES, "country pages"), (MMS_SECTION_ALTERNATE_BLOCKS, "alternate blocks"),
+        (MMS_SECTION_ALTERNATE_DELTAS, "alternate deltas"),
     ]
 
     /// The name errors and `info` give section `kind`.
@@ -276,10 +282,8 @@ struct _IndexLayout: Sendable {
         guard Int(header.name_offset_bits) == nameOffsetBits else {
             throw corrupt(at(\.name_offset_bits), "packed name offset width \(header.name_offset_bits) bits, expected \(nameOffsetBits) for \(names.count) bytes of names")
         }
-        alternateRecordMask = (1 << UInt64(recordBits)) - 1
-        alternateNameBits = nameOffsetBits
         alternateNameMask = (1 << UInt64(nameOffsetBits)) - 1
-        alternates = try packed(MMS_SECTION_ALTERNATES, alternatesSection, count: givenAlternateCount, width: recordBits + nameOffsetBits)
+        alternates = try packed(MMS_SECTION_ALTERNATES, alternatesSection, count: givenAlternateCount, width: nameOffsetBits)
         record = _RecordFields(idBits: Int(header.record_id_bits), coordinateExponent: Int(header.coordinate_exponent), nameOffsetBits: nameOffsetBits)
         records = try packed(MMS_SECTION_RECORDS, recordsSection, count: recordCount, width: record.width)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
@@ -296,7 +300,7 @@ struct _IndexLayout: Sendable {
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
         countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
-        spellings = try packed(MMS_SECTION_SPELLINGS, count: Int(header.spelling_count), width: recordBits + nameOffsetBits)
+        spellings = try packed(MMS_SECTION_SPELLINGS, count: Int(header.spelling_count), width: nameOffsetBits)
         source = try section(MMS_SECTION_SOURCE)
         point = _PointFields(recordBits: recordBits)
         spatial = try packed(MMS_SECTION_SPATIAL, count: recordCount, width: point.width)
@@ -320,7 +324,18 @@ struct _IndexLayout: Sendable {
         (nameTableCount, nameTables) = try sizedArray(MMS_SECTION_NAME_TABLES, elementSize: Self.nameTableSize, limit: Int(MMS_MAX_NAME_TABLES))
         placeNames = try section(MMS_SECTION_PLACE_NAMES)
         (countryPageCount, countryPages) = try sizedArray(MMS_SECTION_COUNTRY_PAGES, elementSize: Self.countryPageSize)
-        let fileEnd = countryPages + countryPageCount * Self.countryPageSize
+        // ALTERNATE_BLOCKS: a block for each MMS_ALTERNATE_BLOCK_SIZE alternates and one after them;
+        // ALTERNATE_DELTAS: the deltas, then the zero tail.
+        let blockSize = Int(MMS_ALTERNATE_BLOCK_SIZE)
+        alternateBlockCount = (alternateCount + blockSize - 1) / blockSize + 1
+        alternateBlocks = try section(MMS_SECTION_ALTERNATE_BLOCKS, elementSize: Self.alternateBlockSize, count: alternateBlockCount).lowerBound
+        let alternateDeltas = try section(MMS_SECTION_ALTERNATE_DELTAS)
+        guard alternateDeltas.count >= Int(MMS_PACKED_TAIL) else {
+            throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_ALTERNATE_DELTAS), "alternate deltas section of \(alternateDeltas.count) bytes, expected at least its \(MMS_PACKED_TAIL) zero tail bytes")
+        }
+        alternateDeltaBits = (alternateDeltas.count - Int(MMS_PACKED_TAIL)) * 8
+        alternateDeltaStart = alternateDeltas.lowerBound
+        let fileEnd = alternateDeltas.upperBound
         guard fileEnd == raw.count else {
             throw corrupt(at(\.file_size), "the sections end at byte \(fileEnd), the file at \(raw.count)")
         }

@@ -317,7 +317,7 @@ public enum IndexBuilder {
         // A node packed as its label_offset, at the least width that holds every one.
         let nodeLabelBits = PackedArrays.width(holding: UInt64(trie.labels.count))
 
-        // An alternate packed as its record, then its name offset; a population at the width of the greatest.
+        // An alternate packed as its name offset (its record in ALTERNATE_BLOCKS); a population at the width of the greatest.
         let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
         let populationBits = populations.isEmpty ? 0 : UInt32.bitWidth - populations.max()!.leadingZeroBitCount
         // A record packed field by field ("Packed arrays"): id, biased coordinates in the greatest unit
@@ -342,10 +342,9 @@ public enum IndexBuilder {
         let regionBits = places.recordRegions.isEmpty ? 0 : PackedArrays.width(holding: UInt64(places.regions.count) + 1)
         let noRegion = UInt32(MMS_NO_REGION) & (1 << UInt32(regionBits) &- 1)
         func placeAlternates(_ kind: mms_section_kind, _ part: ArraySlice<mms_alternate>, in writer: inout _SectionWriter) {
-            writer.place(kind, packed: part.count, widths: [recordBits, nameOffsetBits]) { position, field in
-                field == 0 ? part[part.startIndex + position].record : part[part.startIndex + position].name_offset
-            }
+            writer.place(kind, packed: part.count, widths: [nameOffsetBits]) { position, _ in part[part.startIndex + position].name_offset }
         }
+        let alternateBlocks = try AlternateBlocks(records: alternates.map(\.record), file: file)
 
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_LABELS, trie.labels)
@@ -398,6 +397,8 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_NAME_TABLES, names.tables)
         writer.place(MMS_SECTION_PLACE_NAMES, placeNames.bytes)
         writer.place(MMS_SECTION_COUNTRY_PAGES, summaries.countryPages)
+        writer.place(MMS_SECTION_ALTERNATE_BLOCKS, alternateBlocks.blocks)
+        writer.place(MMS_SECTION_ALTERNATE_DELTAS, alternateBlocks.deltas)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: alternates.count - keys.spellingCount, summaries: summaries.summaries.count, top: summaries.top.count,

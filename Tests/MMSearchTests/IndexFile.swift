@@ -28,7 +28,7 @@ enum IndexFormat {
 
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
-    /// SOURCE, ENTRY_DELTAS and PLACE_NAMES are not arrays; NODES, ENTRIES, SUMMARIES, TOP, TOP_RANKS, RECORDS,
+    /// SOURCE, ENTRY_DELTAS, PLACE_NAMES and ALTERNATE_DELTAS are not arrays; NODES, ENTRIES, SUMMARIES, TOP, TOP_RANKS, RECORDS,
     /// POPULATION, ALTERNATES, ID_ORDER, RECORD_REGIONS, SPELLINGS and SPATIAL are packed: `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
@@ -39,6 +39,7 @@ enum IndexFormat {
         (MMS_SECTION_COUNTRY_PAGES, probe(mms_country_page.self)),
         (MMS_SECTION_ENTRY_BLOCKS, probe(mms_entry_block.self)),
         (MMS_SECTION_SYMBOLS, probe(mms_symbol.self)),
+        (MMS_SECTION_ALTERNATE_BLOCKS, probe(mms_alternate_block.self)),
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
@@ -64,8 +65,8 @@ enum IndexFormat {
     /// A record's coordinates (biased, in the header's unit: `IndexFile.coordinate`), at the widths of
     /// their greatest values in that unit (`IndexFile.width`).
     static let latitudeField = ("lat_e7", "latitude in coordinate units"), longitudeField = ("lon_e7", "longitude in coordinate units")
-    /// An alternate's fields (mms_alternate's, in its order).
-    static let alternateFields = [("record", "record_bits"), ("name_offset", "name_offset_bits")]
+    /// An alternate's field (mms_alternate's name_offset; its record is in ALTERNATE_BLOCKS).
+    static let alternateFields = [("name_offset", "name_offset_bits")]
 
     static func packed(_ kind: mms_section_kind) -> (kind: mms_section_kind, fields: [(name: String, width: String)], count: String)? {
         packedArrays.first { $0.kind == kind }
@@ -101,7 +102,10 @@ enum IndexFormat {
         case (MMS_SECTION_TOP_RANKS, "value"): return Meaning { _ in Int(3 << MMS_TOP_RANK_KIND_SHIFT) }
         case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
-        case (MMS_SECTION_ALTERNATES, "record"), (MMS_SECTION_SPELLINGS, "record"): return Meaning { $0.recordCount }
+        // An alternate block's least record past the records (each of its alternates' is at least that),
+        // its deltas past ALTERNATE_DELTAS' stream.
+        case (MMS_SECTION_ALTERNATE_BLOCKS, "least_record"): return Meaning { $0.recordCount }
+        case (MMS_SECTION_ALTERNATE_BLOCKS, "delta_bit"): return Meaning { $0.alternateDeltaStream.count * 8 + 1 }
         case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
         case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_PLACE_NAMES).count + 1 }
         // A symbol's length past MMS_SYMBOL_MAX_LENGTH (0 is refused too, but it points nowhere).
@@ -131,7 +135,7 @@ enum IndexFormat {
         // Where a city is: what distance order and the spatial index's boxes follow; another place in range
         // is another index that verify cannot tell from the real one.
         case (MMS_SECTION_RECORDS, "lat_e7"), (MMS_SECTION_RECORDS, "lon_e7"): return true
-        case (MMS_SECTION_RECORDS, "id"), (MMS_SECTION_POPULATION, "value"), (MMS_SECTION_ALTERNATES, "record"), (MMS_SECTION_SPELLINGS, "record"): return true
+        case (MMS_SECTION_RECORDS, "id"), (MMS_SECTION_POPULATION, "value"), (MMS_SECTION_ALTERNATE_BLOCKS, "least_record"): return true
         // Another country's or region's other name, or another folded text of the pool (verify sees
         // only that it is folded and in order).
         case (MMS_SECTION_QUALIFIER_NAMES, "owner"), (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return true
@@ -271,7 +275,10 @@ struct IndexFile {
     func packedBits(_ kind: mms_section_kind, _ position: Int, field: String?) -> (first: Int, width: Int) {
         let fields = IndexFormat.packed(kind)!.fields.map { (name: $0.name, width: width($0.width)) }
         let valueWidth = fields.reduce(0) { $0 + $1.width }
-        let index = field.flatMap { name in fields.firstIndex { $0.name == name } } ?? 0
+        let index = field.map { name in
+            guard let index = fields.firstIndex(where: { $0.name == name }) else { preconditionFailure("\(kind) has no packed field \(name)") }
+            return index
+        } ?? 0
         return (position * valueWidth + fields[..<index].reduce(0) { $0 + $1.width }, fields[index].width)
     }
 
@@ -352,6 +359,25 @@ struct IndexFile {
     var padding: [Range<Int>] {
         let sections = IndexFormat.dataSections.map(section)
         return zip(sections, sections.dropFirst()).map { $0.upperBound ..< $1.lowerBound }.filter { !$0.isEmpty }
+    }
+
+    /// ALTERNATE_DELTAS' stream of deltas, its zero tail left out: each delta is which record an
+    /// alternate belongs to, content as `IndexFormat.isContent` says of an alternate block's least record.
+    var alternateDeltaStream: Range<Int> {
+        let deltas = section(MMS_SECTION_ALTERNATE_DELTAS)
+        return deltas.lowerBound ..< deltas.upperBound - Int(MMS_PACKED_TAIL)
+    }
+
+    /// The record of alternate name `index` ("Alternates' records"): its block's least record plus its
+    /// delta, at the width the next block's delta_bit gives.
+    func alternateRecord(_ index: Int) -> Int {
+        let element = IndexFormat.element(of: MMS_SECTION_ALTERNATE_BLOCKS)!, size = Int(MMS_ALTERNATE_BLOCK_SIZE)
+        func field(_ block: Int, _ name: String) -> Int {
+            Int(load(at: offset(MMS_SECTION_ALTERNATE_BLOCKS, element: block, element.field(name)!), width: element.field(name)!.width))
+        }
+        let block = index / size, first = field(index / size, "delta_bit")
+        let width = (field(block + 1, "delta_bit") - first) / size
+        return field(block, "least_record") + Int(loadBits(from: alternateDeltaStream.lowerBound, bit: first + index % size * width, width: width))
     }
 
     /// The bytes of PLACE_NAMES that are content: the countries' and regions' other names (QUALIFIER_NAMES'

@@ -455,8 +455,10 @@ import Testing
         let element = isPadding ? nil : IndexFormat.element(of: kind)
         var random = SeededRandom(seed: 23 + UInt64(kindNumber))
         let offsets = ranges.flatMap { $0 }
-        // In PLACE_NAMES, the countries' and regions' other names are content (`IndexFile.contentTexts`).
-        let contentTexts = kind == MMS_SECTION_PLACE_NAMES ? fixture.file.contentTexts : []
+        // In PLACE_NAMES, the countries' and regions' other names are content (`IndexFile.contentTexts`); so
+        // are the alternates' records, in ALTERNATE_DELTAS' stream.
+        let contentTexts = kind == MMS_SECTION_PLACE_NAMES ? fixture.file.contentTexts
+            : kind == MMS_SECTION_ALTERNATE_DELTAS ? [fixture.file.alternateDeltaStream] : []
         // Each flip exercises the file twice (about 10 ms in a debug build): a third of them in the quick run.
         let flips = fixtureName == "full" ? FullTests.count(quick: 10, full: 30) : FullTests.count(quick: 5, full: 15)
         for _ in 0 ..< min(flips, offsets.count * 2) {
@@ -758,8 +760,9 @@ import Testing
         for position in 0 ..< file.count(of: MMS_SECTION_ENTRIES) {
             let (kind, name) = file.entry(MMS_SECTION_ENTRIES, position)
             guard name >= file.recordCount, name < file.recordCount + file.givenAlternateCount else { continue } // a given alternate's
-            let record = Int(file.packedValue(MMS_SECTION_ALTERNATES, Int(name) - file.recordCount, field: "record"))
-            let hasDisplayName = file.packedValue(MMS_SECTION_RECORDS, record, field: "name_length") > 0
+            let record = file.alternateRecord(Int(name) - file.recordCount)
+            let nameOffset = Int(file.packedValue(MMS_SECTION_RECORDS, record, field: "name_offset"))
+            let hasDisplayName = file.bytes[file.section(MMS_SECTION_NAMES).lowerBound + nameOffset] != UInt8(MMS_STRING_END)
             if kind == MMS_KIND_ALTERNATE.rawValue, hasDisplayName {
                 madePrimary.append(Self.damaged("entry \(position): alternate name \(name) made PRIMARY") {
                     $0.storeEntry(MMS_SECTION_ENTRIES, position, kind: MMS_KIND_PRIMARY.rawValue, name: UInt64(name))
@@ -775,19 +778,20 @@ import Testing
         #expect(wrongAndAccepted.isEmpty, "verify accepted \(wrongAndAccepted.count) that answer wrong, e.g. \(wrongAndAccepted.prefix(3).map(\.what))")
     }
 
-    /// The end byte (0xFF) that follows every display name in NAMES replaced. Readers take display
-    /// names by their length, so answers stay right; but the format says the end byte is there.
-    /// KNOWN GAP: verify does not check it.
+    /// The end byte (0xFF) that ends a display name in NAMES replaced (every 37th record's): since
+    /// format 11 a name ends there, so it runs into the next name's codes (or is no valid encoding),
+    /// and verify refuses every one: the name no longer makes its record's keys.
     @Test func displayNameEndBytesAreChecked() {
         let file = Self.full.file
         let names = file.section(MMS_SECTION_NAMES)
         var cases: [(what: String, outcome: Outcome)] = []
         for record in stride(from: 0, to: file.recordCount, by: 37) {
-            let length = Int(file.packedValue(MMS_SECTION_RECORDS, record, field: "name_length"))
-            let end = names.lowerBound + Int(file.packedValue(MMS_SECTION_RECORDS, record, field: "name_offset")) + length
-            guard length > 0, end < names.upperBound, file.bytes[end] == UInt8(MMS_STRING_END) else { continue }
+            let start = names.lowerBound + Int(file.packedValue(MMS_SECTION_RECORDS, record, field: "name_offset"))
+            guard start < names.upperBound, file.bytes[start] != UInt8(MMS_STRING_END) else { continue } // an empty display name
+            guard let end = (start ..< names.upperBound).first(where: { file.bytes[$0] == UInt8(MMS_STRING_END) }), end < names.upperBound - 1 else { continue }
             cases.append(Self.damaged("the end byte of record \(record)'s display name") { $0.bytes[end] = UInt8(ascii: "a") })
         }
+        #expect(cases.count >= 3)
         Self.expectRefused(cases)
     }
 
@@ -863,6 +867,78 @@ import Testing
         }
         #expect(cases.count >= 6)
         Self.expectRefused(cases)
+    }
+
+    /// Alternates' records (ALTERNATE_DELTAS) set to other values: 0, one more, one less and the widest
+    /// their block's width holds, in the first, a middle and the last block. Nothing reads out of
+    /// bounds; a record past the records throws or answers right; and verify refuses exactly the damage
+    /// the format forbids, as read back here: a record past the records or out of record order, a
+    /// block without a zero delta, or one whose width is not the least for its greatest. (Another record
+    /// in order is content: another index, which verify cannot tell from the real one.)
+    @Test func alternateDeltasDamaged() {
+        let intactFile = Self.full.file
+        let block = IndexFormat.element(of: MMS_SECTION_ALTERNATE_BLOCKS)!, size = Int(MMS_ALTERNATE_BLOCK_SIZE)
+        func deltaBit(_ number: Int) -> Int {
+            Int(intactFile.load(at: intactFile.offset(MMS_SECTION_ALTERNATE_BLOCKS, element: number, block.field("delta_bit")!), width: block.field("delta_bit")!.width))
+        }
+        let alternates = intactFile.alternateCount, given = intactFile.givenAlternateCount, blocks = intactFile.count(of: MMS_SECTION_ALTERNATE_BLOCKS)
+        #expect(blocks == (alternates + size - 1) / size + 1)
+        /// Whether the format forbids `file`'s alternates' records, block `number` being the damaged one.
+        func forbidden(_ file: IndexFile, block number: Int, width: Int) -> Bool {
+            let records = (0 ..< alternates).map { file.alternateRecord($0) }
+            if records.contains(where: { $0 >= file.recordCount }) { return true }
+            if zip(records.indices.dropFirst(), records.dropFirst()).contains(where: { $0 != given && $1 < records[$0 - 1] }) { return true }
+            let deltas = (number * size ..< min(alternates, number * size + size)).map { records[$0] - records[number * size ..< min(alternates, number * size + size)].min()! }
+            let stored = (number * size ..< min(alternates, number * size + size)).map {
+                Int(file.loadBits(from: file.alternateDeltaStream.lowerBound, bit: deltaBit(number) + ($0 - number * size) * width, width: width))
+            }
+            return stored != deltas || width != Int.bitWidth - (deltas.max() ?? 0).leadingZeroBitCount
+        }
+        var checked = 0, refused = 0
+        for number in Set([0, (blocks - 1) / 2, blocks - 2]).sorted() where number >= 0 {
+            let width = (deltaBit(number + 1) - deltaBit(number)) / size
+            guard width > 0 else { continue }
+            for slot in Set([0, size / 2, min(size, alternates - number * size) - 1]).sorted() {
+                let bit = deltaBit(number) + slot * width
+                let intact = intactFile.loadBits(from: intactFile.alternateDeltaStream.lowerBound, bit: bit, width: width)
+                for value in Set([0, intact &+ 1, intact &- 1, (UInt64(1) << UInt64(width)) - 1]) where value != intact && value >> UInt64(width) == 0 {
+                    var file = intactFile
+                    file.storeBits(value, from: file.alternateDeltaStream.lowerBound, bit: bit, width: width)
+                    let outcome = Self.exercise(file.withChecksumFixed())
+                    let what = "delta of alternate \(number * size + slot) = \(value) (was \(intact))"
+                    if file.alternateRecord(number * size + slot) >= file.recordCount { Self.checkThrowsOrRight(outcome, Self.full, what) }
+                    if forbidden(file, block: number, width: width) {
+                        Self.checkRefused(outcome, Self.full, what)
+                        refused += 1
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 6 && refused >= 3)
+        // The same records written otherwise: a block's least record one less and each delta one more
+        // (where its width holds them). Answers stay right; verify refuses the form (the least delta 0).
+        let element = IndexFormat.element(of: MMS_SECTION_ALTERNATE_BLOCKS)!.field("least_record")!
+        let reencoded = (0 ..< blocks - 1).first { number in
+            let width = (deltaBit(number + 1) - deltaBit(number)) / size
+            let deltas = (0 ..< size).map { intactFile.loadBits(from: intactFile.alternateDeltaStream.lowerBound, bit: deltaBit(number) + $0 * width, width: width) }
+            return width > 0 && intactFile.alternateRecord(number * size) > 0 && deltas.allSatisfy { $0 + 1 < UInt64(1) << UInt64(width) }
+                && (number + 1) * size <= alternates
+        }
+        #expect(reencoded != nil)
+        if let number = reencoded {
+            var file = intactFile
+            let width = (deltaBit(number + 1) - deltaBit(number)) / size, at = file.offset(MMS_SECTION_ALTERNATE_BLOCKS, element: number, element)
+            file.store(file.load(at: at, width: element.width) - 1, at: at, width: element.width)
+            for slot in 0 ..< size {
+                let bit = deltaBit(number) + slot * width
+                file.storeBits(file.loadBits(from: file.alternateDeltaStream.lowerBound, bit: bit, width: width) + 1, from: file.alternateDeltaStream.lowerBound, bit: bit, width: width)
+            }
+            #expect((number * size ..< (number + 1) * size).allSatisfy { file.alternateRecord($0) == intactFile.alternateRecord($0) })
+            let outcome = Self.exercise(file.withChecksumFixed())
+            Self.checkThrowsOrRight(outcome, Self.full, "alternate block \(number) re-encoded")
+            Self.checkRefused(outcome, Self.full, "alternate block \(number) re-encoded")
+        }
     }
 
     /// 40 cities of one word each ("Alpha0" ... "Alpha39"): one key each, so the root's 40 entries are

@@ -67,13 +67,13 @@ import Testing
     /// The section lines of `info`: every section of the format, in file order, back to back from the
     /// end of the header at 8-byte boundaries, the last one ending the file.
     static func expectSections(_ lines: [String], fileSize: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let names = ["labels", "nodes", "children", "entries", "summaries", "top pages", "top page ranks", "records", "population", "alternates", "names", "id order", "record regions", "regions", "countries", "qualifier names", "spellings", "source", "spatial", "country runs", "entry blocks", "entry deltas", "symbols", "name tables", "place names", "country pages"]
+        let names = ["labels", "nodes", "children", "entries", "summaries", "top pages", "top page ranks", "records", "population", "alternates", "names", "id order", "record regions", "regions", "countries", "qualifier names", "spellings", "source", "spatial", "country runs", "entry blocks", "entry deltas", "symbols", "name tables", "place names", "country pages", "alternate blocks", "alternate deltas"]
         let start = try #require(lines.firstIndex(of: "sections"), sourceLocation: sourceLocation)
         let rows = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
         #expect(rows.count == names.count, "\(rows)", sourceLocation: sourceLocation)
         var end = MemoryLayout<mms_header>.size
         for (row, name) in zip(rows, names) {
-            // "  NAME  LENGTH bytes at offset OFFSET", the name padded to 11 columns.
+            // "  NAME  LENGTH bytes at offset OFFSET", the name and the length padded to line up.
             #expect(row.hasPrefix("  " + name + " "), "\(row)", sourceLocation: sourceLocation)
             let words = row.dropFirst(2 + name.count).split(separator: " ")
             #expect(words.count == 5 && words[1] == "bytes" && words[2] == "at" && words[3] == "offset", "\(row)", sourceLocation: sourceLocation)
