@@ -392,7 +392,7 @@
  * read by version 12.
  *
  * Limits of version 12: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
- * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; a name or key of at most 65,535
+ * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas under 2^32 bits; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, to 1e-7 degree at the finest (RECORDS keeps the greatest unit that holds them all); country
  * codes of two digits or ASCII letters. The builder refuses input past a limit with an error.
