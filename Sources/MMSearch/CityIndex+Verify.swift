@@ -106,14 +106,12 @@ private struct _Verifier {
         guard nextBlock == layout.entryBlockCount else {
             throw corrupt(layout.entryBlocks, "the country runs hold \(nextBlock) blocks, the entry blocks section \(layout.entryBlockCount)")
         }
-        let streamBytes = (nextBit + 7) / 8
-        guard layout.entryDeltas.count == streamBytes + Int(MMS_ENTRY_DELTAS_TAIL) else {
-            throw corrupt(layout.entryDeltas.lowerBound, "the gap stream is \(layout.entryDeltas.count) bytes; its blocks' gaps take \(nextBit) bits, so \(streamBytes) bytes and \(MMS_ENTRY_DELTAS_TAIL) zero bytes after")
+        // The gap stream as a packed array of one-bit values (its tail, MMS_ENTRY_DELTAS_TAIL, is MMS_PACKED_TAIL).
+        let stream = _PackedArray(start: layout.entryDeltas.lowerBound, count: nextBit, width: 1)
+        guard layout.entryDeltas.count == stream.bytes.count else {
+            throw corrupt(layout.entryDeltas.lowerBound, "the gap stream is \(layout.entryDeltas.count) bytes; its blocks' gaps take \(nextBit) bits, so \(stream.bytes.count) bytes with the \(MMS_ENTRY_DELTAS_TAIL) zero bytes after")
         }
-        for offset in layout.entryDeltas.lowerBound + nextBit / 8 ..< layout.entryDeltas.upperBound {
-            let unused = offset == layout.entryDeltas.lowerBound + nextBit / 8 ? index.raw[offset] >> UInt8(nextBit % 8) : index.raw[offset]
-            guard unused == 0 else { throw corrupt(offset, "bits after the last gap of the gap stream are not zero") }
-        }
+        try checkZeroPastValues(stream, "entry deltas")
         var withCountry = 0
         for position in 0 ..< layout.entryCount {
             let owner = try index.owner(ofEntry: try index.entry(position), at: entryOffset(position))
@@ -291,16 +289,7 @@ private struct _Verifier {
                       ("summaries", layout.summaries), ("top page ranks", layout.topRanks)]
             + (layout.hasPopulation ? [("population", layout.population)] : []) + (layout.hasRegions ? [("record regions", layout.recordRegions)] : [])
             + [("children's entry deltas", layout.childDeltas)]
-        for (name, array) in arrays {
-            let valueBits = array.count * array.width
-            let lastByte = array.start + valueBits / 8
-            if valueBits % 8 != 0, index.raw[lastByte] >> UInt8(valueBits % 8) != 0 {
-                throw corrupt(lastByte, "the \(name) section has bits set past its last value")
-            }
-            for offset in array.start + (valueBits + 7) / 8 ..< array.bytes.upperBound where index.raw[offset] != 0 {
-                throw corrupt(offset, "the \(name) section's \(MMS_PACKED_TAIL) bytes after its values are not zero")
-            }
-        }
+        for (name, array) in arrays { try checkZeroPastValues(array, name) }
         let table = index.sectionTable()
         for (position, entry) in _IndexLayout.sectionNames.enumerated() {
             let section = table[Int(entry.kind.rawValue)]
@@ -411,6 +400,19 @@ private struct _Verifier {
         return (tails, primary)
     }
 
+    /// The bits of packed array `array` past its last value, and its MMS_PACKED_TAIL bytes, are zero
+    /// (its length checked by the caller: at open, or from the blocks of a delta stream).
+    func checkZeroPastValues(_ array: _PackedArray, _ name: String) throws(MMSearchError) {
+        let valueBits = array.count * array.width
+        let lastByte = array.start + valueBits / 8
+        if valueBits % 8 != 0, index.raw[lastByte] >> UInt8(valueBits % 8) != 0 {
+            throw corrupt(lastByte, "the \(name) section has bits set past its last value")
+        }
+        for offset in array.start + (valueBits + 7) / 8 ..< array.bytes.upperBound where index.raw[offset] != 0 {
+            throw corrupt(offset, "the \(name) section's \(MMS_PACKED_TAIL) bytes after its values are not zero")
+        }
+    }
+
     /// ALTERNATE_BLOCKS and ALTERNATE_DELTAS ("Alternates' records"): each block's deltas where the one
     /// before's end, a multiple of 32 bits, at most 32 bits each and the least width that holds the
     /// greatest; its least_record the least of its records (some delta 0); the slots past the last
@@ -448,14 +450,12 @@ private struct _Verifier {
             }
             nextBit = end
         }
-        let streamBytes = (nextBit + 7) / 8
-        guard layout.alternateDeltaBits == streamBytes * 8 else {
-            throw corrupt(layout.alternateDeltaStart, "the alternate deltas are \(layout.alternateDeltaBits / 8 + Int(MMS_PACKED_TAIL)) bytes; its blocks' deltas take \(nextBit) bits, so \(streamBytes) bytes and \(MMS_PACKED_TAIL) zero bytes after")
+        // The stream: the blocks' deltas as a packed array of one-bit values, as CHILDREN's deltas are.
+        let stream = _PackedArray(start: layout.alternateDeltaStart, count: nextBit, width: 1)
+        guard layout.alternateDeltaBits / 8 + Int(MMS_PACKED_TAIL) == stream.bytes.count else {
+            throw corrupt(layout.alternateDeltaStart, "the alternate deltas are \(layout.alternateDeltaBits / 8 + Int(MMS_PACKED_TAIL)) bytes; its blocks' deltas take \(nextBit) bits, so \(stream.bytes.count) bytes with the \(MMS_PACKED_TAIL) zero bytes after")
         }
-        for offset in layout.alternateDeltaStart + nextBit / 8 ..< layout.alternateDeltaStart + streamBytes + Int(MMS_PACKED_TAIL) {
-            let unused = offset == layout.alternateDeltaStart + nextBit / 8 ? index.raw[offset] >> UInt8(nextBit % 8) : index.raw[offset]
-            guard unused == 0 else { throw corrupt(offset, "bits after the last delta of the alternate deltas are not zero") }
-        }
+        try checkZeroPastValues(stream, "alternate deltas")
     }
 
     /// Checks every alternate name (its record, in record order among the given ones and among the

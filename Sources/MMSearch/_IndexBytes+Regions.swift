@@ -84,7 +84,7 @@ extension _IndexBytes {
     /// part's partial blocks at its ends), each record an alternate block and a delta.
     func firstAlternate(notBelow record: Int, in part: Range<Int>) -> Int {
         let size = Int(MMS_ALTERNATE_BLOCK_SIZE)
-        let whole = (part.lowerBound + size - 1) / size ..< max((part.lowerBound + size - 1) / size, part.upperBound / size)
+        let firstWhole = (part.lowerBound + size - 1) / size, whole = firstWhole ..< max(firstWhole, part.upperBound / size)
         var low = part.lowerBound, high = part.upperBound
         if !whole.isEmpty {
             var lowBlock = whole.lowerBound, highBlock = whole.upperBound

@@ -417,23 +417,19 @@ struct _IndexBytes {
     func alternateRecord(_ index: Int) -> Int {
         // Block index / 32 (MMS_ALTERNATE_BLOCK_SIZE, 32 as the header asserts) and the next one (every
         // alternate's block has one: the last block ends the deltas).
-        let size = MemoryLayout<mms_alternate_block>.stride, deltaBit = MemoryLayout<mms_alternate_block>.offset(of: \.delta_bit)!
-        let block = layout.alternateBlocks &+ (index &>> 5) &* size
-        let least = raw.loadUnaligned(fromByteOffset: block &+ MemoryLayout<mms_alternate_block>.offset(of: \.least_record)!, as: UInt32.self)
-        let first = Int(raw.loadUnaligned(fromByteOffset: block &+ deltaBit, as: UInt32.self))
-        let end = Int(raw.loadUnaligned(fromByteOffset: block &+ size &+ deltaBit, as: UInt32.self))
+        let block = alternateBlock(index &>> 5), first = Int(block.delta_bit), end = Int(alternateBlock((index &>> 5) &+ 1).delta_bit)
         let width = (end &- first) &>> 5
         guard first <= end, end <= layout.alternateDeltaBits, width <= Int(MMS_PACKED_MAX_WIDTH) else { return .max }
         // The delta's last bit is below end, so its byte and the 8 loaded there lie inside the section.
         let delta = bits(layout.alternateDeltaStart, at: first &+ (index & 31) &* width, (1 &<< UInt64(width)) &- 1)
-        return Int(least) &+ Int(delta)
+        return Int(block.least_record) &+ Int(delta)
     }
 
     /// Block `index` of ALTERNATE_BLOCKS (below alternateBlockCount), as stored: what verify and the
     /// search for a record's alternates read.
     @inline(__always)
     func alternateBlock(_ index: Int) -> mms_alternate_block {
-        raw.loadUnaligned(fromByteOffset: layout.alternateBlocks + index * _IndexLayout.alternateBlockSize, as: mms_alternate_block.self)
+        raw.loadUnaligned(fromByteOffset: layout.alternateBlocks &+ index &* MemoryLayout<mms_alternate_block>.stride, as: mms_alternate_block.self)
     }
 
     /// The byte of alternate name `index`'s name offset (a valid one): where an error about its name points.
