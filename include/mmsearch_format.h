@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 12. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 13. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -53,7 +53,7 @@
  *                                                         see "The spatial index")
  *   sections[COUNTRY_RUNS]  mms_country_run[country_run_count]  each country's entries, sorted by code
  *   sections[ENTRY_BLOCKS]  mms_entry_block[entry_block_count]  their positions, 128 a block
- *   sections[ENTRY_DELTAS]  uint8_t[]                    the blocks' packed gaps, then 8 zero bytes
+ *   sections[ENTRY_DELTAS]  uint8_t[]                    the blocks' steps, gamma coded, then 8 zero bytes
  *                                                         (see "Country entries")
  *   sections[SYMBOLS]       mms_symbol[symbol_count]     the symbol tables NAMES is encoded with
  *   sections[NAME_TABLES]   mms_name_table[name_table_count]  which names each table encodes
@@ -260,12 +260,17 @@
  * ENTRY_BLOCKS[block_first ..< block_first + block_count], and the runs' blocks follow one another in
  * run order. A run of n positions has ceil(n / MMS_ENTRY_BLOCK_SIZE) blocks, each of
  * MMS_ENTRY_BLOCK_SIZE positions but the last (the rest). A block stores its first position; each next
- * one is the one before plus 1 plus a gap, the gaps packed at the block's width (0 to 32 bits) in
- * ENTRY_DELTAS from bit delta_bit on, least significant bit first (bit i of the stream is bit i % 8 of
- * byte i / 8). The blocks' gaps follow one another in block order from bit 0, and the stream is
- * followed by zero bits up to the next byte and then 8 zero bytes (so that a reader may load 8 bytes
- * at any gap's byte).
- * Size on the README's index: about 1.5 bytes an entry (1.2 MB for 1,245,450 entries).
+ * one is the one before plus a step d >= 1, the steps Elias-gamma coded in ENTRY_DELTAS from bit
+ * delta_bit on, least significant bit first (bit i of the stream is bit i % 8 of byte i / 8): with
+ * z = floor(log2 d) (at most MMS_ENTRY_STEP_MAX_ZEROS), z zero bits, a one bit, then d's low z bits
+ * (least significant first): 2z + 1 bits, so a step of 1 (the next entry: 60% of them on the
+ * README's index) takes one bit. The blocks' codes follow one another in block order from bit 0, and
+ * the stream is followed by zero bits up to the next byte and then 8 zero bytes (so that a reader may
+ * load 8 bytes at any code's byte).
+ * Why gamma and not a width per block (format 12): the steps are mostly 1 with a long flat tail (about
+ * as many of 2 bits as of 8), so a block's longest step set the width of all 127. On the README's index
+ * that was 1.48 MB of blocks and gaps; gamma codes with 8-byte blocks take 0.82 MB, a step read as a
+ * count of trailing zeros and a shift.
  *
  * Country pages (a search restricted to one country, ranked, at a big node). For every summarized node
  * and every country code (as COUNTRY_RUNS writes it) such that more than MMS_COUNTRY_PAGE_THRESHOLD
@@ -352,8 +357,8 @@
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
  *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
  *   to them gives wrong answers, never a read out of bounds, and verify finds it; a country run's
- *   blocks inside ENTRY_BLOCKS, a block's gaps inside ENTRY_DELTAS and its width at most 32, every
- *   position read below entry_count, a country page's first page inside TOP with its count at most
+ *   blocks inside ENTRY_BLOCKS, each step's code inside ENTRY_DELTAS, before its tail, with at most
+ *   MMS_ENTRY_STEP_MAX_ZEROS zeros, every position read below entry_count, a country page's first page inside TOP with its count at most
  *   its node's entries, and an alternate block's deltas inside ALTERNATE_DELTAS, before its tail, at a
  *   width of at most 32, each record read below record_count),
  *   so a corrupt file raises an error and never reads out of bounds.
@@ -371,7 +376,8 @@
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, and SPATIAL a k-d tree
  *   of every record exactly once (every point's coordinates its record's, and inside the box its
  *   ancestors' splits give it); the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
- *   their gaps the stream as "Country entries" says (every bit past them zero), each run's positions
+ *   their steps the stream as "Country entries" says (each block's codes starting where the block
+ *   before's end, every bit past them zero), each run's positions
  *   strictly ascending, each position's entry's record of the run's code, and as many positions in all
  *   as entries whose record has a country (so each such entry is listed exactly once); the country
  *   pages sorted, exactly where they belong, with the counts, pages and page ranks a search computes.
@@ -388,11 +394,11 @@
  * spatial points as arrays of fixed-size fields) and version 7 (names stored as they are, regions' and
  * countries' texts in NAMES) and version 8 (no country pages) and version 9 (each node's entry_first
  * in NODES) and version 10 (records with their names' lengths, coordinates at 1e-7 degree always and
- * country codes in 16 bits) and version 11 (each alternate's record beside its name offset) are not
- * read by version 12.
+ * country codes in 16 bits) and version 11 (each alternate's record beside its name offset) and
+ * version 12 (country entries' gaps at a width per block) are not read by version 13.
  *
- * Limits of version 12: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
- * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas under 2^32 bits; a name or key of at most 65,535
+ * Limits of version 13: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, to 1e-7 degree at the finest (RECORDS keeps the greatest unit that holds them all); country
  * codes of two digits or ASCII letters. The builder refuses input past a limit with an error.
@@ -410,7 +416,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 12u
+#define MMS_FORMAT_VERSION 13u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -488,8 +494,9 @@ extern "C" {
 #define MMS_SPATIAL_AXIS_LONGITUDE 0x80000000u
 /* COUNTRY_RUNS: positions in each ENTRY_BLOCKS block (the last of a run holds the rest). */
 #define MMS_ENTRY_BLOCK_SIZE 128u
-/* ENTRY_DELTAS: the widest gap, in bits; and the zero bytes after the stream. */
-#define MMS_ENTRY_GAP_MAX_WIDTH 32u
+/* ENTRY_DELTAS: the most zeros a step's code starts with (a step below 2^33: positions below 2^32
+   are less apart); and the zero bytes after the stream. */
+#define MMS_ENTRY_STEP_MAX_ZEROS 32u
 #define MMS_ENTRY_DELTAS_TAIL 8u
 /* ALTERNATE_BLOCKS: alternates in each block (the last one's slots past the alternates hold zeros). */
 #define MMS_ALTERNATE_BLOCK_SIZE 32u
@@ -783,16 +790,13 @@ typedef struct mms_country_page {
 
 /*
  * One block of a country's entry positions (ENTRY_BLOCKS; see "Country entries"). Invariants: first <
- * entry_count, and above the last position of the block before in its run; width <=
- * MMS_ENTRY_GAP_MAX_WIDTH (0 when every gap is 0, or the block holds one position); delta_bit = the
- * block before's delta_bit + (its positions - 1) * its width (0 for block 0); every position it
- * gives below entry_count. No padding: 12 bytes, 4-aligned.
+ * entry_count, and above the last position of the block before in its run; delta_bit = where the
+ * block before's codes end (0 for block 0); every position it gives below entry_count. No padding:
+ * 8 bytes, 4-aligned.
  */
 typedef struct mms_entry_block {
     uint32_t first;       /* the block's first position in ENTRIES */
-    uint32_t delta_bit;   /* where its gaps start in ENTRY_DELTAS, in bits */
-    uint8_t width;        /* bits a gap */
-    uint8_t reserved[3];  /* zero */
+    uint32_t delta_bit;   /* where its steps' codes start in ENTRY_DELTAS, in bits */
 } mms_entry_block;
 
 /*
@@ -991,12 +995,10 @@ _Static_assert(offsetof(mms_country_page, reserved) == 6, "mms_country_page.rese
 _Static_assert(offsetof(mms_country_page, record_count) == 8, "mms_country_page.record_count");
 _Static_assert(offsetof(mms_country_page, top_first) == 12, "mms_country_page.top_first");
 _Static_assert(MMS_COUNTRY_PAGE_THRESHOLD >= MMS_TOP_COUNT, "a country page is a whole page");
-_Static_assert(sizeof(mms_entry_block) == 12, "mms_entry_block is 12 bytes");
+_Static_assert(sizeof(mms_entry_block) == 8, "mms_entry_block is 8 bytes");
 _Static_assert(offsetof(mms_entry_block, first) == 0, "mms_entry_block.first");
 _Static_assert(offsetof(mms_entry_block, delta_bit) == 4, "mms_entry_block.delta_bit");
-_Static_assert(offsetof(mms_entry_block, width) == 8, "mms_entry_block.width");
-_Static_assert(offsetof(mms_entry_block, reserved) == 9, "mms_entry_block.reserved");
-_Static_assert(MMS_ENTRY_GAP_MAX_WIDTH + 7 <= 64 && MMS_ENTRY_DELTAS_TAIL == 8, "a gap lies inside the 8 bytes loaded at its byte");
+_Static_assert(MMS_ENTRY_STEP_MAX_ZEROS + 1 + 7 <= 64 && MMS_ENTRY_DELTAS_TAIL == 8, "a code's zeros and its one lie inside the 8 bytes loaded at its byte");
 _Static_assert(sizeof(mms_alternate_block) == 8, "mms_alternate_block is 8 bytes");
 _Static_assert(offsetof(mms_alternate_block, least_record) == 0, "mms_alternate_block.least_record");
 _Static_assert(offsetof(mms_alternate_block, delta_bit) == 4, "mms_alternate_block.delta_bit");

@@ -54,7 +54,7 @@ private struct _Verifier {
     }
 
     /// COUNTRY_RUNS, ENTRY_BLOCKS and ENTRY_DELTAS: the runs sorted by code (well formed, reserved bytes
-    /// zero), their blocks tiling ENTRY_BLOCKS in order and the blocks' gaps the stream from bit 0 (every
+    /// zero), their blocks tiling ENTRY_BLOCKS in order and the blocks' step codes the stream from bit 0 (every
     /// bit past the last zero, and the 8 bytes after it there), each run's positions strictly ascending
     /// with every entry's record of the run's code, and as many positions as entries whose record has a
     /// country: each such entry listed exactly once. O(entry_count).
@@ -78,12 +78,11 @@ private struct _Verifier {
             nextBlock = run.blocks.upperBound
             var last = -1, count = 0
             for block in run.blocks {
-                let blockOffset = layout.entryBlocks + block * _IndexLayout.entryBlockSize
                 let fields = try index.entryBlock(block)
-                guard fields.reserved == (0, 0, 0), Int(fields.delta_bit) == nextBit else {
-                    throw corrupt(blockOffset, "entry block \(block) starts its gaps at bit \(fields.delta_bit) (expected \(nextBit)), or has reserved bytes not zero")
+                guard Int(fields.delta_bit) == nextBit else {
+                    throw corrupt(layout.entryBlocks + block * _IndexLayout.entryBlockSize, "entry block \(block) starts its step codes at bit \(fields.delta_bit), expected \(nextBit) (where the block before's end)")
                 }
-                nextBit += (index.positionCount(ofBlock: block, in: run) - 1) * Int(fields.width)
+                nextBit = try index.stepsEnd(ofBlock: block, in: run)
             }
             try index.forEachPosition(of: run, in: 0 ..< layout.entryCount) { (position) throws(MMSearchError) in
                 guard position > last else {
@@ -106,10 +105,10 @@ private struct _Verifier {
         guard nextBlock == layout.entryBlockCount else {
             throw corrupt(layout.entryBlocks, "the country runs hold \(nextBlock) blocks, the entry blocks section \(layout.entryBlockCount)")
         }
-        // The gap stream as a packed array of one-bit values (its tail, MMS_ENTRY_DELTAS_TAIL, is MMS_PACKED_TAIL).
+        // The step stream as a packed array of one-bit values (its tail, MMS_ENTRY_DELTAS_TAIL, is MMS_PACKED_TAIL).
         let stream = _PackedArray(start: layout.entryDeltas.lowerBound, count: nextBit, width: 1)
         guard layout.entryDeltas.count == stream.bytes.count else {
-            throw corrupt(layout.entryDeltas.lowerBound, "the gap stream is \(layout.entryDeltas.count) bytes; its blocks' gaps take \(nextBit) bits, so \(stream.bytes.count) bytes with the \(MMS_ENTRY_DELTAS_TAIL) zero bytes after")
+            throw corrupt(layout.entryDeltas.lowerBound, "the step stream is \(layout.entryDeltas.count) bytes; its blocks' step codes take \(nextBit) bits, so \(stream.bytes.count) bytes with the \(MMS_ENTRY_DELTAS_TAIL) zero bytes after")
         }
         try checkZeroPastValues(stream, "entry deltas")
         var withCountry = 0

@@ -41,8 +41,8 @@ extension _IndexBytes {
         return runs
     }
 
-    /// Block `index` of ENTRY_BLOCKS: its first position (checked to be an entry), and the bit its gaps
-    /// start at with their width.
+    /// Block `index` of ENTRY_BLOCKS: its first position (checked to be an entry), and the bit its
+    /// steps' codes start at.
     @inline(__always)
     func entryBlock(_ index: Int) throws(MMSearchError) -> mms_entry_block {
         guard index >= 0, index < layout.entryBlockCount else {
@@ -71,24 +71,34 @@ extension _IndexBytes {
 
     /// Calls `body` with each position of `run` inside `range`, ascending, until it returns false:
     /// from the last block starting at or before the range's start (found by binary search over the
-    /// run's blocks), block by block, each gap read from the 8 bytes at its byte. Every position given is
-    /// inside `range` (and so below entry_count when the range is).
+    /// run's blocks), block by block, a run of steps of 1 at a time or one longer step. Every position
+    /// given is inside `range` (and so below entry_count when the range is).
     func forEachPosition(of run: CountryRun, in range: Range<Int>, _ body: (Int) throws(MMSearchError) -> Bool) throws(MMSearchError) {
         guard !range.isEmpty else { return }
         for index in try lastBlock(in: run.blocks, startingAtOrBefore: range.lowerBound) ..< run.blocks.upperBound {
-            let (block, count) = try checkedBlock(index, of: run)
-            var position = Int(block.first)
+            let block = try entryBlock(index), count = positionCount(ofBlock: index, in: run)
+            var position = Int(block.first), bit = Int(block.delta_bit), given = 1
             guard position < range.upperBound else { return }
-            let width = Int(block.width)
-            var bit = Int(block.delta_bit)
-            for step in 0 ..< count {
-                if step > 0 {
-                    position += 1 + gap(at: bit, width: width)
-                    bit += width
+            if position >= range.lowerBound, try !body(position) { return }
+            while given < count {
+                // The next codes: `repeats` steps of `step` each.
+                let bits = try stepBits(at: bit, block: index)
+                let ones = (~bits).trailingZeroBitCount
+                let step: Int, repeats: Int
+                if ones > 0 {
+                    (step, repeats) = (1, Swift.min(ones, count - given))
+                    bit += repeats
+                } else {
+                    (step, bit) = try self.step(bits, at: bit, block: index)
+                    repeats = 1
+                }
+                for _ in 0 ..< repeats {
+                    position += step
                     guard position < layout.entryCount else { throw positionPastEntries(position, block: index) }
                     guard position < range.upperBound else { return }
+                    if position >= range.lowerBound, try !body(position) { return }
                 }
-                if position >= range.lowerBound, try !body(position) { return }
+                given += repeats
             }
         }
     }
@@ -99,23 +109,40 @@ extension _IndexBytes {
         index == run.blocks.upperBound - 1 ? run.positionCount - (run.blocks.count - 1) * Int(MMS_ENTRY_BLOCK_SIZE) : Int(MMS_ENTRY_BLOCK_SIZE)
     }
 
-    /// Block `index` of `run`, with its gaps checked to lie inside ENTRY_DELTAS (each read loads the 8
-    /// bytes at its byte) and its width to be at most MMS_ENTRY_GAP_MAX_WIDTH.
-    func checkedBlock(_ index: Int, of run: CountryRun) throws(MMSearchError) -> (block: mms_entry_block, count: Int) {
-        let block = try entryBlock(index)
-        let count = positionCount(ofBlock: index, in: run)
-        let width = Int(block.width), bitStart = Int(block.delta_bit)
-        guard width <= Int(MMS_ENTRY_GAP_MAX_WIDTH), (bitStart + (count - 1) * width) / 8 + 8 <= layout.entryDeltas.count else {
-            throw corrupt(layout.entryBlocks + index * _IndexLayout.entryBlockSize, "entry block \(index) has \(count - 1) gaps of \(width) bits from bit \(bitStart), past the \(layout.entryDeltas.count)-byte gap stream")
-        }
-        return (block, count)
+    /// The bits of ENTRY_DELTAS from bit `bit` on, at least 57 of them (the 8 bytes at its byte,
+    /// checked to lie inside the section, shifted to it): a run of steps of 1 is their trailing ones.
+    /// `block` is named in the error.
+    @inline(__always)
+    func stepBits(at bit: Int, block: Int) throws(MMSearchError) -> UInt64 {
+        guard bit >= 0, bit &>> 3 &+ 8 <= layout.entryDeltas.count else { throw stepPastStream(bit, block: block) }
+        return raw.loadUnaligned(fromByteOffset: layout.entryDeltas.lowerBound &+ bit &>> 3, as: UInt64.self) &>> UInt64(bit & 7)
     }
 
-    /// The gap of `width` bits at bit `bit` of ENTRY_DELTAS (inside it: `checkedBlock` checked its block).
+    /// The step whose Elias-gamma code starts at bit `bit` of ENTRY_DELTAS (`bits`: `stepBits(at: bit)`),
+    /// and the bit after its code: z zeros (at most MMS_ENTRY_STEP_MAX_ZEROS), a one, then the step's
+    /// low z bits. `bits` holds the zeros and the one, and the low bits too but for codes over 57 bits
+    /// (steps past 2^28), which a second checked load reads.
     @inline(__always)
-    func gap(at bit: Int, width: Int) -> Int {
-        let window = raw.loadUnaligned(fromByteOffset: layout.entryDeltas.lowerBound + bit / 8, as: UInt64.self)
-        return Int(window >> UInt64(bit % 8) & ((UInt64(1) << UInt64(width)) - 1))
+    func step(_ bits: UInt64, at bit: Int, block: Int) throws(MMSearchError) -> (step: Int, end: Int) {
+        let zeros = bits.trailingZeroBitCount
+        guard zeros <= Int(MMS_ENTRY_STEP_MAX_ZEROS) else {
+            throw corrupt(layout.entryDeltas.lowerBound + bit / 8, "entry block \(block) has a step code of \(zeros) zeros at bit \(bit) of the step stream, more than \(MMS_ENTRY_STEP_MAX_ZEROS)")
+        }
+        var low = bits &>> UInt64(zeros &+ 1)
+        if 2 &* zeros &+ 1 > 64 &- (bit & 7) { low = try stepBits(at: bit &+ zeros &+ 1, block: block) }
+        return (Int((UInt64(1) &<< UInt64(zeros)) | low & ((UInt64(1) &<< UInt64(zeros)) &- 1)), bit &+ 2 &* zeros &+ 1)
+    }
+
+    /// The error for a step code read at or past the stream's last 8 bytes.
+    func stepPastStream(_ bit: Int, block: Int) -> MMSearchError {
+        corrupt(layout.entryBlocks + block * _IndexLayout.entryBlockSize, "entry block \(block) reads a step at bit \(bit), past the \(layout.entryDeltas.count)-byte step stream and its \(MMS_ENTRY_DELTAS_TAIL)-byte tail")
+    }
+
+    /// Where block `index` of `run`'s step codes end in ENTRY_DELTAS, in bits (each code read as a search reads it).
+    func stepsEnd(ofBlock index: Int, in run: CountryRun) throws(MMSearchError) -> Int {
+        var bit = Int(try entryBlock(index).delta_bit)
+        for _ in 1 ..< positionCount(ofBlock: index, in: run) { bit = try step(try stepBits(at: bit, block: index), at: bit, block: index).end }
+        return bit
     }
 
     /// A reader of one run's positions for a walk whose ranges start in ascending order (the typo
@@ -124,10 +151,11 @@ extension _IndexBytes {
     /// asked for an earlier start (not in a walk of a sound file), it starts over from a binary search.
     struct CountryCursor {
         let run: CountryRun
-        /// The block read, its fields and positions; `step` and `position`: where in it the cursor is.
+        /// The block read, its number of positions and the next block's first position (Int.max after
+        /// the run's last); `step`, `position` and `bit` (its next code): where in it the cursor is.
         var block = -1
-        var fields = mms_entry_block()
         var count = 0
+        var nextFirst = Int.max
         var step = 0
         var position = 0
         var bit = 0
@@ -140,11 +168,13 @@ extension _IndexBytes {
     /// Puts `cursor` at the first position of block `index` (a block of its run).
     @inline(__always)
     func enter(_ cursor: inout CountryCursor, block index: Int) throws(MMSearchError) {
-        (cursor.fields, cursor.count) = try checkedBlock(index, of: cursor.run)
+        let block = try entryBlock(index)
         cursor.block = index
+        cursor.count = positionCount(ofBlock: index, in: cursor.run)
+        cursor.nextFirst = index + 1 < cursor.run.blocks.upperBound ? Int(try entryBlock(index + 1).first) : Int.max
         cursor.step = 0
-        cursor.position = Int(cursor.fields.first)
-        cursor.bit = Int(cursor.fields.delta_bit)
+        cursor.position = Int(block.first)
+        cursor.bit = Int(block.delta_bit)
     }
 
     /// The first position of the cursor's run at or after `start`, or nil when none is.
@@ -156,7 +186,7 @@ extension _IndexBytes {
         }
         cursor.start = start
         while cursor.position < start {
-            if cursor.block + 1 < blocks.upperBound, Int(try entryBlock(cursor.block + 1).first) <= start {
+            if cursor.nextFirst <= start {
                 // Skip to the last block starting at or before `start`: galloping, then a binary search.
                 var low = cursor.block + 1, reach = 1
                 while low + reach < blocks.upperBound, Int(try entryBlock(low + reach).first) <= start {
@@ -167,9 +197,20 @@ extension _IndexBytes {
                 continue
             }
             if cursor.step + 1 < cursor.count {
-                cursor.position += 1 + gap(at: cursor.bit, width: Int(cursor.fields.width))
-                cursor.bit += Int(cursor.fields.width)
-                cursor.step += 1
+                // A run of steps of 1 at once (as far as `start`), or one longer step.
+                let bits = try stepBits(at: cursor.bit, block: cursor.block)
+                let ones = (~bits).trailingZeroBitCount
+                if ones > 0 {
+                    let repeats = Swift.min(ones, cursor.count - 1 - cursor.step, start - cursor.position)
+                    cursor.position += repeats
+                    cursor.bit += repeats
+                    cursor.step += repeats
+                } else {
+                    let next = try step(bits, at: cursor.bit, block: cursor.block)
+                    cursor.position += next.step
+                    cursor.bit = next.end
+                    cursor.step += 1
+                }
                 guard cursor.position < layout.entryCount else { throw positionPastEntries(cursor.position, block: cursor.block) }
             } else if cursor.block + 1 < blocks.upperBound {
                 try enter(&cursor, block: cursor.block + 1)

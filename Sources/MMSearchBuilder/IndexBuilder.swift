@@ -389,7 +389,7 @@ public enum IndexBuilder {
             default: return point.record_axis >> 31
             }
         }
-        let countryEntries = CountryEntriesBuilder(entryRecords: keys.records, recordCountries: countryCodes)
+        let countryEntries = try CountryEntriesBuilder(entryRecords: keys.records, recordCountries: countryCodes, file: file)
         writer.place(MMS_SECTION_COUNTRY_RUNS, countryEntries.runs)
         writer.place(MMS_SECTION_ENTRY_BLOCKS, countryEntries.blocks)
         writer.place(MMS_SECTION_ENTRY_DELTAS, countryEntries.deltas)

@@ -110,9 +110,11 @@ enum IndexFormat {
         case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_PLACE_NAMES).count + 1 }
         // A symbol's length past MMS_SYMBOL_MAX_LENGTH (0 is refused too, but it points nowhere).
         case (MMS_SECTION_SYMBOLS, "length"): return Meaning { _ in Int(MMS_SYMBOL_MAX_LENGTH) + 1 }
-        // A run's blocks past ENTRY_BLOCKS (a run has at least one), a block's first position past ENTRIES.
+        // A run's blocks past ENTRY_BLOCKS (a run has at least one), a block's first position past ENTRIES,
         case (MMS_SECTION_COUNTRY_RUNS, "block_first"): return Meaning { $0.count(of: MMS_SECTION_ENTRY_BLOCKS) }
         case (MMS_SECTION_ENTRY_BLOCKS, "first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) }
+        // A block's step codes starting in the stream's tail (all zeros: more than 32 of them) or past it.
+        case (MMS_SECTION_ENTRY_BLOCKS, "delta_bit"): return Meaning { $0.entryStepStream.count * 8 }
         // A country page's node past NODES, its first page past TOP's end.
         case (MMS_SECTION_COUNTRY_PAGES, "node"): return Meaning { $0.nodeCount }
         case (MMS_SECTION_COUNTRY_PAGES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) - Int(MMS_TOP_COUNT) + 1 }
@@ -378,6 +380,41 @@ struct IndexFile {
         let block = index / size, first = field(index / size, "delta_bit")
         let width = (field(block + 1, "delta_bit") - first) / size
         return field(block, "least_record") + Int(loadBits(from: alternateDeltaStream.lowerBound, bit: first + index % size * width, width: width))
+    }
+
+    /// ENTRY_DELTAS without its tail: the country entries' step codes ("Country entries").
+    var entryStepStream: Range<Int> {
+        let steps = section(MMS_SECTION_ENTRY_DELTAS)
+        return steps.lowerBound ..< steps.upperBound - Int(MMS_ENTRY_DELTAS_TAIL)
+    }
+
+    /// Each block of ENTRY_BLOCKS with where its step codes start and how many it has (its run's
+    /// positions in it, less one), from COUNTRY_RUNS.
+    var entryBlockSteps: [(block: Int, deltaBit: Int, steps: Int)] {
+        let run = IndexFormat.element(of: MMS_SECTION_COUNTRY_RUNS)!, block = IndexFormat.element(of: MMS_SECTION_ENTRY_BLOCKS)!
+        func field(_ element: IndexFormat.Element, _ kind: mms_section_kind, _ number: Int, _ name: String) -> Int {
+            Int(load(at: offset(kind, element: number, element.field(name)!), width: element.field(name)!.width))
+        }
+        return (0 ..< count(of: MMS_SECTION_COUNTRY_RUNS)).flatMap { number in
+            let first = field(run, MMS_SECTION_COUNTRY_RUNS, number, "block_first"), positions = field(run, MMS_SECTION_COUNTRY_RUNS, number, "position_count")
+            return (0 ..< field(run, MMS_SECTION_COUNTRY_RUNS, number, "block_count")).map { index in
+                (first + index, field(block, MMS_SECTION_ENTRY_BLOCKS, first + index, "delta_bit"), min(positions - index * Int(MMS_ENTRY_BLOCK_SIZE), Int(MMS_ENTRY_BLOCK_SIZE)) - 1)
+            }
+        }
+    }
+
+    /// The Elias-gamma step whose code starts at bit `bit` of the step stream, read bit by bit: z zero
+    /// bits, a one, then the step's low z bits; nil past the section or at more than 32 zeros.
+    func entryStep(at bit: Int) -> (step: UInt64, end: Int)? {
+        let steps = section(MMS_SECTION_ENTRY_DELTAS)
+        var zeros = 0
+        while true {
+            guard (bit + zeros) / 8 < steps.count, zeros <= Int(MMS_ENTRY_STEP_MAX_ZEROS) else { return nil }
+            if loadBits(from: steps.lowerBound, bit: bit + zeros, width: 1) == 1 { break }
+            zeros += 1
+        }
+        guard (bit + 2 * zeros + 1 + 7) / 8 <= steps.count else { return nil }
+        return (UInt64(1) << UInt64(zeros) | loadBits(from: steps.lowerBound, bit: bit + zeros + 1, width: zeros), bit + 2 * zeros + 1)
     }
 
     /// The bytes of PLACE_NAMES that are content: the countries' and regions' other names (QUALIFIER_NAMES'

@@ -941,6 +941,64 @@ import Testing
         }
     }
 
+    /// The country entries' step codes (ENTRY_DELTAS) damaged: in the first, a middle and the last block
+    /// with steps, its first, a middle and its last code with its first zero or its one flipped (a code
+    /// shorter or longer: every code after it read out of step), its last bit flipped (another step, the
+    /// length kept), replaced by 33 zeros (more than a code may start with), and set to 1 (the next
+    /// entry); and the bits after the stream set. Nothing reads out of bounds, and verify refuses every
+    /// one: a sound file lists exactly the entries whose record has each run's country (each run's
+    /// positions that country's, as many as it has, each listed once), and a gamma code is the only
+    /// code of its step, so no other stream verifies.
+    @Test func countryEntryStepsDamaged() {
+        let intactFile = Self.full.file
+        let stream = intactFile.entryStepStream
+        let blocks = intactFile.entryBlockSteps.filter { $0.steps > 0 }
+        #expect(blocks.count >= 3)
+        // Every block's codes decode, back to back from bit 0, to positions that ascend.
+        var end = 0
+        for block in intactFile.entryBlockSteps {
+            #expect(block.deltaBit == end, "entry block \(block.block)")
+            for _ in 0 ..< block.steps { end = intactFile.entryStep(at: end)!.end }
+        }
+        #expect((end + 7) / 8 == stream.count)
+        var cases: [(what: String, outcome: Outcome)] = []
+        for block in Set([blocks.first!, blocks[blocks.count / 2], blocks.last!].map(\.block)).sorted() {
+            let (_, first, steps) = intactFile.entryBlockSteps[block]
+            var codes: [(bit: Int, step: UInt64, end: Int)] = []
+            var bit = first
+            for _ in 0 ..< steps {
+                let (step, next) = intactFile.entryStep(at: bit)!
+                codes.append((bit, step, next))
+                bit = next
+            }
+            for (number, code) in Set([0, steps / 2, steps - 1]).sorted().map({ ($0, codes[$0]) }) {
+                let zeros = (code.end - code.bit - 1) / 2
+                func flip(_ at: Int) -> (inout IndexFile) -> Void {
+                    { $0.storeBits($0.loadBits(from: stream.lowerBound, bit: at, width: 1) ^ 1, from: stream.lowerBound, bit: at, width: 1) }
+                }
+                let what = "entry block \(block)'s code \(number) (step \(code.step) at bit \(code.bit))"
+                cases.append(Self.damaged("\(what): its first bit flipped", flip(code.bit)))
+                if zeros > 0 {
+                    cases.append(Self.damaged("\(what): its one flipped", flip(code.bit + zeros)))
+                    cases.append(Self.damaged("\(what): its last bit flipped", flip(code.end - 1)))
+                    cases.append(Self.damaged("\(what): a step of 1, zeros after it") { file in
+                        file.storeBits(1, from: stream.lowerBound, bit: code.bit, width: 1)
+                        file.storeBits(0, from: stream.lowerBound, bit: code.bit + 1, width: code.end - code.bit - 1)
+                    })
+                }
+                if code.bit + 33 <= stream.count * 8 {
+                    cases.append(Self.damaged("\(what): 33 zeros") { $0.storeBits(0, from: stream.lowerBound, bit: code.bit, width: 33) })
+                }
+            }
+        }
+        if end % 8 != 0 {
+            cases.append(Self.damaged("the bit after the stream set") { $0.storeBits(1, from: stream.lowerBound, bit: end, width: 1) })
+        }
+        cases.append(Self.damaged("the tail's last byte set") { $0.bytes[stream.upperBound + Int(MMS_ENTRY_DELTAS_TAIL) - 1] = 1 })
+        #expect(cases.count >= 12)
+        Self.expectRefused(cases)
+    }
+
     /// 40 cities of one word each ("Alpha0" ... "Alpha39"): one key each, so the root's 40 entries are
     /// fewer than a summary's count field holds (6 bits for counts up to 40).
     static let oneKeyEach = IndexFile(try! IndexBuilder.makeIndex(
