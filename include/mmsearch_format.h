@@ -269,8 +269,9 @@
  * load 8 bytes at any code's byte).
  * Why gamma and not a width per block (format 12): the steps are mostly 1 with a long flat tail (about
  * as many of 2 bits as of 8), so a block's longest step set the width of all 127. On the README's index
- * that was 1.48 MB of blocks and gaps; gamma codes with 8-byte blocks take 0.82 MB, a step read as a
- * count of trailing zeros and a shift.
+ * that was 1.48 MB of blocks and gaps; gamma codes with 8-byte blocks take 0.82 MB. A reader loads the
+ * 8 bytes at a code's byte: a run of steps of 1 is their trailing ones, taken at once; a longer step
+ * is a count of trailing zeros and a shift.
  *
  * Country pages (a search restricted to one country, ranked, at a big node). For every summarized node
  * and every country code (as COUNTRY_RUNS writes it) such that more than MMS_COUNTRY_PAGE_THRESHOLD
@@ -357,8 +358,8 @@
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
  *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
  *   to them gives wrong answers, never a read out of bounds, and verify finds it; a country run's
- *   blocks inside ENTRY_BLOCKS, each step's code inside ENTRY_DELTAS, before its tail, with at most
- *   MMS_ENTRY_STEP_MAX_ZEROS zeros, every position read below entry_count, a country page's first page inside TOP with its count at most
+ *   blocks inside ENTRY_BLOCKS, each load of a step's code inside ENTRY_DELTAS and the code's zeros at
+ *   most MMS_ENTRY_STEP_MAX_ZEROS, every position read below entry_count, a country page's first page inside TOP with its count at most
  *   its node's entries, and an alternate block's deltas inside ALTERNATE_DELTAS, before its tail, at a
  *   width of at most 32, each record read below record_count),
  *   so a corrupt file raises an error and never reads out of bounds.
