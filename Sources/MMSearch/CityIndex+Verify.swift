@@ -80,7 +80,7 @@ private struct _Verifier {
             for block in run.blocks {
                 let fields = try index.entryBlock(block)
                 guard Int(fields.delta_bit) == nextBit else {
-                    throw corrupt(layout.entryBlocks + block * _IndexLayout.entryBlockSize, "entry block \(block) starts its step codes at bit \(fields.delta_bit), expected \(nextBit) (where the block before's end)")
+                    throw corrupt(index.entryBlockOffset(block), "entry block \(block) starts its step codes at bit \(fields.delta_bit), expected \(nextBit) (where the block before's end)")
                 }
                 nextBit = try index.stepsEnd(ofBlock: block, in: run)
             }

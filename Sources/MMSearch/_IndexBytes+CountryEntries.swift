@@ -48,14 +48,20 @@ extension _IndexBytes {
         guard index >= 0, index < layout.entryBlockCount else {
             throw corrupt(layout.entryBlocks, "entry block \(index) does not exist (\(layout.entryBlockCount) blocks)")
         }
-        let block = raw.loadUnaligned(fromByteOffset: layout.entryBlocks + index * _IndexLayout.entryBlockSize, as: mms_entry_block.self)
+        let block = raw.loadUnaligned(fromByteOffset: entryBlockOffset(index), as: mms_entry_block.self)
         guard Int(block.first) < layout.entryCount else { throw positionPastEntries(Int(block.first), block: index) }
         return block
     }
 
+    /// The byte of block `index` of ENTRY_BLOCKS: where it is read, and where an error about it points.
+    @inline(__always)
+    func entryBlockOffset(_ index: Int) -> Int {
+        layout.entryBlocks + index * _IndexLayout.entryBlockSize
+    }
+
     /// The error for a position a block gives at or past entry_count.
     func positionPastEntries(_ position: Int, block: Int) -> MMSearchError {
-        corrupt(layout.entryBlocks + block * _IndexLayout.entryBlockSize, "entry block \(block) gives position \(position), past the \(layout.entryCount) entries")
+        corrupt(entryBlockOffset(block), "entry block \(block) gives position \(position), past the \(layout.entryCount) entries")
     }
 
     /// The last of `blocks` (some blocks of one run) that starts at or before `start`, by binary
@@ -81,24 +87,15 @@ extension _IndexBytes {
             guard position < range.upperBound else { return }
             if position >= range.lowerBound, try !body(position) { return }
             while given < count {
-                // The next codes: `repeats` steps of `step` each.
-                let bits = try stepBits(at: bit, block: index)
-                let ones = (~bits).trailingZeroBitCount
-                let step: Int, repeats: Int
-                if ones > 0 {
-                    (step, repeats) = (1, Swift.min(ones, count - given))
-                    bit += repeats
-                } else {
-                    (step, bit) = try self.step(bits, at: bit, block: index)
-                    repeats = 1
-                }
-                for _ in 0 ..< repeats {
-                    position += step
+                let next = try steps(at: bit, block: index, most: count - given)
+                bit = next.end
+                for _ in 0 ..< next.repeats {
+                    position += next.step
                     guard position < layout.entryCount else { throw positionPastEntries(position, block: index) }
                     guard position < range.upperBound else { return }
                     if position >= range.lowerBound, try !body(position) { return }
                 }
-                given += repeats
+                given += next.repeats
             }
         }
     }
@@ -118,30 +115,43 @@ extension _IndexBytes {
         return raw.loadUnaligned(fromByteOffset: layout.entryDeltas.lowerBound &+ bit &>> 3, as: UInt64.self) &>> UInt64(bit & 7)
     }
 
-    /// The step whose Elias-gamma code starts at bit `bit` of ENTRY_DELTAS (`bits`: `stepBits(at: bit)`),
-    /// and the bit after its code: z zeros (at most MMS_ENTRY_STEP_MAX_ZEROS), a one, then the step's
-    /// low z bits. `bits` holds the zeros and the one, and the low bits too but for codes over 57 bits
-    /// (steps past 2^28), which a second checked load reads.
+    /// The steps whose Elias-gamma codes start at bit `bit` of ENTRY_DELTAS (codes of block `block`,
+    /// named in the error), read from the 8 bytes loaded there: a run of steps of 1 (their trailing
+    /// ones), at most `most` of them (at least 1); or one longer step, z zeros (at most
+    /// MMS_ENTRY_STEP_MAX_ZEROS), a one, then its low z bits, which for codes over 57 bits (steps past
+    /// 2^28) a second checked load reads. Gives the step, how many times it repeats, and the bit after
+    /// their codes. The one reader of the codes: the searches' and verify's.
     @inline(__always)
-    func step(_ bits: UInt64, at bit: Int, block: Int) throws(MMSearchError) -> (step: Int, end: Int) {
+    func steps(at bit: Int, block: Int, most: Int) throws(MMSearchError) -> (step: Int, repeats: Int, end: Int) {
+        let bits = try stepBits(at: bit, block: block)
+        let ones = (~bits).trailingZeroBitCount
+        if ones > 0 {
+            let repeats = Swift.min(ones, most)
+            return (1, repeats, bit &+ repeats)
+        }
         let zeros = bits.trailingZeroBitCount
         guard zeros <= Int(MMS_ENTRY_STEP_MAX_ZEROS) else {
             throw corrupt(layout.entryDeltas.lowerBound + bit / 8, "entry block \(block) has a step code of \(zeros) zeros at bit \(bit) of the step stream, more than \(MMS_ENTRY_STEP_MAX_ZEROS)")
         }
         var low = bits &>> UInt64(zeros &+ 1)
         if 2 &* zeros &+ 1 > 64 &- (bit & 7) { low = try stepBits(at: bit &+ zeros &+ 1, block: block) }
-        return (Int((UInt64(1) &<< UInt64(zeros)) | low & ((UInt64(1) &<< UInt64(zeros)) &- 1)), bit &+ 2 &* zeros &+ 1)
+        return (Int((UInt64(1) &<< UInt64(zeros)) | low & ((UInt64(1) &<< UInt64(zeros)) &- 1)), 1, bit &+ 2 &* zeros &+ 1)
     }
 
     /// The error for a step code read at or past the stream's last 8 bytes.
     func stepPastStream(_ bit: Int, block: Int) -> MMSearchError {
-        corrupt(layout.entryBlocks + block * _IndexLayout.entryBlockSize, "entry block \(block) reads a step at bit \(bit), past the \(layout.entryDeltas.count)-byte step stream and its \(MMS_ENTRY_DELTAS_TAIL)-byte tail")
+        corrupt(entryBlockOffset(block), "entry block \(block) reads a step at bit \(bit), past the \(layout.entryDeltas.count)-byte step stream and its \(MMS_ENTRY_DELTAS_TAIL)-byte tail")
     }
 
     /// Where block `index` of `run`'s step codes end in ENTRY_DELTAS, in bits (each code read as a search reads it).
     func stepsEnd(ofBlock index: Int, in run: CountryRun) throws(MMSearchError) -> Int {
-        var bit = Int(try entryBlock(index).delta_bit)
-        for _ in 1 ..< positionCount(ofBlock: index, in: run) { bit = try step(try stepBits(at: bit, block: index), at: bit, block: index).end }
+        var bit = Int(try entryBlock(index).delta_bit), given = 1
+        let count = positionCount(ofBlock: index, in: run)
+        while given < count {
+            let next = try steps(at: bit, block: index, most: count - given)
+            bit = next.end
+            given += next.repeats
+        }
         return bit
     }
 
@@ -198,19 +208,10 @@ extension _IndexBytes {
             }
             if cursor.step + 1 < cursor.count {
                 // A run of steps of 1 at once (as far as `start`), or one longer step.
-                let bits = try stepBits(at: cursor.bit, block: cursor.block)
-                let ones = (~bits).trailingZeroBitCount
-                if ones > 0 {
-                    let repeats = Swift.min(ones, cursor.count - 1 - cursor.step, start - cursor.position)
-                    cursor.position += repeats
-                    cursor.bit += repeats
-                    cursor.step += repeats
-                } else {
-                    let next = try step(bits, at: cursor.bit, block: cursor.block)
-                    cursor.position += next.step
-                    cursor.bit = next.end
-                    cursor.step += 1
-                }
+                let next = try steps(at: cursor.bit, block: cursor.block, most: Swift.min(cursor.count - 1 - cursor.step, start - cursor.position))
+                cursor.position += next.step * next.repeats
+                cursor.bit = next.end
+                cursor.step += next.repeats
                 guard cursor.position < layout.entryCount else { throw positionPastEntries(cursor.position, block: cursor.block) }
             } else if cursor.block + 1 < blocks.upperBound {
                 try enter(&cursor, block: cursor.block + 1)

@@ -952,18 +952,19 @@ import Testing
     @Test func countryEntryStepsDamaged() {
         let intactFile = Self.full.file
         let stream = intactFile.entryStepStream
-        let blocks = intactFile.entryBlockSteps.filter { $0.steps > 0 }
+        let allBlocks = intactFile.entryBlockSteps
+        let blocks = allBlocks.filter { $0.steps > 0 }
         #expect(blocks.count >= 3)
         // Every block's codes decode, back to back from bit 0, to positions that ascend.
         var end = 0
-        for block in intactFile.entryBlockSteps {
+        for block in allBlocks {
             #expect(block.deltaBit == end, "entry block \(block.block)")
             for _ in 0 ..< block.steps { end = intactFile.entryStep(at: end)!.end }
         }
         #expect((end + 7) / 8 == stream.count)
         var cases: [(what: String, outcome: Outcome)] = []
         for block in Set([blocks.first!, blocks[blocks.count / 2], blocks.last!].map(\.block)).sorted() {
-            let (_, first, steps) = intactFile.entryBlockSteps[block]
+            let (_, first, steps) = allBlocks[block]
             var codes: [(bit: Int, step: UInt64, end: Int)] = []
             var bit = first
             for _ in 0 ..< steps {
