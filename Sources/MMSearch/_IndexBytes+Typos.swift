@@ -8,7 +8,7 @@ import CMMSearchFormat
 /// spent in names, never in a country tail). A key whose name ends where the walk is, followed by a
 /// country tail, also matches when the query is the name within the typos and then the tail's start
 /// typed exactly ("cincinatti, u"). Only the band of cells within `maximum` of the diagonal can be
-/// within `maximum`, so a row is 2 * maximum + 1 cells.
+/// within `maximum`, so a row is 2 * maximum + 1 cells, kept as bit sets (`_TypoTable`).
 extension _IndexBytes {
     /// The Unicode scalars of a folded query, what typos are counted in (bytes that are not UTF-8, from
     /// `search(foldedPrefix:)`, read as U+FFFD).
@@ -50,18 +50,20 @@ extension _IndexBytes {
             }
         }
 
-        // Depth first, each frame a child to enter with the key state of its parent's end: the
-        // scalars decoded so far, and the bytes of one the parent's label left unfinished.
-        struct Frame {
-            var node: Int
-            var siblings: Children
-            var parentEntries: Range<Int>
+        // Depth first, each level the children of a node still to enter (next ..< end: all of them, or
+        // one a byte found), with the node's entries and the key state at its end: the scalars decoded
+        // so far, and the bytes of one its label left unfinished.
+        struct Level {
+            var children: Children
+            var next: Int
+            var end: Int
+            var entries: Range<Int>
             var byteDepth: Int
             var scalarDepth: Int
             var pending: PendingScalar
         }
         // The first byte of each query scalar: once a branch has spent its typos, only a child whose
-        // label starts with the next scalar to match (or one to swap with it) can go on.
+        // label starts with a scalar the table can still match can go on.
         let firstBytes = query.map { scalar in
             Unicode.Scalar(scalar).map { UTF8.encode($0)!.first! } ?? 0
         }
@@ -69,23 +71,25 @@ extension _IndexBytes {
         // The first scalar is never a typo: only the root's child for its first byte.
         let root = try children(ofNode: 0)
         guard let first = try child(startingWith: firstBytes[0], among: root) else { return [] }
-        var stack = [Frame(node: first, siblings: root, parentEntries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar())]
+        var stack = [Level(children: root, next: first, end: first + 1, entries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar())]
         var wanted: [UInt8] = [] // the bytes a child may start with once no typo is left
-        wanted.reserveCapacity(3 * maximum + 2)
-        while let frame = stack.popLast() {
+        wanted.reserveCapacity(width)
+        while let level = stack.last {
+            let node = level.next
+            if node + 1 < level.end { stack[stack.count - 1].next = node + 1 } else { stack.removeLast() }
             visited += 1
             guard visited <= layout.nodeCount else {
                 throw corrupt(nodeOffset(0), "the trie's nodes do not form a tree")
             }
-            table.pop(to: frame.scalarDepth)
+            table.pop(to: level.scalarDepth)
             // A subtree without the countries' entries is left before its label is read.
-            let entries = try self.entries(ofChild: frame.node, siblings: frame.siblings, parent: frame.parentEntries)
+            let entries = try self.entries(ofChild: node, siblings: level.children, parent: level.entries)
             if within != nil, try !hasPosition(&cursors, in: entries) { continue }
-            let labelStart = try self.labelStart(ofNode: frame.node)
-            let label = try self.label(at: labelStart, ofNode: frame.node)
-            var pending = frame.pending
+            let labelStart = try self.labelStart(ofNode: node)
+            let label = try self.label(at: labelStart, ofNode: node)
+            var pending = level.pending
             var goesOn = true, matched = false
-            var byteDepth = frame.byteDepth
+            var byteDepth = level.byteDepth
             for (offset, byte) in label.enumerated() {
                 let completed = pending.add(byte)
                 byteDepth += 1
@@ -96,8 +100,8 @@ extension _IndexBytes {
                 if !tailStarts.isEmpty, pending.isEmpty {
                     for (j, bytes) in tailStarts {
                         let k = j - table.depth + maximum
-                        guard k >= 0, k < width, Int(table.cell(k)) <= maximum else { continue }
-                        let here = WalkPoint(node: frame.node, entries: entries, labelByte: offset + 1 < label.count ? labelStart + offset + 1 : nil, consumed: byteDepth)
+                        guard k >= 0, k < width, table.isWithin(k) else { continue }
+                        let here = WalkPoint(node: node, entries: entries, labelByte: offset + 1 < label.count ? labelStart + offset + 1 : nil, consumed: byteDepth)
                         var noTrail: [WalkPoint]? = nil
                         let reached = try bytes.withRawBytes { (raw) throws(MMSearchError) in try walk(raw, from: here, trail: &noTrail) }
                         if let reached { try collect(under: try located(reached), keyLength: byteDepth + 4, shortestName: 0) }
@@ -107,32 +111,32 @@ extension _IndexBytes {
             guard matched || goesOn else { continue }
             if matched {
                 subtrees += 1
-                try collect(under: Located(node: frame.node, depth: frame.byteDepth + label.count, entries: entries), keyLength: nil, shortestName: byteDepth)
+                try collect(under: Located(node: node, depth: level.byteDepth + label.count, entries: entries), keyLength: nil, shortestName: byteDepth)
                 continue
             }
-            let children = try children(ofNode: frame.node)
-            func enter(_ child: Int) {
-                stack.append(Frame(node: child, siblings: children, parentEntries: entries, byteDepth: frame.byteDepth + label.count,
+            let children = try children(ofNode: node)
+            func enter(_ nodes: Range<Int>) {
+                guard !nodes.isEmpty else { return }
+                stack.append(Level(children: children, next: nodes.lowerBound, end: nodes.upperBound, entries: entries, byteDepth: level.byteDepth + label.count,
                                    scalarDepth: table.depth, pending: pending))
             }
             if pending.isEmpty, !table.hasTypoLeft {
-                // No typo left: the next scalar must match one of the query's near this depth (the
-                // band's, and those a swap still owed reaches back to), so only the children that
-                // start with one of those can go on.
-                // Kept in descending order (a few bytes: insertion), so that the stack pops them ascending.
+                // No typo left: the next scalar must be one the table can still match (`onlyNext`),
+                // so only the children whose label starts with one of those scalars' first bytes can go on.
+                // Kept in descending order (a few bytes: insertion), so that they are entered ascending.
                 wanted.removeAll(keepingCapacity: true)
-                let depth = table.depth
-                for j in max(0, depth - 2 * maximum - 1) ..< min(last, depth + maximum + 1) where !wanted.contains(firstBytes[j]) {
+                table.onlyNext { j in
+                    guard !wanted.contains(firstBytes[j]) else { return }
                     var slot = wanted.count
                     wanted.append(firstBytes[j])
                     while slot > 0, wanted[slot - 1] < firstBytes[j] { wanted[slot] = wanted[slot - 1]; slot -= 1 }
                     wanted[slot] = firstBytes[j]
                 }
                 for byte in wanted {
-                    if let child = try child(startingWith: byte, among: children) { enter(child) }
+                    if let child = try child(startingWith: byte, among: children) { enter(child ..< child + 1) }
                 }
             } else {
-                for child in children.nodes.reversed() { enter(child) }
+                enter(children.nodes)
             }
         }
         return found
@@ -140,86 +144,116 @@ extension _IndexBytes {
 }
 
 /// The optimal-string-alignment table of a typo walk: one row per scalar of the key walked so far
-/// (row 0 for the empty key), each the band of 2 * maximum + 1 cells around the diagonal. Cell k of row
-/// d is the distance between the key's first d scalars and the query's first j = d - maximum + k, or
-/// maximum + 1 when it is more than maximum (or j is out of range). Rows and scalars live in buffers
-/// that grow and are never shrunk: going back up the trie only lowers `depth`.
+/// (row 0 for the empty key), each the band of 2 * maximum + 1 cells around the diagonal, cell k of
+/// row d the distance between the key's first d scalars and the query's first j = d - maximum + k.
+/// A row is kept as maximum + 1 bit sets over its cells, bit k of set e standing for "cell k is at
+/// most e" (Wu and Manber's bit-parallel rows, banded as Hyyrö's): a row is the new scalar compared
+/// with the band's query scalars, then a few shifts, ands and ors of the rows before. Rows and
+/// scalars live in buffers that grow and are never shrunk: going back up the trie only lowers `depth`.
 struct _TypoTable {
     let query: [UInt32]
     let maximum: Int
     let width: Int
-    let unreachable: UInt8
     /// The key's scalars so far: scalars[d - 1] made row d.
     private var scalars: [UInt32]
-    private var rows: [UInt8]
+    /// Row d's sets at rows[d * (maximum + 1) + e].
+    private var rows: [UInt32]
     /// The key's scalars so far; rows 0 ... depth are the table.
     private(set) var depth = 0
 
     init(query: [UInt32], maximum: Int) {
+        precondition(maximum >= 1 && maximum <= 15, "a band of 2 * maximum + 1 cells must fit 32 bits")
         self.query = query
         self.maximum = maximum
         width = 2 * maximum + 1
-        unreachable = UInt8(maximum + 1)
         scalars = [UInt32](repeating: 0, count: 64)
-        rows = [UInt8](repeating: unreachable, count: 65 * width)
-        for j in 0 ... min(maximum, query.count) { rows[maximum + j] = UInt8(j) }
+        rows = [UInt32](repeating: 0, count: 65 * (maximum + 1))
+        // Row 0: cell k is j = k - maximum, at distance j from the empty key.
+        for e in 0 ... maximum {
+            for j in 0 ... min(e, query.count) { rows[e] |= 1 << UInt32(maximum + j) }
+        }
     }
 
-    /// Cell k of the last row.
+    /// Whether cell k of the last row is within `maximum`.
     @inline(__always)
-    func cell(_ k: Int) -> UInt8 { rows[depth * width + k] }
+    func isWithin(_ k: Int) -> Bool { rows[depth * (maximum + 1) + maximum] >> UInt32(k) & 1 != 0 }
 
     /// Whether a cell of the last row is below `maximum`: a typo may still be spent below it.
-    var hasTypoLeft: Bool {
-        let row = depth * width
-        for k in 0 ..< width where Int(rows[row + k]) < maximum { return true }
-        return false
+    var hasTypoLeft: Bool { rows[depth * (maximum + 1) + maximum - 1] != 0 }
+
+    /// With no typo left (`hasTypoLeft` false), the query scalars `body` is given (by index) are the
+    /// only ones the key's next scalar can be for a cell of the next row to be within `maximum`: the
+    /// next after a cell at `maximum`, since a match costs nothing and anything else a typo. A swap
+    /// needs no more: it starts from a cell below `maximum` one row up, so the cell under it, one key
+    /// scalar extra, is at `maximum` here, and the swap's new scalar is the query's next after it.
+    @inline(__always)
+    func onlyNext(_ body: (Int) -> Void) {
+        let row = depth * (maximum + 1)
+        var atMaximum = rows[row + maximum] & ~rows[row + maximum - 1]
+        while atMaximum != 0 {
+            let j = depth - maximum + atMaximum.trailingZeroBitCount
+            atMaximum &= atMaximum - 1
+            if j < query.count { body(j) }
+        }
     }
 
     /// Back to the first `depth` scalars of the key.
     @inline(__always)
     mutating func pop(to depth: Int) { self.depth = depth }
 
+    /// Bit i set where query[start + i] is `scalar`, for i in 0 ..< count (positions outside the query
+    /// never are).
+    @inline(__always)
+    private func equal(_ scalar: UInt32, from start: Int, count: Int) -> UInt32 {
+        let first = Swift.max(0, -start), end = Swift.min(count, query.count - start)
+        guard first < end else { return 0 }
+        return query.withUnsafeBufferPointer { query in
+            var bits: UInt32 = 0
+            for i in first ..< end { bits |= (query[start + i] == scalar ? 1 : 0) << UInt32(i) }
+            return bits
+        }
+    }
+
     /// Adds the row for the key's next scalar; returns whether the walk goes on below it (not dead,
     /// not a match) and whether the key so far is a match (its last cell within `maximum`).
     mutating func push(_ scalar: UInt32) -> (alive: Bool, matched: Bool) {
         let depth = self.depth + 1
+        let stride = maximum + 1
         if depth > scalars.count {
             scalars.append(contentsOf: repeatElement(0, count: scalars.count))
-            rows.append(contentsOf: repeatElement(unreachable, count: rows.count))
+            rows.append(contentsOf: repeatElement(0, count: rows.count))
         }
         self.depth = depth
-        let (query, maximum, width, unreachable, last) = (self.query, self.maximum, self.width, self.unreachable, self.query.count)
-        let swapScalar = depth >= 2 ? scalars[depth - 2] : 0
         scalars[depth - 1] = scalar
-        let alive = rows.withUnsafeMutableBufferPointer { rows in
-            let previous = (depth - 1) * width, row = depth * width
-            var alive = false
-            for k in 0 ..< width {
-                let j = depth - maximum + k
-                guard j >= 0, j <= last else {
-                    rows[row + k] = unreachable
-                    continue
+        let (maximum, width, last) = (self.maximum, self.width, query.count)
+        // Cell k is j = depth - maximum + k: inside the table while 0 <= j <= last.
+        let low = depth - maximum, band: UInt32 = (1 << UInt32(width)) - 1
+        let inside = band & ~(low < 0 ? (1 << UInt32(-low)) - 1 : 0) & (last - low >= width ? band : last - low < 0 ? 0 : (1 << UInt32(last - low + 1)) - 1)
+        // Bit k of `scalarAt`: query[j - 2] is this scalar; bit k + 1: query[j - 1] is (a match).
+        let scalarAt = equal(scalar, from: low - 2, count: width + 1)
+        let match = scalarAt >> 1
+        // Two swapped: query[j - 1] the key's scalar before and query[j - 2] this one.
+        let swapped = depth >= 2 ? equal(scalars[depth - 2], from: low - 1, count: width) & scalarAt : 0
+        let alive: Bool = rows.withUnsafeMutableBufferPointer { rows in
+            let previous = (depth - 1) * stride, row = depth * stride, before = (depth - 2) * stride
+            var lower: UInt32 = 0 // this row's set e - 1
+            for e in 0 ... maximum {
+                var set = rows[previous + e] & match                      // a match
+                if e > 0 {
+                    set |= rows[previous + e - 1]                          // a substitution
+                        | rows[previous + e - 1] >> 1                      // a key scalar extra
+                        | lower << 1                                       // a query scalar extra
+                    if depth >= 2 { set |= rows[before + e - 1] & swapped } // two swapped
                 }
-                var value: Int
-                if j == 0 {
-                    value = depth
-                } else {
-                    value = Int(rows[previous + k]) + (query[j - 1] == scalar ? 0 : 1)     // match or substitution
-                    if k + 1 < width { value = min(value, Int(rows[previous + k + 1]) + 1) } // a key scalar extra
-                    if k > 0 { value = min(value, Int(rows[row + k - 1]) + 1) }              // a query scalar extra
-                    if depth >= 2, j >= 2, query[j - 1] == swapScalar, query[j - 2] == scalar {
-                        value = min(value, Int(rows[(depth - 2) * width + k]) + 1)          // two swapped
-                    }
-                }
-                rows[row + k] = UInt8(min(value, Int(unreachable)))
-                if value <= maximum { alive = true }
+                set &= inside
+                rows[row + e] = set
+                lower = set
             }
-            return alive
+            return lower != 0
         }
         if depth == 1, scalar != query[0] { return (false, false) }
-        let lastCell = last - depth + maximum
-        let matched = lastCell >= 0 && lastCell < width && Int(cell(lastCell)) <= maximum
+        let lastCell = last - low
+        let matched = lastCell >= 0 && lastCell < width && isWithin(lastCell)
         return (alive && !matched, matched)
     }
 }

@@ -387,6 +387,12 @@ public struct RankedReference: Sendable {
 
     /// The optimal-string-alignment distance of two scalar strings.
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        distances(a, toPrefixesOf: b)[b.count]
+    }
+
+    /// The optimal-string-alignment distance from `a` to each start of `b`, b[..<j] for j in
+    /// 0 ... b.count: the last row of the whole table.
+    public static func distances(_ a: [Unicode.Scalar], toPrefixesOf b: [Unicode.Scalar]) -> [Int] {
         var rows = [Array(0 ... b.count)]
         for i in 1 ... max(1, a.count) where !a.isEmpty {
             var row = [i]
@@ -398,7 +404,7 @@ public struct RankedReference: Sendable {
             if b.isEmpty { row = [i] }
             rows.append(row)
         }
-        return rows[a.count][b.count]
+        return rows[a.count]
     }
 
     /// Per matching record: its greatest weight, least kind, and best key so far.
