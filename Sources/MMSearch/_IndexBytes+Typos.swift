@@ -226,9 +226,11 @@ struct _TypoTable {
         self.depth = depth
         scalars[depth - 1] = scalar
         let (maximum, width, last) = (self.maximum, self.width, query.count)
-        // Cell k is j = depth - maximum + k: inside the table while 0 <= j <= last.
+        // Cell k is j = low + k: inside the table while 0 <= j <= last, so for k from -low to last - low.
         let low = depth - maximum, band: UInt32 = (1 << UInt32(width)) - 1
-        let inside = band & ~(low < 0 ? (1 << UInt32(-low)) - 1 : 0) & (last - low >= width ? band : last - low < 0 ? 0 : (1 << UInt32(last - low + 1)) - 1)
+        let fromStart = low < 0 ? band & ~((1 << UInt32(-low)) - 1) : band
+        let toEnd: UInt32 = last - low < 0 ? 0 : last - low >= width - 1 ? band : (1 << UInt32(last - low + 1)) - 1
+        let inside = fromStart & toEnd
         // Bit k of `scalarAt`: query[j - 2] is this scalar; bit k + 1: query[j - 1] is (a match).
         let scalarAt = equal(scalar, from: low - 2, count: width + 1)
         let match = scalarAt >> 1
