@@ -24,7 +24,6 @@ extension _IndexBytes {
     /// entries are walked (the others' entries could not pass it).
     func typoMatches(_ query: [UInt32], maximum: Int, visited: inout Int, subtrees: inout Int, within: [CountryRun]? = nil) throws(MMSearchError) -> [(position: Int, keyLength: Int)] {
         guard !query.isEmpty, maximum > 0 else { return [] }
-        let width = 2 * maximum + 1
         let last = query.count
         var table = _TypoTable(query: query, maximum: maximum)
         var cursors = (within ?? []).map(CountryCursor.init)
@@ -73,7 +72,7 @@ extension _IndexBytes {
         guard let first = try child(startingWith: firstBytes[0], among: root) else { return [] }
         var stack = [Level(children: root, next: first, end: first + 1, entries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar())]
         var wanted: [UInt8] = [] // the bytes a child may start with once no typo is left
-        wanted.reserveCapacity(width)
+        wanted.reserveCapacity(table.width)
         while let level = stack.last {
             let node = level.next
             if node + 1 < level.end { stack[stack.count - 1].next = node + 1 } else { stack.removeLast() }
@@ -98,9 +97,7 @@ extension _IndexBytes {
                 if !goesOn { break }
                 // A name may end here: the query's rest, typed exactly, may start its country tail.
                 if !tailStarts.isEmpty, pending.isEmpty {
-                    for (j, bytes) in tailStarts {
-                        let k = j - table.depth + maximum
-                        guard k >= 0, k < width, table.isWithin(k) else { continue }
+                    for (j, bytes) in tailStarts where table.isWithin(queryPrefix: j) {
                         let here = WalkPoint(node: node, entries: entries, labelByte: offset + 1 < label.count ? labelStart + offset + 1 : nil, consumed: byteDepth)
                         var noTrail: [WalkPoint]? = nil
                         let reached = try bytes.withRawBytes { (raw) throws(MMSearchError) in try walk(raw, from: here, trail: &noTrail) }
@@ -174,9 +171,13 @@ struct _TypoTable {
         }
     }
 
-    /// Whether cell k of the last row is within `maximum`.
+    /// Whether the key so far is within `maximum` of the query's first j scalars: cell j - depth +
+    /// maximum of the last row, when it is in the band (outside it, never).
     @inline(__always)
-    func isWithin(_ k: Int) -> Bool { rows[depth * (maximum + 1) + maximum] >> UInt32(k) & 1 != 0 }
+    func isWithin(queryPrefix j: Int) -> Bool {
+        let k = j - depth + maximum
+        return k >= 0 && k < width && rows[depth * (maximum + 1) + maximum] >> UInt32(k) & 1 != 0
+    }
 
     /// Whether a cell of the last row is below `maximum`: a typo may still be spent below it.
     var hasTypoLeft: Bool { rows[depth * (maximum + 1) + maximum - 1] != 0 }
@@ -254,8 +255,7 @@ struct _TypoTable {
             return lower != 0
         }
         if depth == 1, scalar != query[0] { return (false, false) }
-        let lastCell = last - low
-        let matched = lastCell >= 0 && lastCell < width && isWithin(lastCell)
+        let matched = isWithin(queryPrefix: last)
         return (alive && !matched, matched)
     }
 }

@@ -53,8 +53,8 @@ import Testing
                 for j in 0 ... query.count {
                     let distance = row[j]
                     let k = j - d + maximum
+                    #expect(table.isWithin(queryPrefix: j) == (distance <= maximum), "\(query) \(key) j \(j)")
                     if k >= 0, k < 2 * maximum + 1 {
-                        #expect(table.isWithin(k) == (distance <= maximum), "\(query) \(key) j \(j)")
                         cells += 1
                         if distance <= maximum { within += 1 }
                     } else {
