@@ -210,11 +210,13 @@ struct _HaversineBound {
     static let margin = 1e-9
 
     /// sin x from below, for 0 <= x <= π/2: the sine series to x^7 (its terms shrink there, so a sum
-    /// that ends on a subtracted term is below it), within 1.6e-4 of it.
+    /// that ends on a subtracted term is below it), within 1.6e-4 of it. Multiplied by the reciprocals
+    /// of 6, 20 and 42, not divided (a division waits 13 to 20 cycles; a bound is computed for every
+    /// point a walk considers): they differ in the last bit, which `margin` covers.
     @inline(__always)
     static func sinBelow(_ x: Double) -> Double {
         let x2 = x * x
-        return x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42)))
+        return x * (1 - x2 * (1 / 6) * (1 - x2 * (1 / 20) * (1 - x2 * (1 / 42))))
     }
 
     /// A lower bound of `a` to every point of `box`: the larger of two.
