@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
+import FoundationEssentials // Linux: Foundation without ICU
+#else
+import Foundation // Apple platforms have no FoundationEssentials
+#endif
 import MMSearch
 
 /// Issue 21's reverse lookups: the 10 nearest cities of each point of reverse-points.txt, through the
@@ -53,6 +58,12 @@ enum ReverseMeasure {
             if found.map(\.id) != answers[number] { throw BenchError("point \(number): the walk and nearest(to:) disagree") }
         }
         let walk = LatencySummary(latencies: walkLatencies, loopNanoseconds: 0)
+        // MMSEARCH_BENCH_TIMES=PATH: each point's times (City values, the walk alone) and the point, a
+        // line each, to find the points behind a percentile.
+        if let timesPath = ProcessInfo.processInfo.environment["MMSEARCH_BENCH_TIMES"] {
+            let text = points.indices.map { "\(latencies[$0])\t\(walkLatencies[$0])\t\(points[$0].latitude),\(points[$0].longitude)\n" }
+            try System.writeText(text.joined(), to: timesPath)
+        }
 
         // What `mmsearch near` asks of the library: the empty query nearest first, counted, 10 cities.
         var pageLatencies: [UInt64] = []

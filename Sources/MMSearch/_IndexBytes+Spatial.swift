@@ -57,17 +57,21 @@ extension _IndexBytes {
 
     /// The `limit` records nearest `point` that pass `filter` (nil: all), nearest first, by
     /// (distance, id, record): each with its distance in km, as `GeoPoint.distanceKm` computes it.
-    /// The walk reads SPATIAL's points (coordinates beside record numbers), and RECORDS only for the
-    /// records it keeps (and those a filter asks about); it allocates the answer and, for a `limit`
-    /// past what fits on the stack, its best-so-far buffer.
+    /// The walk reads SPATIAL's points (each one's cell beside its record number), and RECORDS only at
+    /// the end, for the candidates whose cells leave them among the nearest (and for those a filter
+    /// asks about); it allocates the answer and, for a `limit` past what fits on the stack, its
+    /// buffers.
     func nearest(to point: GeoPoint, limit: Int, filter: ResolvedFilter?) throws(MMSearchError) -> [(record: Int, distanceKm: Double)] {
         guard limit > 0, layout.recordCount > 0 else { return [] }
-        let capacity = Swift.min(limit, layout.recordCount)
-        return try withUnsafeTemporaryAllocation(of: _NearestSearch.Found.self, capacity: capacity) { (buffer) throws(MMSearchError) in
-            try withUnsafeTemporaryAllocation(of: _NearestSearch.Frame.self, capacity: _NearestSearch.stackCapacity) { (stack) throws(MMSearchError) in
-                var search = _NearestSearch(index: self, point: point, heap: buffer, stack: stack, filter: filter)
-                try search.run()
-                return search.sorted()
+        let kept = Swift.min(limit, layout.recordCount)
+        let room = _NearestSearch.candidateCapacity(limit: kept, records: layout.recordCount)
+        return try withUnsafeTemporaryAllocation(of: Double.self, capacity: kept) { (uppers) throws(MMSearchError) in
+            try withUnsafeTemporaryAllocation(of: _NearestSearch.Found.self, capacity: room) { (candidates) throws(MMSearchError) in
+                try withUnsafeTemporaryAllocation(of: _NearestSearch.Frame.self, capacity: _NearestSearch.stackCapacity) { (stack) throws(MMSearchError) in
+                    var search = _NearestSearch(index: self, point: point, uppers: uppers, candidates: candidates, stack: stack, filter: filter)
+                    try search.run(in: self)
+                    return try search.nearest(in: self)
+                }
             }
         }
     }
@@ -252,6 +256,26 @@ struct _HaversineBound {
         separateBound(south: cell.south, north: cell.north, west: cell.west, east: cell.east).a
     }
 
+    /// An upper bound of `a` to every point of a point's `cell`: the greatest latitude difference, the
+    /// greatest longitude difference around the circle (an edge's, or near π where the cell holds the
+    /// point's opposite meridian: its half squared is then past 1, which bounds sin² anyway) and the
+    /// greatest cosine of the cell's latitudes, each of which only raises a; sin x <= x, and
+    /// cos x <= 1 - x²/2 + x⁴/24. Each angle is taken `slack` larger (the exact formula's are within
+    /// 1e-15 of the true ones) and the sum a relative 1e-12 larger (its roundings, and the cosine's).
+    @inline(__always)
+    func upperA(cell: _SpatialBox) -> Double {
+        let unit = Self.radiansPerUnit
+        let southP = Double(cell.south) * unit, northP = Double(cell.north) * unit
+        let westL = Double(cell.west) * unit, eastL = Double(cell.east) * unit
+        let halfP = (Swift.max(abs(p1 - southP), abs(p1 - northP)) + Self.slack) / 2
+        let toWest = abs(l1 - westL), toEast = abs(l1 - eastL)
+        let halfL = (Swift.max(Swift.min(toWest, 2 * .pi - toWest), Swift.min(toEast, 2 * .pi - toEast)) + Self.slack) / 2
+        let lowest = southP <= 0 && northP >= 0 ? 0 : Swift.max(0, Swift.min(abs(southP), abs(northP)) - Self.slack)
+        let square = lowest * lowest
+        let cosAbove = Swift.min(1, 1 - square * 0.5 * (1 - square * (1 / 12)))
+        return (halfP * halfP + cosP1 * cosAbove * (halfL * halfL)) * (1 + 1e-12)
+    }
+
     /// The first bound of `a(south:...)`, from the least latitude difference, the least longitude
     /// difference around the circle and the least cosine of the box's latitudes; and that longitude
     /// difference, in radians.
@@ -312,16 +336,22 @@ struct _FilterBounds {
     }
 }
 
-/// One k-nearest search: the best so far in a max-heap by (distance, id, record), the worst on top, in
-/// a buffer of `limit` the caller allocates; the `a` a record or box must beat once the heap is full;
-/// and the nodes still to enter on an explicit stack (a far child waits there while the near one is
-/// walked, and is entered only if it still may hold a better record when its turn comes).
+/// One k-nearest search. A point's cell bounds its record's `a` from below and from above, so the walk
+/// keeps candidates by their cells alone and reads a record's exact coordinates (RECORDS, in record
+/// order, scattered over the file) only at the end, all at once, for the candidates that may still be
+/// among the `limit` nearest: about `limit` of them, where reading each record that was among the best
+/// so far on the way read half as many again, one after another. The `limit` least upper bounds seen
+/// are a max-heap whose top, once it is full, is the `a` a record or box must beat; the nodes still to
+/// enter wait on an explicit stack (a far child waits there while the near one is walked, and is
+/// entered only if it still may hold a better record when its turn comes). The index is passed to each
+/// step, not held: a copy of `_IndexBytes` is 952 bytes, made and destroyed through its value witness,
+/// and cost 5% of a walk.
 struct _NearestSearch {
-    /// A kept record and its `a`; its distance is computed (asin) only where two `a`s are close
-    /// enough for their distances to tie, and for the answer.
+    /// A candidate record and its `a`: a lower bound from its cell until `exact`, then its own.
     struct Found {
         var a: Double
         var record: UInt32
+        var exact: Bool
     }
 
     /// Outside this relative difference of `a`, distances differ the same way: Haversine.km (a square
@@ -342,19 +372,29 @@ struct _NearestSearch {
     /// parent's, so depth <= 30), and the stack holds at most one far child a level.
     static let stackCapacity = 64
 
-    let index: _IndexBytes
+    /// Room for the candidates of a search for `limit` records among `records`: twice `limit` (at least
+    /// 16 more), so that measuring and keeping the best `limit` always frees room; or every record.
+    static func candidateCapacity(limit: Int, records: Int) -> Int {
+        Swift.min(Swift.max(2 * limit, limit + 16), records)
+    }
+
     let haversine: Haversine
     let bound: _HaversineBound
     let filter: _IndexBytes.ResolvedFilter?
     let filterBounds: _FilterBounds?
-    let heap: UnsafeMutableBufferPointer<Found>
+    /// The `limit` least upper bounds of the candidates' `a`s, a max-heap (`upperCount` of them).
+    let uppers: UnsafeMutableBufferPointer<Double>
+    var upperCount = 0
+    /// The candidates, `count` of them, in the order they were found.
+    let candidates: UnsafeMutableBufferPointer<Found>
     var count = 0
     let stack: UnsafeMutableBufferPointer<Frame>
-    /// The worst kept `a` once the heap is full; infinity before.
+    /// Once `limit` candidates are kept, the greatest of the `limit` least upper bounds: at least the
+    /// `a` of the `limit`-th nearest record. Infinity before.
     var worstA = Double.infinity
     /// The point in 1e-7 degree, and how far (in 1e-7 degree of latitude, and of longitude around the
     /// circle) a record or a box must at most be from it to possibly beat `worstA`: a quick test in
-    /// front of the bounds (`updateReach`); infinity before the heap is full.
+    /// front of the bounds (`updateReach`); infinity before `worstA` is known.
     let latitudeUnits: Double
     let longitudeUnits: Double
     var latitudeReach = Double.infinity
@@ -364,11 +404,12 @@ struct _NearestSearch {
     let spatial: Int
     let points: Int
 
-    init(index: _IndexBytes, point: GeoPoint, heap: UnsafeMutableBufferPointer<Found>, stack: UnsafeMutableBufferPointer<Frame>, filter: _IndexBytes.ResolvedFilter?) {
-        self.index = index
+    init(index: _IndexBytes, point: GeoPoint, uppers: UnsafeMutableBufferPointer<Double>, candidates: UnsafeMutableBufferPointer<Found>,
+         stack: UnsafeMutableBufferPointer<Frame>, filter: _IndexBytes.ResolvedFilter?) {
         haversine = Haversine(latitude: point.latitude, longitude: point.longitude)
         bound = _HaversineBound(haversine)
-        self.heap = heap
+        self.uppers = uppers
+        self.candidates = candidates
         self.stack = stack
         self.filter = filter
         filterBounds = filter.map { _FilterBounds($0.filter) }
@@ -419,23 +460,23 @@ struct _NearestSearch {
         return dL > longitudeReach
     }
 
-    /// Whether a kept record is worse than another by (distance, id, record): by `a` when the two are
-    /// far enough apart (`tieBand`), else by the distances, and ids (read from RECORDS) only when the
-    /// distances tie. Both records were checked to be in RECORDS when kept.
+    /// Whether a measured record is worse than another by (distance, id, record): by `a` when the two
+    /// are far enough apart (`tieBand`), else by the distances, and ids (read from RECORDS) only when
+    /// the distances tie. Both records were checked to be in RECORDS when kept.
     @inline(__always)
-    func worse(_ x: Found, _ y: Found) -> Bool {
+    func worse(_ x: Found, _ y: Found, in index: _IndexBytes) -> Bool {
         if x.a > y.a * (1 + Self.tieBand) { return true }
         if y.a > x.a * (1 + Self.tieBand) { return false }
         let xDistance = Haversine.km(x.a), yDistance = Haversine.km(y.a)
         if xDistance != yDistance { return xDistance > yDistance }
-        let xId = id(x.record), yId = id(y.record)
+        let xId = id(x.record, in: index), yId = id(y.record, in: index)
         if xId != yId { return xId > yId }
         return x.record > y.record
     }
 
     /// The id of a record already checked to be below the record count.
     @inline(__always)
-    func id(_ record: UInt32) -> UInt32 {
+    func id(_ record: UInt32, in index: _IndexBytes) -> UInt32 {
         index.bits(index.layout.records.start, at: Int(record) * index.layout.records.width, index.layout.record.idMask)
     }
 
@@ -446,25 +487,19 @@ struct _NearestSearch {
         return worstA == .infinity || !outOfReach(box) && !_HaversineBound.exceeds(bound.a(south: box.south, north: box.north, west: box.west, east: box.east), worstA)
     }
 
-    /// The point at `position`, which the caller has checked is below `points` (its node's range is).
-    @inline(__always)
-    func point(_ position: Int) -> mms_spatial_point {
-        index.unpackedPoint(position)
-    }
-
     /// The walk from the root, down the children on the point's side to a leaf first (so that the best
     /// so far are near before most of the tree is tested against them); each far child waits on the
     /// stack with its parent's pivot, which is considered when the frame is taken up, and the child
     /// entered then if it still may hold a better record. Every range walked lies in [0, points) (the
     /// root's is, and a child's is inside its parent's), checked once a node.
-    mutating func run() throws(MMSearchError) {
+    mutating func run(in index: _IndexBytes) throws(MMSearchError) {
         stack[0] = Frame(low: 0, high: Int32(truncatingIfNeeded: points), pivot: -1, box: _SpatialBox.world)
         guard Int(stack[0].high) == points else { throw index.corrupt(spatial, "the spatial index holds \(points) points, more than 2^31") }
         var depth = 1
         while depth > 0 {
             depth -= 1
             var node = stack[depth]
-            if node.pivot >= 0 { try consider(point(Int(node.pivot)), at: Int(node.pivot)) }
+            if node.pivot >= 0 { try consider(index.unpackedPoint(Int(node.pivot)), at: Int(node.pivot), in: index) }
             if !mayHold(node.box) { continue }
             while true {
                 let low = Int(node.low), high = Int(node.high)
@@ -472,11 +507,11 @@ struct _NearestSearch {
                     throw index.corrupt(spatial, "a spatial node \(low) ..< \(high) lies outside the \(points) points")
                 }
                 if high - low <= Int(MMS_SPATIAL_LEAF_SIZE) {
-                    for position in low ..< high { try consider(point(position), at: position) }
+                    for position in low ..< high { try consider(index.unpackedPoint(position), at: position, in: index) }
                     break
                 }
                 let middle = low + (high - low) / 2
-                let pivot = point(middle)
+                let pivot = index.unpackedPoint(middle)
                 let longitude = pivot.record_axis & MMS_SPATIAL_AXIS_LONGITUDE != 0
                 let value = longitude ? pivot.lon_e7 : pivot.lat_e7
                 let (lowBox, highBox) = node.box.split(longitude: longitude, atCell: value)
@@ -495,66 +530,128 @@ struct _NearestSearch {
         }
     }
 
-    /// Keeps the record of `point` (at `position`) if it passes the filter and beats the worst kept: a
-    /// bound from the point's cell first, then the record's exact coordinates (RECORDS) and `a`, the
-    /// distance (asin) only for a record that may be kept. The record number is checked before the
-    /// record is read or kept.
+    /// Keeps the record of `point` (at `position`) as a candidate if it passes the filter and its cell
+    /// does not rule it out: its `a` at least the cell's lower bound, at most its upper bound (which
+    /// may lower `worstA`). The record number is checked before the record is read or kept.
     @inline(__always)
-    mutating func consider(_ point: mms_spatial_point, at position: Int) throws(MMSearchError) {
-        let full = count == heap.count
-        if full {
-            let cell = _SpatialBox.cell(latitude: point.lat_e7, longitude: point.lon_e7)
-            if outOfReach(cell) || _HaversineBound.exceeds(bound.a(cell: cell), worstA) { return }
-        }
+    mutating func consider(_ point: mms_spatial_point, at position: Int, in index: _IndexBytes) throws(MMSearchError) {
+        let cell = _SpatialBox.cell(latitude: point.lat_e7, longitude: point.lon_e7)
+        if worstA != .infinity, outOfReach(cell) { return }
+        let low = bound.a(cell: cell)
+        if _HaversineBound.exceeds(low, worstA) { return }
         let record = try index.spatialRecord(point, at: position).record
         if let filter, !(try index.passes(record, filter)) { return }
-        let (latitude, longitude) = try index.coordinates(ofRecord: record)
-        let scale = Double(Coordinate.scale)
-        let a = haversine.a(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)
-        if full, a > worstA * (1 + _HaversineBound.margin) { return }
-        let found = Found(a: a, record: UInt32(record))
-        if full {
-            guard worse(heap[0], found) else { return }
-            heap[0] = found
-            siftDown()
+        if count == candidates.count { try makeRoom(in: index) }
+        candidates[count] = Found(a: low, record: UInt32(record), exact: false)
+        count += 1
+        offerUpper(bound.upperA(cell: cell))
+    }
+
+    /// Adds a candidate's upper bound to the `limit` least; `worstA` (and the reach) follow their
+    /// greatest once there are `limit`.
+    @inline(__always)
+    mutating func offerUpper(_ upper: Double) {
+        if upperCount < uppers.count {
+            var child = upperCount
+            uppers[child] = upper
+            upperCount += 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard uppers[child] > uppers[parent] else { break }
+                uppers.swapAt(child, parent)
+                child = parent
+            }
+            guard upperCount == uppers.count else { return }
         } else {
-            heap[count] = found
-            count += 1
-            siftUp()
+            guard upper < uppers[0] else { return }
+            uppers[0] = upper
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var greatest = parent
+                if left < upperCount, uppers[left] > uppers[greatest] { greatest = left }
+                if right < upperCount, uppers[right] > uppers[greatest] { greatest = right }
+                guard greatest != parent else { break }
+                uppers.swapAt(parent, greatest)
+                parent = greatest
+            }
         }
-        if count == heap.count {
-            worstA = heap[0].a
-            updateReach()
+        worstA = uppers[0]
+        updateReach()
+    }
+
+    /// Frees room for a candidate: drops those `worstA` now rules out. When that drops none (more
+    /// candidates than the room in cells as near as one another), measures them: their own `a`s become
+    /// the upper bounds, and those the `limit`-th least of them rules out are dropped. When even that
+    /// drops none (the same distance many times: the same place), keeps the best `limit` in order. The
+    /// room is more than `limit` (`candidateCapacity`, and a full buffer holds fewer than every
+    /// record), so one is freed.
+    mutating func makeRoom(in index: _IndexBytes) throws(MMSearchError) {
+        dropRuledOut()
+        guard count == candidates.count else { return }
+        try measure(in: index)
+        offerMeasured()
+        dropRuledOut()
+        guard count == candidates.count else { return }
+        order(in: index)
+        count = Swift.min(count, uppers.count)
+        offerMeasured()
+    }
+
+    /// The upper bounds made again from the candidates, all measured: the `limit` least of their `a`s
+    /// (every candidate whose upper bound was among them is still one: its lower bound is below it).
+    mutating func offerMeasured() {
+        upperCount = 0
+        for position in 0 ..< count { offerUpper(candidates[position].a) }
+    }
+
+    /// Drops the candidates whose lower bound exceeds `worstA`: `limit` records are at least as near.
+    mutating func dropRuledOut() {
+        var kept = 0
+        for position in 0 ..< count where !_HaversineBound.exceeds(candidates[position].a, worstA) {
+            candidates[kept] = candidates[position]
+            kept += 1
+        }
+        count = kept
+    }
+
+    /// Reads the exact coordinates of every candidate not yet measured, all their RECORDS lines asked
+    /// for first (`prefetch`) so that the reads overlap, then their `a`s.
+    mutating func measure(in index: _IndexBytes) throws(MMSearchError) {
+        let records = index.layout.records, latitude = index.layout.record.latitude
+        for position in 0 ..< count where !candidates[position].exact {
+            index.prefetch(records.start + (Int(candidates[position].record) * records.width + latitude) >> 3)
+        }
+        let scale = Double(Coordinate.scale)
+        for position in 0 ..< count where !candidates[position].exact {
+            let (latitude, longitude) = try index.coordinates(ofRecord: Int(candidates[position].record))
+            candidates[position].a = haversine.a(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)
+            candidates[position].exact = true
         }
     }
 
-    private mutating func siftUp() {
-        var child = count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard worse(heap[child], heap[parent]) else { return }
-            heap.swapAt(child, parent)
-            child = parent
+    /// Orders the measured candidates nearest first (a few: by insertion).
+    mutating func order(in index: _IndexBytes) {
+        var kept = UnsafeMutableBufferPointer(rebasing: candidates[0 ..< count])
+        guard count > 32 else {
+            for next in kept.indices.dropFirst() {
+                var position = next
+                while position > 0, worse(kept[position - 1], kept[position], in: index) {
+                    kept.swapAt(position - 1, position)
+                    position -= 1
+                }
+            }
+            return
         }
+        kept.sort { worse($1, $0, in: index) }
     }
 
-    private mutating func siftDown() {
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var worst = parent
-            if left < count, worse(heap[left], heap[worst]) { worst = left }
-            if right < count, worse(heap[right], heap[worst]) { worst = right }
-            guard worst != parent else { return }
-            heap.swapAt(parent, worst)
-            parent = worst
-        }
-    }
-
-    /// What was kept, nearest first.
-    func sorted() -> [(record: Int, distanceKm: Double)] {
-        var kept = UnsafeMutableBufferPointer(rebasing: heap[0 ..< count])
-        kept.sort { worse($1, $0) }
-        return kept.map { (Int($0.record), Haversine.km($0.a)) }
+    /// The `limit` nearest, nearest first: the candidates `worstA` does not rule out, measured and
+    /// ordered.
+    mutating func nearest(in index: _IndexBytes) throws(MMSearchError) -> [(record: Int, distanceKm: Double)] {
+        dropRuledOut()
+        try measure(in: index)
+        order(in: index)
+        return candidates[0 ..< Swift.min(count, uppers.count)].map { (Int($0.record), Haversine.km($0.a)) }
     }
 }

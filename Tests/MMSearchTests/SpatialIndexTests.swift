@@ -286,6 +286,40 @@ import Testing
         #expect(try index.nearest(to: point, limit: 0).isEmpty && index.nearest(to: point, limit: 10_000).count == all.count)
     }
 
+    /// Crowds of candidates, more than a search keeps room for (twice the limit, at least 16 more): 150
+    /// records at one place (the same distance: ordered by id), 150 in the cell beside it (the same cell
+    /// bounds, distinct distances) and 150 spread over a few km. The walk keeps candidates by their cells
+    /// and must measure the crowd to make room; the answer is still the scan's.
+    @Test func crowdedCellsAgreeWithTheScan() throws {
+        var random = SeededRandom(seed: 77)
+        let place: (Int32, Int32) = (488_534_100, 23_488_000)
+        var places = Array(repeating: place, count: 150)
+        // One cell: 2^11 units; the crowd's offsets stay inside the cell that holds `place` + 1,000.
+        let cellLow = { (value: Int32, bias: Int64) in Int32(((Int64(value) + 1_000 + bias) >> MMS_SPATIAL_CELL_SHIFT) << MMS_SPATIAL_CELL_SHIFT - bias) }
+        let corner = (cellLow(place.0, Int64(MMS_LATITUDE_BIAS)), cellLow(place.1, Int64(MMS_LONGITUDE_BIAS)))
+        for _ in 0 ..< 150 { places.append((corner.0 + Int32.random(in: 0 ..< 2_048, using: &random), corner.1 + Int32.random(in: 0 ..< 2_048, using: &random))) }
+        for _ in 0 ..< 150 { places.append((place.0 + Int32.random(in: -300_000 ... 300_000, using: &random), place.1 + Int32.random(in: -300_000 ... 300_000, using: &random))) }
+        let records = places.enumerated().map { number, place in
+            SourceRecord(id: UInt32(50_000 - 7 * number), name: Array("Crowd \(number % 9)".utf8), country: Array(["FR", "DE"][number % 2].utf8),
+                         latitudeE7: place.0, longitudeE7: place.1, population: UInt32(number))
+        }
+        let source = SourceDescription(name: "crowd.json", size: 0, checksum: 0, builtAt: 0)
+        let (bytes, _) = try IndexBuilder.makeIndex(records: records, source: source)
+        let index = try CityIndex(bytes: Data(bytes)), all = ScanRecords(bytes)
+        try index.verify()
+        let degrees = { (value: Int32) in Double(value) / 1e7 }
+        let points = [(degrees(place.0), degrees(place.1)), (degrees(corner.0 + 1_024), degrees(corner.1 + 1_024)),
+                      (degrees(place.0) + 0.01, degrees(place.1)), (degrees(place.0) - 0.3, degrees(place.1) + 0.2), (40, -100)]
+        for (latitude, longitude) in points {
+            let point = try GeoPoint(latitude: latitude, longitude: longitude)
+            for filter in [GeoFilter.none, GeoFilter(countries: ["DE"])] {
+                for limit in [1, 10, 25, 160, 400] {
+                    try Self.check(index, all, point, filter, limit: limit, pages: limit == 10)
+                }
+            }
+        }
+    }
+
     /// The builder's tree holds the format's invariants: checked independently of `verify`, from the
     /// section's bytes (each point's cell is its record's coordinates').
     @Test func theBuilderLaysOutAKdTree() throws {
