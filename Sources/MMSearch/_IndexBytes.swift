@@ -610,6 +610,11 @@ struct _IndexBytes {
     /// in RECORDS, POPULATION and RECORD_REGIONS read first, then each one's names, so that a page's
     /// reads of scattered records overlap instead of waiting for one another.
     func cities(_ matches: [(record: Int, entry: UInt32?)]) throws(MMSearchError) -> [City] {
+        // Every record's packed fields asked for first (a cache hint each; records outside RECORDS are
+        // skipped here and refused below), so that the reads below wait for them together.
+        for match in matches where match.record >= 0 && match.record < layout.recordCount {
+            prefetchFields(ofRecord: match.record)
+        }
         var fields: [CityFields] = []
         fields.reserveCapacity(matches.count)
         for match in matches { fields.append(try cityFields(match.record)) }
@@ -632,6 +637,15 @@ struct _IndexBytes {
         cities.reserveCapacity(matches.count)
         for (match, fields) in zip(matches, fields) { cities.append(try city(match.record, fields: fields, matchedBy: match.entry)) }
         return cities
+    }
+
+    /// Fetches the cache lines of record `index`'s packed fields (RECORDS, POPULATION, RECORD_REGIONS)
+    /// ahead of `cityFields`. `index` is below the record count.
+    @inline(__always)
+    func prefetchFields(ofRecord index: Int) {
+        prefetch(layout.records.start + (index * layout.records.width) >> 3)
+        if index < layout.population.count { prefetch(layout.population.start + (index * layout.population.width) >> 3) }
+        if index < layout.recordRegions.count { prefetch(layout.recordRegions.start + (index * layout.recordRegions.width) >> 3) }
     }
 
     /// Fetches the cache line of byte `offset` of the file (inside it) ahead of its read.
