@@ -38,13 +38,30 @@ extension _IndexBytes {
         }
         /// The entries under `located` (a node at prefix length `located.depth`) with a key of
         /// exactly `keyLength` bytes whose record has a country (so a name part 4 bytes shorter), or,
-        /// with `keyLength` nil, every entry whose name part is at least `shortestName` bytes.
+        /// with `keyLength` nil, every entry whose name part is at least `shortestName` bytes. With
+        /// `within`, only the countries' entries (the others could not pass the filter), and only the
+        /// subtrees that hold one: a subtree a typo matches may hold thousands of entries of the world,
+        /// each of whose records would be read.
+        var collectCursors = (within ?? []).map(CountryCursor.init)
         func collect(under located: Located, keyLength: Int?, shortestName: Int) throws(MMSearchError) {
-            try forEachNode(under: located, deepest: keyLength ?? .max) { (depth, ownEntries) throws(MMSearchError) in
+            func take(_ position: Int, depth: Int) throws(MMSearchError) {
+                let hasCountry = try recordHasCountry(owner(ofEntry: try entry(position), at: layout.entries.byteOffset(position)).record)
+                if keyLength != nil ? hasCountry : depth - (hasCountry ? ClassKeys.tailLength : 0) >= shortestName { found.append((position, depth)) }
+            }
+            let entering: ((Range<Int>) throws(MMSearchError) -> Bool)? = within == nil ? nil : { (entries) throws(MMSearchError) in
+                try hasPosition(&collectCursors, in: entries)
+            }
+            try forEachNode(under: located, deepest: keyLength ?? .max, entering: entering) { (depth, ownEntries) throws(MMSearchError) in
                 if let keyLength, depth != keyLength { return }
-                for position in ownEntries {
-                    let hasCountry = try recordHasCountry(owner(ofEntry: try entry(position), at: layout.entries.byteOffset(position)).record)
-                    if keyLength != nil ? hasCountry : depth - (hasCountry ? ClassKeys.tailLength : 0) >= shortestName { found.append((position, depth)) }
+                if within == nil {
+                    for position in ownEntries { try take(position, depth: depth) }
+                } else if collectCursors.count == 1 {
+                    try forEachPosition(&collectCursors, in: ownEntries) { (position) throws(MMSearchError) in try take(position, depth: depth) }
+                } else {
+                    // Several countries' runs: their positions in order, as without a filter.
+                    var positions: [Int] = []
+                    try forEachPosition(&collectCursors, in: ownEntries) { (position) throws(MMSearchError) in positions.append(position) }
+                    for position in positions.sorted() { try take(position, depth: depth) }
                 }
             }
         }
