@@ -231,19 +231,6 @@ extension _IndexBytes {
         return false
     }
 
-    /// Calls `body` with each position of the cursors' runs inside `range`, run by run (ascending in
-    /// each), moving the cursors.
-    func forEachPosition(_ cursors: inout [CountryCursor], in range: Range<Int>, _ body: (Int) throws(MMSearchError) -> Void) throws(MMSearchError) {
-        guard !range.isEmpty else { return }
-        for index in cursors.indices {
-            var start = range.lowerBound
-            while let position = try firstPosition(&cursors[index], atOrAfter: start), position < range.upperBound {
-                try body(position)
-                start = position + 1
-            }
-        }
-    }
-
     /// The positions of `runs` inside `range`, ascending.
     func positions(of runs: [CountryRun], in range: Range<Int>) throws(MMSearchError) -> [Int] {
         var positions: [Int] = []

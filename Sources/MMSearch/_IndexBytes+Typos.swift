@@ -41,27 +41,41 @@ extension _IndexBytes {
         /// with `keyLength` nil, every entry whose name part is at least `shortestName` bytes. With
         /// `within`, only the countries' entries (the others could not pass the filter), and only the
         /// subtrees that hold one: a subtree a typo matches may hold thousands of entries of the world,
-        /// each of whose records would be read.
-        var collectCursors = (within ?? []).map(CountryCursor.init)
+        /// each of whose records would be read. The countries' positions under `located` are decoded
+        /// once, in order, and each node's searched in them.
         func collect(under located: Located, keyLength: Int?, shortestName: Int) throws(MMSearchError) {
             func take(_ position: Int, depth: Int) throws(MMSearchError) {
                 let hasCountry = try recordHasCountry(owner(ofEntry: try entry(position), at: layout.entries.byteOffset(position)).record)
                 if keyLength != nil ? hasCountry : depth - (hasCountry ? ClassKeys.tailLength : 0) >= shortestName { found.append((position, depth)) }
             }
-            let entering: ((Range<Int>) throws(MMSearchError) -> Bool)? = within == nil ? nil : { (entries) throws(MMSearchError) in
-                try hasPosition(&collectCursors, in: entries)
+            guard let within else {
+                try forEachNode(under: located, deepest: keyLength ?? .max) { (depth, ownEntries) throws(MMSearchError) in
+                    if let keyLength, depth != keyLength { return }
+                    for position in ownEntries { try take(position, depth: depth) }
+                }
+                return
+            }
+            let positions = try self.positions(of: within, in: located.entries)
+            guard !positions.isEmpty else { return }
+            /// The first of `positions` at or after `start`.
+            func firstIndex(atOrAfter start: Int) -> Int {
+                var low = 0, high = positions.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if positions[middle] < start { low = middle + 1 } else { high = middle }
+                }
+                return low
+            }
+            let entering = { (entries: Range<Int>) throws(MMSearchError) -> Bool in
+                let first = firstIndex(atOrAfter: entries.lowerBound)
+                return first < positions.count && positions[first] < entries.upperBound
             }
             try forEachNode(under: located, deepest: keyLength ?? .max, entering: entering) { (depth, ownEntries) throws(MMSearchError) in
                 if let keyLength, depth != keyLength { return }
-                if within == nil {
-                    for position in ownEntries { try take(position, depth: depth) }
-                } else if collectCursors.count == 1 {
-                    try forEachPosition(&collectCursors, in: ownEntries) { (position) throws(MMSearchError) in try take(position, depth: depth) }
-                } else {
-                    // Several countries' runs: their positions in order, as without a filter.
-                    var positions: [Int] = []
-                    try forEachPosition(&collectCursors, in: ownEntries) { (position) throws(MMSearchError) in positions.append(position) }
-                    for position in positions.sorted() { try take(position, depth: depth) }
+                var index = firstIndex(atOrAfter: ownEntries.lowerBound)
+                while index < positions.count, positions[index] < ownEntries.upperBound {
+                    try take(positions[index], depth: depth)
+                    index += 1
                 }
             }
         }
