@@ -340,7 +340,7 @@ struct _FilterBounds {
 /// keeps candidates by their cells alone and reads a record's exact coordinates (RECORDS, in record
 /// order, scattered over the file) only at the end, all at once, for the candidates that may still be
 /// among the `limit` nearest: about `limit` of them, where reading each record that was among the best
-/// so far on the way read half as many again, one after another. The `limit` least upper bounds seen
+/// so far on the way read nearly twice as many, one after another. The `limit` least upper bounds seen
 /// are a max-heap whose top, once it is full, is the `a` a record or box must beat; the nodes still to
 /// enter wait on an explicit stack (a far child waits there while the near one is walked, and is
 /// entered only if it still may hold a better record when its turn comes). The index is passed to each
