@@ -10,7 +10,8 @@ import Testing
 /// the README's index, with the walk that reads every key's length: for every entry under each
 /// prefix, the same class (`Ranking.matchClass`) from either length, and the same length wherever
 /// the pruned walk gives one. Prefixes: the first one to four bytes of typing-queries.txt's folded
-/// lines, and some that end at or inside a country tail ("paris, ", "sa, r").
+/// lines, and some that end at or inside a country tail ("paris, ", "sa, r"). A prefix with no ','
+/// is walked a second time as one (`commaFree`), which enters fewer nodes, and compared the same way.
 @Suite struct ClassKeyLengthsTests {
     @Test func prunedWalkGivesEveryClassTheFullWalkGives() async throws {
         let index = try CityIndex(path: try await RealIndexes.shared.path(.joinedRegions))
@@ -21,12 +22,13 @@ import Testing
             for length in 1 ... 4 where length <= folded.count { prefixes.insert(Array(folded.prefix(length))) }
         }
         for extra in ["paris, ", "paris, f", "sa, r", "a, ", "l", "", "москва", "東"] { prefixes.insert(Folding.fold(extra)) }
-        var compared = 0, pruned = 0, deepestOnly = 0
+        var compared = 0, pruned = 0, deepestOnly = 0, commaFreeCompared = 0, commaFreePruned = 0
         try index.withBytes { (bytes: _IndexBytes) throws(MMSearchError) in
             for prefix in prefixes.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                 guard let located = try prefix.withRawBytes({ (query) throws(MMSearchError) in try bytes.locate(query) }) else { continue }
                 let full = try bytes.keyLengths(under: located)
                 let forClasses = try bytes.keyLengths(under: located, classesFor: prefix.count)
+                let commaFree = prefix.contains(UInt8(ascii: ",")) ? nil : try bytes.keyLengths(under: located, classesFor: prefix.count, commaFree: true)
                 // What the walk bounded by depth alone (2q + 4) would have left out.
                 var measured = 0
                 try bytes.forEachNode(under: located, deepest: _IndexBytes.ClassKeys(queryLength: prefix.count).deepest) { (_, own) in measured += own.count }
@@ -47,10 +49,22 @@ import Testing
                     let fullClass = try matchClass(full[offset]), prunedClass = try matchClass(forClasses[offset])
                     #expect(prunedClass == fullClass,
                             "\(String(decoding: prefix, as: UTF8.self)): entry \(position) (key length \(full[offset])) has class \(fullClass), the pruned walk gives \(prunedClass)")
+                    if let commaFree {
+                        commaFreeCompared += 1
+                        if commaFree[offset] == .max { commaFreePruned += 1 } else {
+                            #expect(commaFree[offset] == full[offset], "\(String(decoding: prefix, as: UTF8.self)): entry \(position)'s length, comma-free walk")
+                        }
+                        let commaFreeClass = try matchClass(commaFree[offset])
+                        #expect(commaFreeClass == fullClass,
+                                "\(String(decoding: prefix, as: UTF8.self)): entry \(position) (key length \(full[offset])) has class \(fullClass), the comma-free walk gives \(commaFreeClass)")
+                    }
                 }
             }
         }
         // The ',' rule must have left out keys the depth alone keeps, or this compares nothing it does.
         #expect(compared > 1_000_000 && pruned > deepestOnly, "\(compared) entries compared, \(pruned) left out, \(deepestOnly) by depth alone")
+        // The comma-free walk must leave out keys the other keeps (those under the children it does not enter).
+        #expect(commaFreeCompared > 1_000_000 && commaFreePruned > pruned * commaFreeCompared / compared,
+                "\(commaFreeCompared) entries compared comma-free, \(commaFreePruned) left out")
     }
 }
