@@ -44,7 +44,7 @@ extension _IndexBytes {
         /// each of whose records would be read. The countries' positions under `located` are decoded
         /// once, in order, and each node's searched in them.
         /// `found` is passed, not captured: a local function capturing it made every append to it a
-        /// dynamic exclusivity check (swift_beginAccess), a quarter of the walk's instructions in a country.
+        /// dynamic exclusivity check (swift_beginAccess and its bookkeeping, about 80 instructions).
         func collect(under located: Located, keyLength: Int?, shortestName: Int, into found: inout [(position: Int, keyLength: Int)]) throws(MMSearchError) {
             func take(_ position: Int, depth: Int, into found: inout [(position: Int, keyLength: Int)]) throws(MMSearchError) {
                 let hasCountry = try recordHasCountry(owner(ofEntry: try entry(position), at: layout.entries.byteOffset(position)).record)
