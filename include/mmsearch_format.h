@@ -15,8 +15,10 @@
  *   sections[LABELS]        uint8_t[]                    edge labels, each ended by a 0xFF byte
  *   sections[NODES]         packed node_count x node_label_bits  trie nodes (mms_node's field: the
  *                                                         label), children of a node contiguous and sorted
- *   sections[CHILDREN]      mms_child_block[(node_count + 15) / 16]  where each node's children are,
- *                                                         then the children's packed entry deltas
+ *   sections[CHILDREN]      mms_child_block[(node_count + 13) / 14]  where each node's children are
+ *                                                         (their counts, 4 bits each), then the wide
+ *                                                         blocks' counts, then the children's packed
+ *                                                         entry deltas
  *                                                         (see "The trie")
  *   sections[ENTRIES]       packed entry_count x entry_bits  one entry per search key, in key order
  *                                                         (see "Packed arrays")
@@ -146,15 +148,18 @@
  * first those whose key is P itself, then its children's, child by child. A node's children are
  * contiguous, sorted by the first byte of their label, which differ; nodes are numbered breadth
  * first, so the children of node n follow those of node n - 1 and are numbered after n. CHILDREN says
- * where they are: node n has counts[n % 16] children in block n / 16, and its first child is the
- * block's first plus the counts of the nodes before n in the block.
+ * where they are, a block every 14 nodes (MMS_CHILD_BLOCK_NODES): the block's first child, and its
+ * nodes' child counts, 4 bits each, so that one 8-byte load reads them all and delta_bits beside them.
+ * Node n, in block b = n / 14, has counts[n % 14] children, the first of them the block's first plus
+ * the counts of the nodes before n in the block. A block with a count above 15 (at the top of the
+ * trie, where nodes have up to hundreds of children) is wide: its counts are bytes, after the blocks.
  *
  * A node's entries are entries[entry_first ..< end], where end is the next sibling's entry_first, or
  * for a last child its parent's end; the root's are entries[0 ..< entry_count]. A child's entry_first
  * is stored as its delta from its parent's (at least 0, below the parent's entry count): the children
- * of a block's 16 nodes, numbered block.first ..< block.first + sum(counts), have their deltas one
- * after another in CHILDREN's packed deltas, from bit block.delta_first of them, block.delta_bits bits
- * each (the least that holds the block's greatest delta: 0 when every delta is 0); they take
+ * of a block's 14 nodes, numbered block.first ..< block.first + sum(counts), have their deltas one
+ * after another in CHILDREN's packed deltas, from bit block.delta_first of them, block.delta_bits
+ * (masked) bits each (the least that holds the block's greatest delta: 0 when every delta is 0); they take
  * child_delta_bits bits in all. So a walk knows each node's range from its parent's range and the
  * parent's child block alone.
  *
@@ -295,8 +300,10 @@
  * bit, each at most 32 bits. The widths are the least that hold the values:
  *   NODES: a node is its label_offset in node_label_bits = max(1, bits of LABELS' length - 1) (LABELS
  *   comes first in the file, so its length is known before NODES is laid out);
- *   CHILDREN: after the blocks, the children's entry deltas, block by block, each block's at its own
- *   width (see "The trie"), then zero bits up to the next byte and MMS_PACKED_TAIL zero bytes;
+ *   CHILDREN: after the blocks, the wide blocks' counts (mms_wide_child_counts, one for each wide
+ *   block); then the children's entry deltas,
+ *   block by block, each block's at its own width (see "The trie"), then zero bits up to the next byte
+ *   and MMS_PACKED_TAIL zero bytes;
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
  *   ALTERNATES and SPELLINGS: an alternate is its name_offset in name_offset_bits = max(1, bits of
  *   NAMES' length - 1) (its record is in ALTERNATE_BLOCKS and ALTERNATE_DELTAS);
@@ -324,7 +331,8 @@
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
  *   as kind << name_bits | name number.
  * Size on the README's index: 22 bits a node's label and on average 4.4 bits its entry delta (8 bytes a
- * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), 22 bits an entry instead
+ * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
+ * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 22 bits an entry instead
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 23 bits an
  * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 25 bits a population instead of 32, 119 bits a record instead of 160 (135 at version 10), 60
  * bits a spatial point instead of 96 (its cells), 114 bits a summary instead of 192, 5 bits a first
@@ -342,7 +350,8 @@
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ALTERNATE_DELTAS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
- *   blocks, then ceil(child_delta_bits / 8) + MMS_PACKED_TAIL bytes; POPULATION: empty or record_count values; SPATIAL: record_count
+ *   blocks, then a multiple of sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
+ *   MMS_PACKED_TAIL bytes of deltas; POPULATION: empty or record_count values; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
  *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page); ALTERNATE_BLOCKS:
@@ -350,7 +359,8 @@
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
- *   is used (children after their parent and inside NODES, their entry deltas inside CHILDREN at a width
+ *   is used (a wide block's number among the wide counts, children after their parent and inside
+ *   NODES, their entry deltas inside CHILDREN at a width
  *   of at most 32, labels and names up to their 0xFF, every
  *   code of a name a symbol of its run's table (inside SYMBOLS, at most MMS_MAX_SYMBOLS) or an escaped
  *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
@@ -364,7 +374,8 @@
  *   width of at most 32, each record read below record_count),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
- *   (child blocks adding up, their deltas back to back at the least widths, children sorted, numbered after their parent, labels non-empty, ranges
+ *   (child blocks adding up, their counts zero past the last node, the wide blocks exactly
+ *   those with a count above 15, numbered in order, their deltas back to back at the least widths, children sorted, numbered after their parent, labels non-empty, ranges
  *   tiling), every entry's key
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
  *   summaries exactly where they belong with the right counts, pages and page ranks, records in order
@@ -396,9 +407,10 @@
  * countries' texts in NAMES) and version 8 (no country pages) and version 9 (each node's entry_first
  * in NODES) and version 10 (records with their names' lengths, coordinates at 1e-7 degree always and
  * country codes in 16 bits) and version 11 (each alternate's record beside its name offset) and
- * version 12 (country entries' gaps at a width per block) are not read by version 13.
+ * version 12 (country entries' gaps at a width per block) and version 13 (child counts as a byte a
+ * node in the child blocks) are not read by version 14.
  *
- * Limits of version 13: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 14: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, to 1e-7 degree at the finest (RECORDS keeps the greatest unit that holds them all); country
@@ -417,7 +429,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 13u
+#define MMS_FORMAT_VERSION 14u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -439,7 +451,10 @@ extern "C" {
 /* NAME_TABLES: at most this many tables (runs of NAMES). */
 #define MMS_MAX_NAME_TABLES 16u
 /* Nodes per mms_child_block. */
-#define MMS_CHILD_BLOCK_NODES 16u
+#define MMS_CHILD_BLOCK_NODES 14u
+/* mms_child_block.delta_bits: the bits that hold the width, and the flag of a wide block. */
+#define MMS_CHILD_DELTA_BITS_MASK 0x3Fu
+#define MMS_CHILD_BLOCK_WIDE 0x80u
 /* A node with more entries than this has a summary; one with this many or fewer has none. */
 #define MMS_SUMMARY_THRESHOLD 32u
 /* Length of a summary's first ranked page: min(record_count, MMS_TOP_COUNT) entries of TOP. */
@@ -609,22 +624,37 @@ typedef struct mms_node {
 } mms_node;
 
 /*
- * Where the children of 16 nodes are: node 16 * b + i has counts[i] children, the first of them
- * first + counts[0] + ... + counts[i - 1]. Invariants: block 0's first is 1; each next block's first
- * is the one before's first plus the sum of its counts; counts past node_count are 0; the counts add
- * up to node_count - 1 (every node but the root is a child once); a node's children are numbered
- * after it. The block's children's entry deltas start at bit delta_first of CHILDREN's deltas (block
- * 0's at 0, each next block's where the one before's end: its first plus its children times its
- * width), delta_bits each, delta_bits at most 32 and the least that holds the greatest of them;
- * reserved is zero. No padding: 28 bytes, 4-aligned.
+ * Where the children of MMS_CHILD_BLOCK_NODES (14) nodes are: node 14 * b + i has counts[i] children
+ * (see "The trie"), the first of them first plus the counts of nodes 14 * b ..< 14 * b + i.
+ * Invariants: block 0's first is 1; each next block's first is the one before's first plus its nodes'
+ * counts; the counts add up to node_count - 1 (every node but the root is a child once), and are 0 past
+ * the last node; a node's children are numbered after it. A narrow block (MMS_CHILD_BLOCK_WIDE clear)
+ * has in counts, read as a little-endian 56-bit number, node 14 * b + i's count in bits 4i ..< 4i + 4.
+ * A block is wide exactly when one of its counts is above 15: then counts holds its number among the
+ * wide blocks, 1, 2, 3, ... in block order, as a little-endian uint32_t, then zero bytes, and its
+ * counts are CHILDREN's mms_wide_child_counts number - 1. The block's children's entry deltas start at
+ * bit delta_first of CHILDREN's deltas (block 0's at 0, each next block's where the one before's end:
+ * its first plus its children times its width), (delta_bits & MMS_CHILD_DELTA_BITS_MASK) bits each, at
+ * most 32 and the least that holds the greatest of them; delta_bits' bit 6 is zero. counts and delta_bits
+ * are one 8-byte load, delta_bits its top byte. No padding: 16 bytes, 4-aligned.
  */
 typedef struct mms_child_block {
     uint32_t first;       /* the first child of the block's first node (where it would be, if none) */
     uint32_t delta_first; /* the bit of CHILDREN's deltas where its children's deltas start */
-    uint8_t counts[16];   /* MMS_CHILD_BLOCK_NODES children counts (a node has at most 255) */
-    uint8_t delta_bits;   /* bits of each of its children's entry deltas (0: every one is 0) */
-    uint8_t reserved[3];  /* zero */
+    uint8_t counts[7];    /* narrow: its nodes' child counts, 4 bits each; wide: its number among the wide */
+    uint8_t delta_bits;   /* the width of its children's entry deltas (0: every one is 0); MMS_CHILD_BLOCK_WIDE */
 } mms_child_block;
+
+/*
+ * A wide child block's counts as bytes (CHILDREN, after the blocks; see mms_child_block). Invariants:
+ * one for each wide block, in block order; counts[i] node 14 x b + i's child count (0 past the last
+ * node; a node has at most 255 children: their labels' first bytes differ and none is 0xFF), one of
+ * them above 15; reserved zero. No padding: 16 bytes.
+ */
+typedef struct mms_wide_child_counts {
+    uint8_t counts[14];   /* MMS_CHILD_BLOCK_NODES children counts */
+    uint8_t reserved[2];  /* zero */
+} mms_wide_child_counts;
 
 /*
  * What a big node's entries hold, computed at build time (stored packed in SUMMARIES: node in
@@ -896,13 +926,14 @@ _Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_sectio
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");
 
-_Static_assert(sizeof(mms_child_block) == 28, "mms_child_block is 28 bytes");
+_Static_assert(sizeof(mms_child_block) == 16, "mms_child_block is 16 bytes");
 _Static_assert(offsetof(mms_child_block, first) == 0, "mms_child_block.first");
 _Static_assert(offsetof(mms_child_block, delta_first) == 4, "mms_child_block.delta_first");
 _Static_assert(offsetof(mms_child_block, counts) == 8, "mms_child_block.counts");
-_Static_assert(offsetof(mms_child_block, delta_bits) == 24, "mms_child_block.delta_bits");
-_Static_assert(offsetof(mms_child_block, reserved) == 25, "mms_child_block.reserved");
-_Static_assert(sizeof(((mms_child_block *)0)->counts) == MMS_CHILD_BLOCK_NODES, "a block covers MMS_CHILD_BLOCK_NODES nodes");
+_Static_assert(offsetof(mms_child_block, delta_bits) == 15, "mms_child_block.delta_bits: the top byte of the counts' load");
+_Static_assert(sizeof(((mms_child_block *)0)->counts) * 8 == 4 * MMS_CHILD_BLOCK_NODES, "counts holds a 4-bit count a node");
+_Static_assert(sizeof(((mms_wide_child_counts *)0)->counts) == MMS_CHILD_BLOCK_NODES, "a wide block's counts cover MMS_CHILD_BLOCK_NODES nodes");
+_Static_assert(sizeof(mms_wide_child_counts) == 16, "mms_wide_child_counts is 16 bytes");
 
 _Static_assert(sizeof(mms_summary) == 24, "mms_summary is 24 bytes");
 _Static_assert(offsetof(mms_summary, node) == 0, "mms_summary.node");

@@ -511,30 +511,50 @@ private struct _Verifier {
         guard try index.label(ofNode: 0).isEmpty else {
             throw corrupt(nodeOffset(0), "the root must have an empty label")
         }
-        // The child blocks add up: node n's children start where node n - 1's end, from node 1 on; and
-        // their entry deltas lie back to back, each block's at the least width that holds them.
+        // The child blocks add up: node n's children start where node n - 1's end, from node 1 on, as the
+        // 4-bit counts (or a wide block's bytes) give them; and their entry deltas lie back to back, each block's
+        // at the least width that holds them.
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES), blocks = (layout.nodeCount + blockNodes - 1) / blockNodes
-        var expectedFirst = 1, expectedDeltaBit = 0
+        let countsOffset = MemoryLayout<mms_child_block>.offset(of: \.counts)!
+        var expectedFirst = 1, expectedDeltaBit = 0, wideBlocks = 0
         for block in 0 ..< blocks {
             let offset = layout.children + block * _IndexLayout.childBlockSize
             guard Int(raw(offset, as: UInt32.self)) == expectedFirst else {
                 throw corrupt(offset, "child block \(block) starts at child \(raw(offset, as: UInt32.self)); the counts before it add up to \(expectedFirst)")
             }
             let deltaFirst = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
-            let width = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!, as: UInt8.self))
-            let reserved = MemoryLayout<mms_child_block>.offset(of: \.reserved)!
-            guard deltaFirst == expectedDeltaBit, width <= 32,
-                  (0 ..< 3).allSatisfy({ raw(offset + reserved + $0, as: UInt8.self) == 0 }) else {
-                throw corrupt(offset, "child block \(block) has its deltas at bit \(deltaFirst), \(width) bits each (its reserved bytes zero); the blocks before it end at bit \(expectedDeltaBit), and a delta is at most 32 bits")
+            let deltaBits = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!, as: UInt8.self))
+            let width = deltaBits & Int(MMS_CHILD_DELTA_BITS_MASK), isWide = deltaBits & Int(MMS_CHILD_BLOCK_WIDE) != 0
+            guard deltaFirst == expectedDeltaBit, width <= 32, deltaBits & ~Int(MMS_CHILD_DELTA_BITS_MASK | MMS_CHILD_BLOCK_WIDE) == 0 else {
+                throw corrupt(offset, "child block \(block) has its deltas at bit \(deltaFirst), delta_bits \(deltaBits); the blocks before it end at bit \(expectedDeltaBit), and a delta is at most 32 bits (bit 6 zero)")
             }
-            var children = 0
-            for slot in 0 ..< blockNodes {
-                let count = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.counts)! + slot, as: UInt8.self))
-                guard block * blockNodes + slot < layout.nodeCount || count == 0 else {
-                    throw corrupt(offset, "child block \(block) gives children to node \(block * blockNodes + slot), past the \(layout.nodeCount) nodes")
+            let countBytes = MemoryLayout<mms_child_block>.offset(of: \.delta_bits)! - countsOffset
+            let packed = (0 ..< countBytes).reduce(UInt64(0)) { $0 | UInt64(raw(offset + countsOffset + $1, as: UInt8.self)) << UInt64(8 * $1) }
+            let nodes = min(layout.nodeCount, block * blockNodes + blockNodes) - block * blockNodes
+            var counts: [Int] = []
+            if isWide {
+                // Numbered in block order, its bytes past the last node zero, and a count too big for 4 bits.
+                guard packed == UInt64(wideBlocks + 1), wideBlocks < layout.wideChildCountCount else {
+                    throw corrupt(offset + countsOffset, "wide child block \(block) has counts \(packed); it must be \(wideBlocks + 1), its number among the \(layout.wideChildCountCount) wide blocks")
                 }
-                children += count
+                wideBlocks += 1
+                let bytes = layout.wideChildCounts + (wideBlocks - 1) * MemoryLayout<mms_wide_child_counts>.stride
+                let all = (0 ..< MemoryLayout<mms_wide_child_counts>.stride).map { Int(raw(bytes + $0, as: UInt8.self)) }
+                guard all[nodes...].allSatisfy({ $0 == 0 }) else {
+                    throw corrupt(bytes, "wide child block \(block)'s counts past its \(nodes) nodes (and its reserved bytes) must be 0")
+                }
+                counts = Array(all[..<nodes])
+                guard counts.contains(where: { $0 > 0xF }) else {
+                    throw corrupt(offset, "child block \(block) is wide but its counts, \(counts), all fit 4 bits; such a block must hold them")
+                }
+            } else {
+                // A count a node, 4 bits each; zero past the last node.
+                counts = (0 ..< nodes).map { Int(packed >> UInt64(4 * $0) & 0xF) }
+                guard packed >> UInt64(4 * nodes) == 0 else {
+                    throw corrupt(offset + countsOffset, "child block \(block) gives children to nodes past the last (its counts past node \(layout.nodeCount - 1) must be 0)")
+                }
             }
+            let children = counts.reduce(0, +)
             guard expectedDeltaBit + children * width <= layout.childDeltas.count else {
                 throw corrupt(offset, "child block \(block)'s deltas end at bit \(expectedDeltaBit + children * width), past the \(layout.childDeltas.count) bits of deltas")
             }
@@ -550,6 +570,9 @@ private struct _Verifier {
         }
         guard expectedFirst == layout.nodeCount else {
             throw corrupt(layout.children, "the child counts add up to \(expectedFirst - 1) children; every node but the root, \(layout.nodeCount - 1), must be one")
+        }
+        guard wideBlocks == layout.wideChildCountCount else {
+            throw corrupt(layout.wideChildCounts, "CHILDREN has the counts of \(layout.wideChildCountCount) wide blocks; \(wideBlocks) blocks are wide")
         }
         // The deltas take the bits the header says (the bits past them and their tail are zero: checkPadding).
         guard expectedDeltaBit == layout.childDeltas.count else {

@@ -33,31 +33,55 @@ struct _IndexBytes {
         let deltaMask: UInt64
     }
 
-    /// The children of node `index` (a valid node), from its child block: checked to be numbered
-    /// after it and inside the node array, and their entry deltas to lie inside CHILDREN.
+    /// The children of node `index` (a valid node), from its child block's 4-bit counts (or, in a wide
+    /// block, its counts as bytes): checked to be numbered after it and inside the node array, and their entry deltas
+    /// to lie inside CHILDREN.
     @inline(__always)
     func children(ofNode index: Int) throws(MMSearchError) -> Children {
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
         let block = layout.children + (index / blockNodes) * _IndexLayout.childBlockSize
-        let blockFirst = Int(raw.loadUnaligned(fromByteOffset: block, as: UInt32.self))
-        // The counts of the nodes before this one in the block, added without a loop: the 16 counts as two
-        // 8-byte words, the later slots masked off, each word's bytes summed in 16-bit lanes.
-        let counts = block + MemoryLayout<mms_child_block>.offset(of: \.counts)!, slot = index % blockNodes
-        let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: counts, as: UInt64.self))
-        let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: counts + 8, as: UInt64.self))
-        let first = blockFirst + (slot < 8 ? Self.byteSum(low, before: slot) : Self.byteSum(low, before: 8) + Self.byteSum(high, before: slot - 8))
-        let end = first + Int(raw[counts + slot])
+        let blockFirst = Int(raw.loadUnaligned(fromByteOffset: block, as: UInt32.self)), slot = index % blockNodes
+        let deltaFirst = Int(raw.loadUnaligned(fromByteOffset: block + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
+        // The counts, and delta_bits as the load's top byte (the header's static asserts place them so).
+        let counts = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: block + MemoryLayout<mms_child_block>.offset(of: \.counts)!, as: UInt64.self))
+        let deltaBits = Int(counts &>> 56)
+        let count = deltaBits & Int(MMS_CHILD_BLOCK_WIDE) == 0 ? Self.childCount(counts, slot: slot)
+            : try wideChildCount(Int(UInt32(truncatingIfNeeded: counts)), slot: slot, block: block)
+        let first = blockFirst &+ count.before, end = first &+ count.count
         guard first > index || first == end, end <= layout.nodeCount else {
             throw corrupt(block, "node \(index) has children \(first)..<\(end); children must follow their parent inside the \(layout.nodeCount) nodes")
         }
-        let deltaFirst = Int(raw.loadUnaligned(fromByteOffset: block + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
-        let width = Int(raw[block + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!])
-        // No overflow: a 32-bit offset, at most 16 x 255 children before, a width below 256.
+        let width = deltaBits & Int(MMS_CHILD_DELTA_BITS_MASK)
+        // No overflow: a 32-bit offset, at most 14 x 255 children before, a width below 64.
         let deltaBit = deltaFirst &+ (first &- blockFirst) &* width
         guard width <= 32, deltaBit &+ (end &- first) &* width <= layout.childDeltas.count else {
             throw corrupt(block, "node \(index)'s children have their entry deltas at bit \(deltaBit), \(width) bits each, past the \(layout.childDeltas.count) bits of deltas (or wider than 32 bits)")
         }
         return Children(nodes: first ..< end, deltaBit: deltaBit, deltaWidth: width, deltaMask: (1 &<< UInt64(width)) &- 1)
+    }
+
+    /// In a narrow block's counts (its load, delta_bits on top), the counts of the nodes before `slot`
+    /// and its own, without a loop: the 4-bit counts before it masked, added in byte lanes (each at most
+    /// 2 x 15), and the lanes added in the top one (at most 13 x 15).
+    @inline(__always)
+    static func childCount(_ counts: UInt64, slot: Int) -> (before: Int, count: Int) {
+        let kept = counts & ((1 &<< UInt64(4 &* slot)) &- 1), nibbles: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
+        let lanes = (kept & nibbles) &+ ((kept &>> 4) & nibbles)
+        return (Int((lanes &* 0x0101_0101_0101_0101) &>> 56), Int((counts &>> UInt64(4 &* slot)) & 0xF))
+    }
+
+    /// In wide block number `wide` (1 or more), the counts of the nodes before `slot` and its own, added
+    /// without a loop: the 14 counts (and 2 zero bytes) as two 8-byte words, the later slots masked off,
+    /// each word's bytes summed in 16-bit lanes.
+    @inline(__always)
+    func wideChildCount(_ wide: Int, slot: Int, block: Int) throws(MMSearchError) -> (before: Int, count: Int) {
+        guard wide >= 1, wide <= layout.wideChildCountCount else {
+            throw corrupt(block, "the child block at byte \(block) is wide block \(wide); there are \(layout.wideChildCountCount)")
+        }
+        let counts = layout.wideChildCounts &+ (wide &- 1) &* MemoryLayout<mms_wide_child_counts>.stride
+        let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: counts, as: UInt64.self))
+        let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: counts + 8, as: UInt64.self))
+        return (slot < 8 ? Self.byteSum(low, before: slot) : Self.byteSum(low, before: 8) + Self.byteSum(high, before: slot - 8), Int(raw[counts + slot]))
     }
 
     /// The sum of the first `count` (0 ... 8) bytes of `word` (its least significant first).

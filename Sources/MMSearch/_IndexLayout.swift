@@ -47,7 +47,10 @@ struct _IndexLayout: Sendable {
     let point: _PointFields
     /// Byte offsets of the fixed-size arrays.
     let children: Int
-    /// CHILDREN's entry deltas, after its blocks: a packed array of child_delta_bits one-bit values,
+    /// CHILDREN's wide blocks' counts, after its blocks: where they start, and how many blocks have them.
+    let wideChildCounts: Int
+    let wideChildCountCount: Int
+    /// CHILDREN's entry deltas, after the counts: a packed array of child_delta_bits one-bit values,
     /// which every block's deltas are checked to lie within.
     let childDeltas: _PackedArray
     let regions: Int
@@ -234,17 +237,21 @@ struct _IndexLayout: Sendable {
         }
         nodeLabelMask = (1 << UInt64(nodeLabelBits)) - 1
         nodes = try packed(MMS_SECTION_NODES, count: nodeCount, width: nodeLabelBits)
-        // CHILDREN: the blocks, then their children's entry deltas with the packed arrays' zero tail.
-        let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
+        // CHILDREN: the blocks, the wide blocks' counts (what is left), and the children's entry deltas with
+        // the packed arrays' zero tail.
+        let blockNodes = Int(MMS_CHILD_BLOCK_NODES), wideSize = MemoryLayout<mms_wide_child_counts>.stride
         let childrenSection = try section(MMS_SECTION_CHILDREN)
         let blockBytes = (nodeCount + blockNodes - 1) / blockNodes * Self.childBlockSize
         let deltaBytes = PackedArrays.byteCount(count: Int(header.child_delta_bits), width: 1)
-        guard childrenSection.count == blockBytes + deltaBytes else {
+        let wideBytes = childrenSection.count - blockBytes - deltaBytes
+        guard wideBytes >= 0, wideBytes % wideSize == 0 else {
             throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_CHILDREN),
-                          "the children section is \(childrenSection.count) bytes, expected \(blockBytes + deltaBytes): \(blockBytes) of child blocks, then \(header.child_delta_bits) bits of entry deltas and their \(MMS_PACKED_TAIL)-byte tail")
+                          "the children section is \(childrenSection.count) bytes, expected \(blockBytes + deltaBytes) and a multiple of \(wideSize) more: \(blockBytes) of child blocks, the wide blocks' counts, \(header.child_delta_bits) bits of entry deltas with their \(MMS_PACKED_TAIL)-byte tail")
         }
         children = childrenSection.lowerBound
-        childDeltas = _PackedArray(start: children + blockBytes, count: Int(header.child_delta_bits), width: 1)
+        wideChildCounts = children + blockBytes
+        wideChildCountCount = wideBytes / wideSize
+        childDeltas = _PackedArray(start: wideChildCounts + wideBytes, count: Int(header.child_delta_bits), width: 1)
         entries = try packed(MMS_SECTION_ENTRIES, count: entryCount, width: entryBits)
         // A summary's widths: the least that hold a node number, a count of records (up to all of them)
         // and a first page's start (up to top_count).

@@ -349,7 +349,8 @@ public enum IndexBuilder {
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_LABELS, trie.labels)
         writer.place(MMS_SECTION_NODES, packed: trie.nodes.count, widths: [nodeLabelBits]) { node, _ in trie.nodes[node].label_offset }
-        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks.withUnsafeBytes { Array($0) } + trie.childDeltas)
+        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks.withUnsafeBytes { Array($0) }
+                     + trie.wideChildCounts.withUnsafeBytes { Array($0) } + trie.childDeltas)
         writer.place(MMS_SECTION_ENTRIES, packed: packed(keys.values), width: entryBits)
         writer.place(MMS_SECTION_SUMMARIES, packed: summaries.summaries.count, widths: summaryWidths) { position, field in
             let summary = summaries.summaries[position]

@@ -8,7 +8,9 @@ import MMSearch
 struct TrieBuilder {
     private(set) var nodes: [mms_node] = []
     private(set) var childBlocks: [mms_child_block] = []
-    /// The children's entry deltas, block by block, packed (CHILDREN's bytes after its blocks, with
+    /// The wide blocks' counts as bytes (CHILDREN's bytes after its blocks).
+    private(set) var wideChildCounts: [mms_wide_child_counts] = []
+    /// The children's entry deltas, block by block, packed (CHILDREN's bytes after the counts, with
     /// the packed arrays' zero tail).
     private(set) var childDeltas: [UInt8] = []
     /// How many bits of `childDeltas` the deltas take (the header's child_delta_bits).
@@ -88,15 +90,26 @@ struct TrieBuilder {
             var block = mms_child_block()
             block.first = UInt32(first)
             block.delta_first = UInt32(deltaBits.count)
-            withUnsafeMutableBytes(of: &block.counts) { counts in
-                for (slot, count) in childCounts[blockStart ..< min(blockStart + blockNodes, childCounts.count)].enumerated() {
-                    counts[slot] = count
-                    first += Int(count)
-                }
+            let counts = childCounts[blockStart ..< min(blockStart + blockNodes, childCounts.count)]
+            // The counts, 4 bits each; a block with a count that does not fit is wide.
+            var packed: UInt64 = 0
+            for (slot, count) in counts.enumerated() {
+                packed |= UInt64(count & 0xF) << UInt64(4 * slot)
+                first += Int(count)
+            }
+            if counts.contains(where: { $0 > 0xF }) {
+                var wide = mms_wide_child_counts()
+                withUnsafeMutableBytes(of: &wide.counts) { bytes in for (slot, count) in counts.enumerated() { bytes[slot] = count } }
+                wideChildCounts.append(wide)
+                packed = UInt64(wideChildCounts.count) // fewer blocks than 2^32: node_count is 32 bits
+                block.delta_bits = UInt8(MMS_CHILD_BLOCK_WIDE)
+            }
+            withUnsafeMutableBytes(of: &block.counts) { bytes in
+                for byte in 0 ..< bytes.count { bytes[byte] = UInt8(truncatingIfNeeded: packed >> UInt64(8 * byte)) }
             }
             let blockDeltas = deltas[Int(block.first) ..< first]
             let width = UInt32.bitWidth - (blockDeltas.max() ?? 0).leadingZeroBitCount
-            block.delta_bits = UInt8(width)
+            block.delta_bits |= UInt8(width)
             for delta in blockDeltas { deltaBits.append(UInt64(delta), width: width) }
             childBlocks.append(block)
         }

@@ -92,9 +92,9 @@ enum IndexFormat {
         case (MMS_SECTION_NODES, "label_offset"): return Meaning { $0.section(MMS_SECTION_LABELS).count }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
         case (MMS_SECTION_CHILDREN, "first"): return Meaning(firstInvalid: { $0.nodeCount + 1 }, selfIndex: { $0 * childBlockNodes })
-        // A block's deltas past the bits CHILDREN holds after its blocks; a delta wider than 32 bits.
+        // A block's deltas past the bits CHILDREN holds after its blocks. (delta_bits holds the wide flag
+        // above the width, so no one bound: IndexMutationTests.childDeltaWidthsOutOfBounds.)
         case (MMS_SECTION_CHILDREN, "delta_first"): return Meaning { $0.childDeltaBits + 1 }
-        case (MMS_SECTION_CHILDREN, "delta_bits"): return Meaning { _ in 33 }
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
         case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
@@ -220,15 +220,22 @@ struct IndexFile {
     /// POPULATION).
     func count(of kind: mms_section_kind) -> Int {
         if let packed = IndexFormat.packed(kind) { return section(kind).isEmpty ? 0 : headerValue(packed.count) }
-        // CHILDREN: a block for every 16 nodes, then the children's entry deltas.
+        // CHILDREN: a block for every 14 nodes, then the wide blocks' counts and the children's entry deltas.
         if kind == MMS_SECTION_CHILDREN { return (nodeCount + IndexFormat.childBlockNodes - 1) / IndexFormat.childBlockNodes }
         return section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
     }
 
-    /// The bits CHILDREN holds for its children's entry deltas: its bytes after the blocks but the zero tail.
-    var childDeltaBits: Int {
-        (section(MMS_SECTION_CHILDREN).count - count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride - Int(MMS_PACKED_TAIL)) * 8
-    }
+    /// The bits CHILDREN holds for its children's entry deltas (the header's child_delta_bits).
+    var childDeltaBits: Int { headerValue("child_delta_bits") }
+
+    /// Where CHILDREN's entry deltas start: before their last byte and their zero tail, at the section's end.
+    var childDeltas: Int { section(MMS_SECTION_CHILDREN).upperBound - Int(MMS_PACKED_TAIL) - (childDeltaBits + 7) / 8 }
+
+    /// Where CHILDREN's wide blocks' counts start: after its blocks.
+    var wideChildCounts: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
+
+    /// How many child blocks are wide (have their counts as bytes, between the blocks and the deltas).
+    var wideChildCountCount: Int { (childDeltas - wideChildCounts) / MemoryLayout<mms_wide_child_counts>.stride }
 
     /// The header field `name`'s value.
     func headerValue(_ name: String) -> Int {

@@ -499,7 +499,7 @@ import Testing
         guard count > 0 else { return }
         // The quick run: the first and the last element only.
         let elements = Set(FullTests.enabled ? [0, 1, count / 2, count - 1] : [0, count - 1]).filter { (0 ..< count).contains($0) }.sorted()
-        // Of a tuple's elements (child counts), the first two and the last.
+        // Of a tuple's elements (reserved or code bytes), the first two and the last.
         func tuplePosition(_ field: IndexFormat.Field) -> (tuple: Substring, position: Int)? {
             guard let dot = field.name.lastIndex(of: "."), let position = Int(field.name[field.name.index(after: dot)...]) else { return nil }
             return (field.name[..<dot], position)
@@ -822,19 +822,87 @@ import Testing
         Self.expectRefused(cases)
     }
 
-    /// A child count for a node past the last (the last block's unused slots must be zero).
-    @Test func childCountsPastTheLastNodeAreChecked() {
+    /// The wide child blocks damaged: a wide block's counts (bytes, after the blocks) no longer its
+    /// children's (a child more for its first node, or for its last slot, past the last node in the last
+    /// block), a wide block marked narrow (its number then read as 4-bit counts), and a narrow block marked
+    /// wide (its counts read as a wide number). Nothing reads out of bounds and verify refuses every one.
+    @Test func wideChildBlocksDamaged() {
         let file = Self.full.file
-        guard let block = IndexFormat.element(of: MMS_SECTION_CHILDREN) else { return } // a layout without child blocks
+        guard let block = IndexFormat.element(of: MMS_SECTION_CHILDREN), let flagField = block.field("delta_bits") else { return }
+        let blocks = file.count(of: MMS_SECTION_CHILDREN), wides = file.wideChildCountCount
+        let flags = { (number: Int) in file.load(at: file.offset(MMS_SECTION_CHILDREN, element: number, flagField), width: 1) }
+        let wideBlocks = (0 ..< blocks).filter { flags($0) & UInt64(MMS_CHILD_BLOCK_WIDE) != 0 }
+        let narrowBlocks = (0 ..< blocks).filter { flags($0) & UInt64(MMS_CHILD_BLOCK_WIDE) == 0 }
+        #expect(wideBlocks.count == wides && wides > 0 && !narrowBlocks.isEmpty, "\(wideBlocks.count) blocks marked wide, \(wides) wide counts, \(narrowBlocks.count) narrow")
         var cases: [(what: String, outcome: Outcome)] = []
-        let lastBlock = file.count(of: MMS_SECTION_CHILDREN) - 1
-        for slot in file.nodeCount - lastBlock * IndexFormat.childBlockNodes ..< IndexFormat.childBlockNodes {
-            guard let field = block.field("counts.\(slot)") else { continue }
-            cases.append(Self.damaged("child count of node \(lastBlock * IndexFormat.childBlockNodes + slot) = 1") {
-                $0.store(1, at: $0.offset(MMS_SECTION_CHILDREN, element: lastBlock, field), width: field.width)
-            })
+        let flip = { (number: Int) in
+            Self.damaged("child block \(number)'s wide flag flipped") {
+                let offset = $0.offset(MMS_SECTION_CHILDREN, element: number, flagField)
+                $0.store(flags(number) ^ UInt64(MMS_CHILD_BLOCK_WIDE), at: offset, width: 1)
+            }
         }
-        if cases.isEmpty { return } // the nodes fill the last block
+        for (position, number) in [wideBlocks.first, wideBlocks.last].compactMap({ $0 }).enumerated() {
+            let counts = file.wideChildCounts + (position == 0 ? 0 : wides - 1) * MemoryLayout<mms_wide_child_counts>.stride
+            for slot in [0, IndexFormat.childBlockNodes - 1] {
+                cases.append(Self.damaged("wide block \(number)'s count \(slot) + 1") { $0.bytes[counts + slot] &+= 1 })
+            }
+            cases.append(flip(number))
+        }
+        for number in Set([narrowBlocks.first, narrowBlocks.last].compactMap { $0 }).sorted() { cases.append(flip(number)) }
+        Self.expectRefused(cases)
+    }
+
+    /// Child blocks' delta widths out of bounds: above 32 (as the flag's bit 6, and with the wide flag
+    /// kept as it is), in the first block, a middle one and the last. Nothing reads out of bounds, a
+    /// search throws or answers right, and verify refuses every one.
+    @Test func childDeltaWidthsOutOfBounds() {
+        let file = Self.full.file
+        guard let block = IndexFormat.element(of: MMS_SECTION_CHILDREN), let field = block.field("delta_bits") else { return }
+        let blocks = file.count(of: MMS_SECTION_CHILDREN)
+        var cases: [(what: String, outcome: Outcome)] = []
+        for number in Set([0, blocks / 2, blocks - 1]).sorted() {
+            let offset = file.offset(MMS_SECTION_CHILDREN, element: number, field)
+            let wide = file.load(at: offset, width: 1) & UInt64(MMS_CHILD_BLOCK_WIDE)
+            for width: UInt64 in [33, 63, 64] {
+                cases.append(Self.damaged("child block \(number)'s delta width = \(width) (wide flag \(wide))") { $0.store(wide | width, at: offset, width: 1) })
+            }
+        }
+        for (what, outcome) in cases { Self.checkThrowsOrRight(outcome, Self.full, what) }
+        Self.expectRefused(cases)
+    }
+
+    /// A narrow child block's 4-bit counts damaged, in the first narrow block, one in the middle and the
+    /// last: a count one more or one less, a child moved from one node to the next (the block's total
+    /// kept), and, in the last block, a child given to a node past the last. Nothing reads out of
+    /// bounds and verify refuses every one.
+    @Test func narrowChildCountsDamaged() {
+        let file = Self.full.file
+        guard let block = IndexFormat.element(of: MMS_SECTION_CHILDREN), let flagField = block.field("delta_bits"),
+              let countsField = block.field("counts.0") else { return }
+        let blocks = file.count(of: MMS_SECTION_CHILDREN), nodesPerBlock = IndexFormat.childBlockNodes
+        let narrow = (0 ..< blocks).filter { file.load(at: file.offset(MMS_SECTION_CHILDREN, element: $0, flagField), width: 1) & UInt64(MMS_CHILD_BLOCK_WIDE) == 0 }
+        var cases: [(what: String, outcome: Outcome)] = []
+        for number in Set([narrow.first, narrow[narrow.count / 2], narrow.last].compactMap { $0 }).sorted() {
+            let packed = file.offset(MMS_SECTION_CHILDREN, element: number, countsField)
+            let nodes = min(file.nodeCount - number * nodesPerBlock, nodesPerBlock)
+            let count = { (file: IndexFile, slot: Int) in Int(file.loadBits(from: packed, bit: 4 * slot, width: 4)) }
+            let set = { (file: inout IndexFile, slot: Int, value: Int) in file.storeBits(UInt64(value), from: packed, bit: 4 * slot, width: 4) }
+            for slot in Set([0, nodes - 1]) {
+                let intact = count(file, slot)
+                if intact < 15 { cases.append(Self.damaged("block \(number)'s count \(slot) + 1") { set(&$0, slot, intact + 1) }) }
+                if intact > 0 { cases.append(Self.damaged("block \(number)'s count \(slot) - 1") { set(&$0, slot, intact - 1) }) }
+            }
+            if let slot = (0 ..< nodes - 1).first(where: { count(file, $0) > 0 && count(file, $0 + 1) < 15 }) {
+                cases.append(Self.damaged("block \(number): a child of slot \(slot) moved to the next") {
+                    set(&$0, slot, count($0, slot) - 1)
+                    set(&$0, slot + 1, count($0, slot + 1) + 1)
+                })
+            }
+            if nodes < nodesPerBlock {
+                cases.append(Self.damaged("block \(number): a child for the node past the last") { set(&$0, nodes, 1) })
+            }
+        }
+        #expect(cases.count >= 6)
         Self.expectRefused(cases)
     }
 
@@ -849,11 +917,11 @@ import Testing
             Int(file.load(at: file.offset(MMS_SECTION_CHILDREN, element: number, block.field(name)!), width: block.field(name)!.width))
         }
         let blocks = file.count(of: MMS_SECTION_CHILDREN)
-        let deltas = file.section(MMS_SECTION_CHILDREN).lowerBound + blocks * block.stride
+        let deltas = file.childDeltas
         var cases: [(what: String, outcome: Outcome)] = []
         for number in Set([0, 1, blocks / 2, blocks - 1]).sorted() where number < blocks {
-            let children = (0 ..< IndexFormat.childBlockNodes).reduce(0) { $0 + field(number, "counts.\($1)") }
-            let width = field(number, "delta_bits"), first = field(number, "delta_first")
+            let children = (number + 1 < blocks ? field(number + 1, "first") : file.nodeCount) - field(number, "first")
+            let width = field(number, "delta_bits") & Int(MMS_CHILD_DELTA_BITS_MASK), first = field(number, "delta_first")
             guard width > 0, children > 0 else { continue }
             for child in Set([0, children - 1]) {
                 let bit = first + child * width
