@@ -350,7 +350,7 @@
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ALTERNATE_DELTAS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
- *   blocks, then a multiple of sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
+ *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
  *   MMS_PACKED_TAIL bytes of deltas; POPULATION: empty or record_count values; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
@@ -453,7 +453,7 @@ extern "C" {
 /* Nodes per mms_child_block. */
 #define MMS_CHILD_BLOCK_NODES 14u
 /* mms_child_block.delta_bits: the bits that hold the width, and the flag of a wide block. */
-#define MMS_CHILD_DELTA_BITS_MASK 0x3Fu
+#define MMS_CHILD_DELTA_BITS_MASK 0x7Fu
 #define MMS_CHILD_BLOCK_WIDE 0x80u
 /* A node with more entries than this has a summary; one with this many or fewer has none. */
 #define MMS_SUMMARY_THRESHOLD 32u
@@ -610,7 +610,8 @@ typedef struct mms_header {
     uint8_t summary_count_bits; /* bits of a summary's record counts and primary range */
     uint8_t summary_top_bits;   /* bits of a summary's top_first */
     uint8_t region_bits;      /* bits of a record's region (RECORD_REGIONS) */
-    uint8_t reserved[5];      /* zero: the section table starts 8-aligned */
+    uint8_t reserved;         /* zero */
+    uint32_t wide_child_block_count; /* child blocks with a count above 15, whose counts follow the blocks */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -635,7 +636,7 @@ typedef struct mms_node {
  * counts are CHILDREN's mms_wide_child_counts number - 1. The block's children's entry deltas start at
  * bit delta_first of CHILDREN's deltas (block 0's at 0, each next block's where the one before's end:
  * its first plus its children times its width), (delta_bits & MMS_CHILD_DELTA_BITS_MASK) bits each, at
- * most 32 and the least that holds the greatest of them; delta_bits' bit 6 is zero. counts and delta_bits
+ * most 32 and the least that holds the greatest of them. counts and delta_bits
  * are one 8-byte load, delta_bits its top byte. No padding: 16 bytes, 4-aligned.
  */
 typedef struct mms_child_block {
@@ -920,6 +921,7 @@ _Static_assert(offsetof(mms_header, summary_count_bits) == 104, "mms_header.summ
 _Static_assert(offsetof(mms_header, summary_top_bits) == 105, "mms_header.summary_top_bits");
 _Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits");
 _Static_assert(offsetof(mms_header, reserved) == 107, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count: the section table starts 8-aligned after it");
 _Static_assert(offsetof(mms_header, sections) == 112, "mms_header.sections");
 _Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 560 bytes");
 

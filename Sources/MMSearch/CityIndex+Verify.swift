@@ -525,8 +525,8 @@ private struct _Verifier {
             let deltaFirst = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
             let deltaBits = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!, as: UInt8.self))
             let width = deltaBits & Int(MMS_CHILD_DELTA_BITS_MASK), isWide = deltaBits & Int(MMS_CHILD_BLOCK_WIDE) != 0
-            guard deltaFirst == expectedDeltaBit, width <= 32, deltaBits & ~Int(MMS_CHILD_DELTA_BITS_MASK | MMS_CHILD_BLOCK_WIDE) == 0 else {
-                throw corrupt(offset, "child block \(block) has its deltas at bit \(deltaFirst), delta_bits \(deltaBits); the blocks before it end at bit \(expectedDeltaBit), and a delta is at most 32 bits (bit 6 zero)")
+            guard deltaFirst == expectedDeltaBit, width <= 32 else {
+                throw corrupt(offset, "child block \(block) has its deltas at bit \(deltaFirst), delta_bits \(deltaBits); the blocks before it end at bit \(expectedDeltaBit), and a delta is at most 32 bits")
             }
             let countBytes = MemoryLayout<mms_child_block>.offset(of: \.delta_bits)! - countsOffset
             let packed = (0 ..< countBytes).reduce(UInt64(0)) { $0 | UInt64(raw(offset + countsOffset + $1, as: UInt8.self)) << UInt64(8 * $1) }
@@ -677,9 +677,9 @@ private struct _Verifier {
         let offset = layout.summaries.start // for messages: the section
         let depth = prefix.count
         let located = _IndexBytes.Located(node: node, depth: depth, entries: entries)
-        let matches = try index.rankedMatches([located], queryLength: depth, match: .words) // sorted by record
+        let matches = try index.rankedMatches([located], for: .init(queryLength: depth), match: .words) // sorted by record
         let ranked = _IndexBytes.ordered(matches, order: .rank, population: index.population)
-        let named = try index.evaluate([located], queryLength: depth, match: .name, order: .name)
+        let named = try index.evaluate([located], for: .init(queryLength: depth), match: .name, order: .name)
         let primary = prefix.withUnsafeBytes { prefix in
             primaryKeys.pool.withUnsafeBytes { pool in
                 prefixRange(count: primaryKeys.starts.count - 1, prefix: prefix) { position in

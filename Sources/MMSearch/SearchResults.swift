@@ -152,7 +152,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
             if listed == nil {
                 let (match, order) = (results.match, results.order)
                 listed = (try? results.index.withBytes { (bytes) throws(MMSearchError) in
-                    try bytes.evaluate([located], queryLength: query.count, commaFree: _IndexBytes.isCommaFree(query), match: match, order: order, qualified: qualified)
+                    try bytes.evaluate([located], for: _IndexBytes.ClassKeys(query: query), match: match, order: order, qualified: qualified)
                 }) ?? []
             }
             return city(listed)
@@ -238,7 +238,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 } else if let top, positions.upperBound <= firstPageLength {
                     cities = try read(try bytes.firstPage(top: top, length: firstPageLength, qualified: qualified))
                 } else {
-                    let matches = try bytes.evaluate([located], queryLength: query.count, commaFree: _IndexBytes.isCommaFree(query), match: match, order: order, qualified: qualified)
+                    let matches = try bytes.evaluate([located], for: _IndexBytes.ClassKeys(query: query), match: match, order: order, qualified: qualified)
                     guard matches.count == count else {
                         throw bytes.corrupt(bytes.layout.summaries.start, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
@@ -280,20 +280,20 @@ extension _IndexBytes {
     /// the "Name, Qualifier" matches `qualified` (sorted by record) added, in `order`: the definition
     /// of the results, read entry by entry (O(entries), for small nodes, typos and pages past a
     /// summary's first).
-    func evaluate(_ located: [Located], queryLength: Int, commaFree: Bool = false, match: MatchMode, order: ResultOrder, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Match] {
-        Self.ordered(try rankedMatches(located, queryLength: queryLength, commaFree: commaFree, match: match, qualified: qualified), order: order, population: population)
+    func evaluate(_ located: [Located], for classKeys: ClassKeys, match: MatchMode, order: ResultOrder, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Match] {
+        Self.ordered(try rankedMatches(located, for: classKeys, match: match, qualified: qualified), order: order, population: population)
     }
 
     /// Every record matching under `located` with the "Name, Qualifier" matches `qualified` (sorted by
-    /// record) added: once each, with its best match, sorted by record. `commaFree`: the query holds no
-    /// ',' (`ClassKeys`; false is always right, and reads more of the node).
-    func rankedMatches(_ located: [Located], queryLength: Int, commaFree: Bool = false, match: MatchMode, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Ranked] {
+    /// record) added: once each, with its best match, sorted by record. `classKeys`: the query's (its
+    /// length, and whether it holds no ','; `commaFree` false is always right, and reads more of the node).
+    func rankedMatches(_ located: [Located], for classKeys: ClassKeys, match: MatchMode, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Ranked] {
         var candidates: [UInt64] = []
         candidates.reserveCapacity(located.reduce(0) { $0 + $1.entries.count })
         for range in located {
-            let keyLengths = try keyLengths(under: range, classesFor: queryLength, commaFree: commaFree)
+            let keyLengths = try keyLengths(under: range, for: classKeys)
             for position in range.entries {
-                if let candidate = try candidate(position, keyLength: Int(keyLengths[position - range.entries.lowerBound]), queryLength: queryLength, match: match) {
+                if let candidate = try candidate(position, keyLength: Int(keyLengths[position - range.entries.lowerBound]), queryLength: classKeys.queryLength, match: match) {
                     candidates.append(candidate)
                 }
             }
@@ -456,9 +456,6 @@ extension _IndexBytes {
         return (try reached.map(located), qualified)
     }
 
-    /// Whether the folded `query` holds no ',': then every match's country tail starts after it (`ClassKeys`).
-    static func isCommaFree(_ query: [UInt8]) -> Bool { !query.contains(UInt8(ascii: ",")) }
-
     /// Every match of the folded `query` as typed, once per record with its best match, sorted by
     /// record: what filters and ranking near a point start from. With `filter`, only those that pass
     /// it; when it admits only some countries, only their entries under the node are read (their
@@ -469,7 +466,7 @@ extension _IndexBytes {
         let (reached, qualified) = if let lookedUp { lookedUp } else { try lookUp(query, match: match) }
         guard let located = reached else { return try passing(qualified, filter: filter) }
         guard let filter, let runs = try countryRuns(filter) else {
-            return try passing(try rankedMatches([located], queryLength: query.count, commaFree: Self.isCommaFree(query), match: match, qualified: qualified), filter: filter)
+            return try passing(try rankedMatches([located], for: ClassKeys(query: query), match: match, qualified: qualified), filter: filter)
         }
         let positions = try positions(of: runs, in: located.entries)
         var lengths = [Int32](repeating: .max, count: positions.count)
@@ -488,7 +485,7 @@ extension _IndexBytes {
                     return positions[base] < position ? base + 1 : base
                 }
             }
-            try forEachNode(under: located, classKeys: ClassKeys(queryLength: query.count, commaFree: Self.isCommaFree(query)), entering: { range in
+            try forEachNode(under: located, classKeys: ClassKeys(query: query), entering: { range in
                 let first = firstPosition(from: range.lowerBound)
                 return first < positions.count && positions[first] < range.upperBound
             }) { (depth, ownEntries) in
@@ -532,7 +529,7 @@ extension _IndexBytes {
         // MMSEARCH_BENCH_TIMES, 2026-11-26).
         let entriesPerQualifier = 32
         guard isSummarized, located.entries.count / entriesPerQualifier >= qualified.count else {
-            let matches = try evaluate([located], queryLength: query.count, commaFree: Self.isCommaFree(query), match: match, order: order, qualified: qualified)
+            let matches = try evaluate([located], for: ClassKeys(query: query), match: match, order: order, qualified: qualified)
             return (matches.count, .listed(matches))
         }
         let summary = try summary(ofNode: located.node)

@@ -169,13 +169,14 @@ struct _IndexBytes {
         return try checkedEntries(first, last, ofChild: child, parent: parent)
     }
 
-    /// Each of `children` (a node's, under a node whose entries are `parent`) with its entries, in
-    /// order, as `entries(ofChild:siblings:parent:)` gives them: each child's entry_first read once.
+    /// Each of `children` (a node's, under a node whose entries are `parent`) in `visited` (a part of
+    /// them) with its entries, in order, as `entries(ofChild:siblings:parent:)` gives them: each child's
+    /// entry_first read once.
     @inline(__always)
-    func forEachChild(_ children: Children, parent: Range<Int>, _ body: (_ child: Int, _ entries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
-        guard !children.nodes.isEmpty else { return }
-        var first = parent.lowerBound &+ entryDelta(of: children.nodes.lowerBound, among: children)
-        for child in children.nodes {
+    func forEachChild(_ children: Children, in visited: Range<Int>, parent: Range<Int>, _ body: (_ child: Int, _ entries: Range<Int>) throws(MMSearchError) -> Void) throws(MMSearchError) {
+        guard !visited.isEmpty else { return }
+        var first = parent.lowerBound &+ entryDelta(of: visited.lowerBound, among: children)
+        for child in visited {
             let last = child + 1 < children.nodes.upperBound ? parent.lowerBound &+ entryDelta(of: child + 1, among: children) : parent.upperBound
             try body(child, try checkedEntries(first, last, ofChild: child, parent: parent))
             first = last
@@ -270,12 +271,11 @@ struct _IndexBytes {
 
     /// The length of every entry's key under `located` (the entry at `located.entries.lowerBound + i`
     /// has the key length `i`th in the result): each entry's key is its node's prefix, so one walk of
-    /// the node's subtree gives them all, without reading any name. With `classesFor` a query's length,
-    /// only the lengths its matches' classes depend on (`ClassKeys`); the others read as Int32.max.
-    /// `commaFree`: the query holds no ',' (see `ClassKeys`).
-    func keyLengths(under located: Located, classesFor queryLength: Int? = nil, commaFree: Bool = false) throws(MMSearchError) -> [Int32] {
-        var lengths = [Int32](repeating: queryLength == nil ? 0 : .max, count: located.entries.count)
-        try forEachNode(under: located, classKeys: queryLength.map { ClassKeys(queryLength: $0, commaFree: commaFree) }) { (depth, ownEntries) in
+    /// the node's subtree gives them all, without reading any name. With a query's `ClassKeys`, only the
+    /// lengths its matches' classes depend on; the others read as Int32.max.
+    func keyLengths(under located: Located, for classKeys: ClassKeys? = nil) throws(MMSearchError) -> [Int32] {
+        var lengths = [Int32](repeating: classKeys == nil ? 0 : .max, count: located.entries.count)
+        try forEachNode(under: located, classKeys: classKeys) { (depth, ownEntries) in
             for position in ownEntries { lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth) }
         }
         return lengths
@@ -292,12 +292,18 @@ struct _IndexBytes {
     struct ClassKeys {
         /// A country tail's length: ", " and the two letters of a code.
         static let tailLength = 4
-        let nameLimit: Int
+        /// The query's length in bytes (folded), and whether it holds no ','.
+        let queryLength: Int
         let commaFree: Bool
         init(queryLength: Int, commaFree: Bool = false) {
-            nameLimit = 2 * queryLength
+            self.queryLength = queryLength
             self.commaFree = commaFree
         }
+        /// A folded query's: its length, and whether it holds no ','.
+        init(query: [UInt8]) {
+            self.init(queryLength: query.count, commaFree: !query.contains(UInt8(ascii: ",")))
+        }
+        var nameLimit: Int { 2 * queryLength }
         var deepest: Int { nameLimit + Self.tailLength }
     }
 
@@ -331,26 +337,16 @@ struct _IndexBytes {
                 throw corrupt(nodeOffset(located.node), "the nodes under node \(located.node) do not form a tree")
             }
             let children = try children(ofNode: node)
-            var ownEnd = entries.upperBound
-            if commaFree, depth == nameLimit, comma < 0 {
+            var ownEnd = entries.upperBound, visited = children.nodes
+            if commaFree, depth == nameLimit, comma < 0, let first = children.nodes.first {
                 // No ',' in the places above and none in the query: of this node's children only one
                 // whose label starts with ',' can hold a key whose name part is at most `nameLimit`. It
                 // is found by a binary search over the children's first bytes, the others' labels unread
                 // (at a one-letter prefix's second level, about 200 labels read instead of 1,000).
-                if !children.nodes.isEmpty {
-                    ownEnd = try self.entries(ofChild: children.nodes.lowerBound, siblings: children, parent: entries).lowerBound
-                    if let child = try child(startingWith: UInt8(ascii: ","), among: children) {
-                        let childEntries = try self.entries(ofChild: child, siblings: children, parent: entries)
-                        if try entering?(childEntries) ?? true {
-                            let childDepth = depth + (try label(ofNode: child)).count
-                            if childDepth <= deepest { stack.append((child, childDepth, childEntries, depth)) }
-                        }
-                    }
-                }
-                try body(depth, entries.lowerBound ..< ownEnd)
-                continue
+                ownEnd = try self.entries(ofChild: first, siblings: children, parent: entries).lowerBound
+                visited = try child(startingWith: UInt8(ascii: ","), among: children).map { $0 ..< $0 + 1 } ?? first ..< first
             }
-            try forEachChild(children, parent: entries) { (child, childEntries) throws(MMSearchError) in
+            try forEachChild(children, in: visited, parent: entries) { (child, childEntries) throws(MMSearchError) in
                 if child == children.nodes.lowerBound { ownEnd = childEntries.lowerBound }
                 guard try entering?(childEntries) ?? true else { return } // before its label is read
                 let label = try label(ofNode: child)

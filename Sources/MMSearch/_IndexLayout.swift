@@ -186,7 +186,7 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
-        guard withUnsafeBytes(of: header.reserved, { $0.allSatisfy { $0 == 0 } }) else {
+        guard header.reserved == 0 else {
             throw corrupt(at(\.reserved), "the header's reserved bytes are not zero")
         }
         givenAlternateCount = Int(header.alternate_count)
@@ -237,16 +237,16 @@ struct _IndexLayout: Sendable {
         }
         nodeLabelMask = (1 << UInt64(nodeLabelBits)) - 1
         nodes = try packed(MMS_SECTION_NODES, count: nodeCount, width: nodeLabelBits)
-        // CHILDREN: the blocks, the wide blocks' counts (what is left), and the children's entry deltas with
-        // the packed arrays' zero tail.
+        // CHILDREN: the blocks, the wide blocks' counts, and the children's entry deltas with the packed
+        // arrays' zero tail.
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES), wideSize = MemoryLayout<mms_wide_child_counts>.stride
         let childrenSection = try section(MMS_SECTION_CHILDREN)
         let blockBytes = (nodeCount + blockNodes - 1) / blockNodes * Self.childBlockSize
         let deltaBytes = PackedArrays.byteCount(count: Int(header.child_delta_bits), width: 1)
-        let wideBytes = childrenSection.count - blockBytes - deltaBytes
-        guard wideBytes >= 0, wideBytes % wideSize == 0 else {
+        let wideBytes = Int(header.wide_child_block_count) * wideSize
+        guard childrenSection.count == blockBytes + wideBytes + deltaBytes else {
             throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_CHILDREN),
-                          "the children section is \(childrenSection.count) bytes, expected \(blockBytes + deltaBytes) and a multiple of \(wideSize) more: \(blockBytes) of child blocks, the wide blocks' counts, \(header.child_delta_bits) bits of entry deltas with their \(MMS_PACKED_TAIL)-byte tail")
+                          "the children section is \(childrenSection.count) bytes, expected \(blockBytes + wideBytes + deltaBytes): \(blockBytes) of child blocks, \(header.wide_child_block_count) wide blocks' counts of \(wideSize), \(header.child_delta_bits) bits of entry deltas with their \(MMS_PACKED_TAIL)-byte tail")
         }
         children = childrenSection.lowerBound
         wideChildCounts = children + blockBytes

@@ -406,7 +406,7 @@ public enum IndexBuilder {
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
-            entryBits: entryBits, recordBits: recordBits, nodeLabelBits: nodeLabelBits, childDeltaBits: trie.childDeltaBitCount,
+            entryBits: entryBits, recordBits: recordBits, nodeLabelBits: nodeLabelBits, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
             nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, coordinateExponent: coordinateExponent,
             summaryWidths: summaryWidths, regionBits: regionBits
         ))

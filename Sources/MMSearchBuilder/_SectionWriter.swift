@@ -23,6 +23,7 @@ struct _SectionWriter {
         var recordBits: Int
         var nodeLabelBits: Int
         var childDeltaBits: Int
+        var wideChildBlocks: Int
         var nameOffsetBits: Int
         var populationBits: Int
         var recordIdBits: Int
@@ -97,6 +98,7 @@ struct _SectionWriter {
         header.country_run_count = UInt32(counts.countryRuns)
         header.entry_block_count = UInt32(counts.entryBlocks)
         header.child_delta_bits = UInt32(counts.childDeltaBits)
+        header.wide_child_block_count = UInt32(counts.wideChildBlocks)
         header.entry_bits = UInt8(counts.entryBits)
         header.record_bits = UInt8(counts.recordBits)
         header.node_label_bits = UInt8(counts.nodeLabelBits)

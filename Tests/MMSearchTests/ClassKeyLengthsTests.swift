@@ -4,7 +4,7 @@ import Foundation
 import MMSearchTestSupport
 import Testing
 
-/// A search's walk for its matches' classes (`keyLengths(under:classesFor:)`) leaves out the keys
+/// A search's walk for its matches' classes (`keyLengths(under:for:)`) leaves out the keys
 /// whose name part is longer than twice the query, without reading them: below twice the query's
 /// length it enters only nodes whose path has a country tail's ',' in the last places. Compared, on
 /// the README's index, with the walk that reads every key's length: for every entry under each
@@ -27,8 +27,8 @@ import Testing
             for prefix in prefixes.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                 guard let located = try prefix.withRawBytes({ (query) throws(MMSearchError) in try bytes.locate(query) }) else { continue }
                 let full = try bytes.keyLengths(under: located)
-                let forClasses = try bytes.keyLengths(under: located, classesFor: prefix.count)
-                let commaFree = prefix.contains(UInt8(ascii: ",")) ? nil : try bytes.keyLengths(under: located, classesFor: prefix.count, commaFree: true)
+                let forClasses = try bytes.keyLengths(under: located, for: .init(queryLength: prefix.count))
+                let commaFree = prefix.contains(UInt8(ascii: ",")) ? nil : try bytes.keyLengths(under: located, for: .init(query: prefix))
                 // What the walk bounded by depth alone (2q + 4) would have left out.
                 var measured = 0
                 try bytes.forEachNode(under: located, deepest: _IndexBytes.ClassKeys(queryLength: prefix.count).deepest) { (_, own) in measured += own.count }

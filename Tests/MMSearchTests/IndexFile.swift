@@ -235,7 +235,7 @@ struct IndexFile {
     var wideChildCounts: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
 
     /// How many child blocks are wide (have their counts as bytes, between the blocks and the deltas).
-    var wideChildCountCount: Int { (childDeltas - wideChildCounts) / MemoryLayout<mms_wide_child_counts>.stride }
+    var wideChildCountCount: Int { headerValue("wide_child_block_count") }
 
     /// The header field `name`'s value.
     func headerValue(_ name: String) -> Int {
