@@ -250,7 +250,7 @@ struct _IndexLayout: Sendable {
         }
         children = childrenSection.lowerBound
         wideChildCounts = children + blockBytes
-        wideChildCountCount = wideBytes / wideSize
+        wideChildCountCount = Int(header.wide_child_block_count)
         childDeltas = _PackedArray(start: wideChildCounts + wideBytes, count: Int(header.child_delta_bits), width: 1)
         entries = try packed(MMS_SECTION_ENTRIES, count: entryCount, width: entryBits)
         // A summary's widths: the least that hold a node number, a count of records (up to all of them)
