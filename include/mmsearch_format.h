@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 15. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 13. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -30,11 +30,9 @@
  *                                                         and least kind at its node (MMS_TOP_RANK_*)
  *   sections[RECORDS]       packed record_count x record bits  cities in primary-key order (see
  *                                                         "Order"; mms_record's fields, "Packed arrays")
- *   sections[POPULATION]    mms_population_block[ceil(record_count / 64)], then packed
- *                                                         population_count x population_bits, or empty:
- *                                                         which records have a population above 0, and
- *                                                         theirs; empty when every population is 0 (the
- *                                                         list alone; see "Populations")
+ *   sections[POPULATION]    packed record_count x population_bits, or empty: each record's
+ *                                                         population; empty when every population is 0
+ *                                                         (the list alone)
  *   sections[ALTERNATES]    packed alternate_count x name_offset_bits  where the cities' other
  *                                                         names are in NAMES (their records are in
  *                                                         ALTERNATE_BLOCKS; mms_alternate's fields)
@@ -238,16 +236,6 @@
  * countries' texts, which qualifiers compare as they are stored, are in PLACE_NAMES, not encoded.
  *
  * ---------------------------------------------------------------------------------------------------
- * Populations. Only the records joined with a dump row have one (112,216 of the README's index's
- * 209,579 above 0), so POPULATION stores those alone, in record order, and says which records they
- * are: block b (an mms_population_block) covers records 64b ..< 64b + 64, bit i of its present set
- * exactly when record 64b + i's population is above 0, and its before the set bits of the blocks
- * before it. Record r's population is 0 when its bit is clear, else value number before + (the set bits
- * of its block below bit r % 64) of the packed populations: one 12-byte block and one value, the
- * block's count of bits a popcount. The population_count values (the header's) follow the blocks,
- * packed at population_bits ("Packed arrays"), every one above 0. Size on the README's index: 0.39 MB instead of 0.65 MB at 25 bits a record.
- *
- * ---------------------------------------------------------------------------------------------------
  * Alternates' records. The alternates (ALTERNATES' given ones, then SPELLINGS', numbered as name
  * numbers count them: alternate i is name number record_count + i) are sorted by record within each
  * part, so neighbouring alternates mostly belong to the same or nearby records. Their records are
@@ -319,9 +307,8 @@
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
  *   ALTERNATES and SPELLINGS: an alternate is its name_offset in name_offset_bits = max(1, bits of
  *   NAMES' length - 1) (its record is in ALTERNATE_BLOCKS and ALTERNATE_DELTAS);
- *   POPULATION: after its blocks, the populations above 0 (see "Populations") at population_bits =
- *   bits of the greatest population (so that some value has its top bit set), or 0 with an empty
- *   section when every population is 0;
+ *   POPULATION: population_bits = bits of the greatest population (so that some value has its top
+ *   bit set), or 0 with an empty section when every population is 0;
  *   RECORDS: a record is its id in record_id_bits = max(1, bits of the greatest id), its latitude as
  *   (lat_e7 + MMS_LATITUDE_BIAS) / unit in bits of 2 * MMS_LATITUDE_BIAS / unit, its longitude as
  *   (lon_e7 + MMS_LONGITUDE_BIAS) / unit in bits of 2 * MMS_LONGITUDE_BIAS / unit, where unit =
@@ -347,7 +334,7 @@
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
  * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 22 bits an entry instead
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 23 bits an
- * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 25 bits a population above 0 instead of 32 bits a record (1.5 bits a record of blocks), 119 bits a record instead of 160 (135 at version 10), 60
+ * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 25 bits a population instead of 32, 119 bits a record instead of 160 (135 at version 10), 60
  * bits a spatial point instead of 96 (its cells), 114 bits a summary instead of 192, 5 bits a first
  * page's rank instead of 8, 12 bits a record's region instead of 16.
  *
@@ -355,18 +342,16 @@
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
- *   MMS_FORMAT_VERSION; header_size; section_count; reserved and reserved_2 zero; entry_bits, record_bits,
+ *   MMS_FORMAT_VERSION; header_size; section_count; reserved zero; entry_bits, record_bits,
  *   node_label_bits, name_offset_bits, the summary widths and region_bits the widths "Packed arrays"
- *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty (population_count
- *   too; else at most record_count), record_id_bits
+ *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
  *   from 1 to 32 (verify checks that it is the least) and coordinate_exponent at most
  *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where ALTERNATE_DELTAS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
  *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
- *   MMS_PACKED_TAIL bytes of deltas; POPULATION: empty, or ceil(record_count / 64) blocks and population_count values, at most
- *   record_count; SPATIAL: record_count
+ *   MMS_PACKED_TAIL bytes of deltas; POPULATION: empty or record_count values; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
  *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page); ALTERNATE_BLOCKS:
@@ -386,8 +371,7 @@
  *   blocks inside ENTRY_BLOCKS, each load of a step's code inside ENTRY_DELTAS and the code's zeros at
  *   most MMS_ENTRY_STEP_MAX_ZEROS, every position read below entry_count, a country page's first page inside TOP with its count at most
  *   its node's entries, and an alternate block's deltas inside ALTERNATE_DELTAS, before its tail, at a
- *   width of at most 32, each record read below record_count, a population's value number below
- *   population_count),
+ *   width of at most 32, each record read below record_count),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
  *   (child blocks adding up, their counts zero past the last node, the wide blocks exactly
@@ -401,9 +385,7 @@
  *   records" says: each width the least, each least_record the least, every bit past them zero), every name decoding to UTF-8, every
  *   symbol and the name tables well formed, every region some record's and regions
  *   and countries sorted, unique and well formed (each folded name the fold of its name),
- *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, the population blocks
- *   as "Populations" says (each before the set bits before it, no bit past the last record, no value
- *   0), and SPATIAL a k-d tree
+ *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, and SPATIAL a k-d tree
  *   of every record exactly once (every point's coordinates its record's, and inside the box its
  *   ancestors' splits give it); the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
  *   their steps the stream as "Country entries" says (each block's codes starting where the block
@@ -426,9 +408,9 @@
  * in NODES) and version 10 (records with their names' lengths, coordinates at 1e-7 degree always and
  * country codes in 16 bits) and version 11 (each alternate's record beside its name offset) and
  * version 12 (country entries' gaps at a width per block) and version 13 (child counts as a byte a
- * node in the child blocks) and version 14 (a population for every record) are not read by version 15.
+ * node in the child blocks) are not read by version 14.
  *
- * Limits of version 15: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 14: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, to 1e-7 degree at the finest (RECORDS keeps the greatest unit that holds them all); country
@@ -447,7 +429,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 15u
+#define MMS_FORMAT_VERSION 14u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -534,8 +516,6 @@ extern "C" {
 #define MMS_ENTRY_DELTAS_TAIL 8u
 /* ALTERNATE_BLOCKS: alternates in each block (the last one's slots past the alternates hold zeros). */
 #define MMS_ALTERNATE_BLOCK_SIZE 32u
-/* POPULATION: records in each block (the bits of mms_population_block.present). */
-#define MMS_POPULATION_BLOCK_SIZE 64u
 /* mms_qualifier_name.owner_kind values. */
 #define MMS_QUALIFIER_OF_COUNTRY 0u
 #define MMS_QUALIFIER_OF_REGION 1u
@@ -632,8 +612,6 @@ typedef struct mms_header {
     uint8_t region_bits;      /* bits of a record's region (RECORD_REGIONS) */
     uint8_t reserved;         /* zero */
     uint32_t wide_child_block_count; /* child blocks with a count above 15, whose counts follow the blocks */
-    uint32_t population_count; /* records with a population above 0: values in POPULATION */
-    uint32_t reserved_2;      /* zero */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -730,19 +708,6 @@ typedef struct mms_alternate {
     uint32_t record;      /* the record the name belongs to */
     uint32_t name_offset; /* start of the encoded name in NAMES */
 } mms_alternate;
-
-/*
- * Which of MMS_POPULATION_BLOCK_SIZE consecutive records have a population above 0 (POPULATION, before
- * the values; see "Populations"): record 64b + i's when bit i of present, read as a little-endian
- * uint64_t, is set; it is then value number before + the set bits below bit i. Invariants: before 0 in
- * block 0, each next block's the one before's plus its set bits, the last one's plus its own
- * population_count; no bit set past the last record. No padding: 12 bytes, 4-aligned (a reader loads
- * present unaligned).
- */
-typedef struct mms_population_block {
-    uint32_t before;      /* set bits in the blocks before: the number of this block's first value */
-    uint8_t present[8];   /* bit i: record 64b + i has a population above 0 */
-} mms_population_block;
 
 /*
  * Where the records of MMS_ALTERNATE_BLOCK_SIZE consecutive alternates are (ALTERNATE_BLOCKS; see
@@ -956,11 +921,9 @@ _Static_assert(offsetof(mms_header, summary_count_bits) == 104, "mms_header.summ
 _Static_assert(offsetof(mms_header, summary_top_bits) == 105, "mms_header.summary_top_bits");
 _Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits");
 _Static_assert(offsetof(mms_header, reserved) == 107, "mms_header.reserved");
-_Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count");
-_Static_assert(offsetof(mms_header, population_count) == 112, "mms_header.population_count");
-_Static_assert(offsetof(mms_header, reserved_2) == 116, "mms_header.reserved_2: the section table starts 8-aligned after it");
-_Static_assert(offsetof(mms_header, sections) == 120, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 120 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 568 bytes");
+_Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count: the section table starts 8-aligned after it");
+_Static_assert(offsetof(mms_header, sections) == 112, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 560 bytes");
 
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");
@@ -991,11 +954,6 @@ _Static_assert(offsetof(mms_record, country) == 16, "mms_record.country");
 _Static_assert(offsetof(mms_record, reserved) == 18, "mms_record.reserved");
 
 _Static_assert(sizeof(mms_alternate) == 8, "mms_alternate is 8 bytes");
-
-_Static_assert(sizeof(mms_population_block) == 12, "mms_population_block is 12 bytes");
-_Static_assert(offsetof(mms_population_block, before) == 0, "mms_population_block.before");
-_Static_assert(offsetof(mms_population_block, present) == 4, "mms_population_block.present");
-_Static_assert(sizeof(((mms_population_block *)0)->present) * 8 == MMS_POPULATION_BLOCK_SIZE, "present has a bit a record");
 _Static_assert(offsetof(mms_alternate, record) == 0, "mms_alternate.record");
 _Static_assert(offsetof(mms_alternate, name_offset) == 4, "mms_alternate.name_offset");
 

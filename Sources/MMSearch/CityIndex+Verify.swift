@@ -43,7 +43,6 @@ private struct _Verifier {
         try checkSource()
         try checkPadding()
         try checkSymbols()
-        try checkPopulationBlocks()
         let keys = try checkRecords()
         try checkAlternateBlocks()
         let folded = try checkAlternates()
@@ -381,7 +380,7 @@ private struct _Verifier {
             tails.append(tail)
             primary.pool.append(contentsOf: key)
             primary.starts.append(primary.pool.count)
-            greatestPopulation = max(greatestPopulation, try index.population(position))
+            greatestPopulation = max(greatestPopulation, index.population(position))
             greatestID = max(greatestID, record.id)
         }
         // Ids at the least width that holds them (at least 1 bit), coordinates in the greatest unit.
@@ -410,34 +409,6 @@ private struct _Verifier {
         }
         for offset in array.start + (valueBits + 7) / 8 ..< array.bytes.upperBound where index.raw[offset] != 0 {
             throw corrupt(offset, "the \(name) section's \(MMS_PACKED_TAIL) bytes after its values are not zero")
-        }
-    }
-
-    /// POPULATION's blocks ("Populations"): each one's before the set bits of the blocks before it, no
-    /// bit set past the last record, as many set bits as population_count, and no value 0 (a record
-    /// without a population has its bit clear). O(records).
-    func checkPopulationBlocks() throws(MMSearchError) {
-        guard layout.hasPopulation else { return }
-        let blockSize = Int(MMS_POPULATION_BLOCK_SIZE)
-        var set = 0
-        for first in stride(from: 0, to: layout.recordCount, by: blockSize) {
-            let offset = index.populationBlockOffset(ofRecord: first)
-            let before = Int(index.raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            let present = index.raw.loadUnaligned(fromByteOffset: offset + _IndexLayout.populationPresentOffset, as: UInt64.self)
-            guard before == set else {
-                throw corrupt(offset, "population block \(first / blockSize) says \(before) populations come before it, expected \(set) (the set bits of the blocks before)")
-            }
-            let records = min(blockSize, layout.recordCount - first)
-            guard records == blockSize || present >> UInt64(records) == 0 else {
-                throw corrupt(offset, "population block \(first / blockSize) has bits set past the last record (\(layout.recordCount - 1))")
-            }
-            set += present.nonzeroBitCount
-        }
-        guard set == layout.population.count else {
-            throw corrupt(MemoryLayout<mms_header>.offset(of: \.population_count)!, "the header says \(layout.population.count) records have a population, the population blocks have \(set) bits set")
-        }
-        for value in 0 ..< layout.population.count where index.bits(layout.population.start, at: value * layout.population.width, layout.population.mask) == 0 {
-            throw corrupt(layout.population.byteOffset(value), "population value \(value) is 0; a record without a population has its block's bit clear")
         }
     }
 
@@ -707,7 +678,7 @@ private struct _Verifier {
         let depth = prefix.count
         let located = _IndexBytes.Located(node: node, depth: depth, entries: entries)
         let matches = try index.rankedMatches([located], for: .init(queryLength: depth), match: .words) // sorted by record
-        let ranked = try _IndexBytes.ordered(matches, order: .rank, population: index.population)
+        let ranked = _IndexBytes.ordered(matches, order: .rank, population: index.population)
         let named = try index.evaluate([located], for: .init(queryLength: depth), match: .name, order: .name)
         let primary = prefix.withUnsafeBytes { prefix in
             primaryKeys.pool.withUnsafeBytes { pool in

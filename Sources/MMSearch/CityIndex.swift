@@ -145,7 +145,7 @@ public struct CityIndex: Sendable {
             var visited = 0, subtrees = 0
             for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
                 let found = try index.typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees)
-                let matches = try _IndexBytes.ordered(try index.rankedMatches(found, queryLength: foldedPrefix.count, match: match), order: order, population: index.population)
+                let matches = _IndexBytes.ordered(try index.rankedMatches(found, queryLength: foldedPrefix.count, match: match), order: order, population: index.population)
                 if !matches.isEmpty { return (matches.count, .listed(matches), maximum) }
             }
             return (0, plan, 0)

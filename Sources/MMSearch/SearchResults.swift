@@ -281,7 +281,7 @@ extension _IndexBytes {
     /// of the results, read entry by entry (O(entries), for small nodes, typos and pages past a
     /// summary's first).
     func evaluate(_ located: [Located], for classKeys: ClassKeys, match: MatchMode, order: ResultOrder, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Match] {
-        try Self.ordered(try rankedMatches(located, for: classKeys, match: match, qualified: qualified), order: order, population: population)
+        Self.ordered(try rankedMatches(located, for: classKeys, match: match, qualified: qualified), order: order, population: population)
     }
 
     /// Every record matching under `located` with the "Name, Qualifier" matches `qualified` (sorted by
@@ -414,9 +414,9 @@ extension _IndexBytes {
     }
 
     /// `matches` (sorted by record, one each) in `order`: ranked, or as they are (name order).
-    static func ordered(_ matches: [_Ranked], order: ResultOrder, population: (Int) throws(MMSearchError) -> UInt64) throws(MMSearchError) -> [_Match] {
+    static func ordered(_ matches: [_Ranked], order: ResultOrder, population: (Int) -> UInt64) -> [_Match] {
         if order == .rank {
-            return try matches.map { (match) throws(MMSearchError) in (rank: Ranking.Rank(population: try population(Int(match.record)), bestClass: match.matchClass, kind: match.kind, record: match.record), entry: match.entry) }
+            return matches.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, kind: $0.kind, record: $0.record), entry: $0.entry) }
                 .sorted { $0.rank < $1.rank }
                 .map { _Match(record: $0.rank.record, entry: $0.entry) }
         }
@@ -437,7 +437,7 @@ extension _IndexBytes {
             stored.append(_Ranked(record: match.record, matchClass: rank.matchClass, kind: rank.kind, entry: match.entry))
         }
         stored.sort { $0.record < $1.record }
-        return Array(try Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))
+        return Array(Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))
     }
 }
 
@@ -512,7 +512,7 @@ extension _IndexBytes {
     func plan(_ query: [UInt8], match: MatchMode, order: ResultOrder) throws(MMSearchError) -> (count: Int, plan: SearchResults.Plan) {
         let (reached, qualified) = try lookUp(query, match: match)
         guard let located = reached else {
-            let matches = try Self.ordered(qualified, order: order, population: population)
+            let matches = Self.ordered(qualified, order: order, population: population)
             return (matches.count, .listed(matches))
         }
         let isSummarized = located.entries.count > Int(MMS_SUMMARY_THRESHOLD)

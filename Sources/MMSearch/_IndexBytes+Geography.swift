@@ -46,7 +46,7 @@ extension _IndexBytes {
             }
             guard passes else { return false }
         }
-        if let minimum = filter.filter.minimumPopulation, try population(index) < minimum { return false }
+        if let minimum = filter.filter.minimumPopulation, population(index) < minimum { return false }
         if filter.filter.boundingBox != nil || filter.filter.within != nil {
             let (latitudeE7, longitudeE7) = try coordinates(ofRecord: index)
             let latitude = Double(latitudeE7) / Double(Coordinate.scale), longitude = Double(longitudeE7) / Double(Coordinate.scale)
@@ -88,7 +88,7 @@ extension _IndexBytes {
             keyed.reserveCapacity(kept.count)
             for match in kept {
                 let record = Int(match.record)
-                let base = (try population(record) + 1) * Ranking.weight(ofClass: match.matchClass)
+                let base = (population(record) + 1) * Ranking.weight(ofClass: match.matchClass)
                 let score = Double(base) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: record))
                 keyed.append((score, match.kind, match))
             }
@@ -101,7 +101,7 @@ extension _IndexBytes {
         case (.distance, nil):
             throw .invalidOptions(message: "distance order needs a point to measure from (near)")
         default:
-            return try Self.ordered(kept, order: order, population: population)
+            return Self.ordered(kept, order: order, population: population)
         }
     }
 }
@@ -161,13 +161,13 @@ extension _IndexBytes {
         guard let near else {
             var best = Selection<Ranking.Rank>(length: length)
             for match in matches {
-                best.offer(Ranking.Rank(population: try population(Int(match.record)), bestClass: match.matchClass, kind: match.kind, record: match.record), match.entry)
+                best.offer(Ranking.Rank(population: population(Int(match.record)), bestClass: match.matchClass, kind: match.kind, record: match.record), match.entry)
             }
             return best.items.map { _Match(record: $0.key.record, entry: $0.entry) }
         }
         var bases: [UInt64] = []
         bases.reserveCapacity(matches.count)
-        for match in matches { bases.append((try population(Int(match.record)) + 1) * Ranking.weight(ofClass: match.matchClass)) }
+        for match in matches { bases.append((population(Int(match.record)) + 1) * Ranking.weight(ofClass: match.matchClass)) }
         // The least score among the matches of the `length` greatest bases.
         var greatest = Selection<BaseKey>(length: length)
         for (position, base) in bases.enumerated() { greatest.offer(BaseKey(base: base, position: position), 0) }

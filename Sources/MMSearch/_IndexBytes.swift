@@ -490,33 +490,11 @@ struct _IndexBytes {
         layout.alternateBlocks + index / Int(MMS_ALTERNATE_BLOCK_SIZE) * _IndexLayout.alternateBlockSize
     }
 
-    /// The population of record `index` (a valid one); 0 when the index has none, or when the record's
-    /// bit in its POPULATION block is clear ("Populations" in the format header).
+    /// The population of record `index`; 0 when the index has none.
     @inline(__always)
-    func population(_ index: Int) throws(MMSearchError) -> UInt64 {
-        guard let value = try populationValue(ofRecord: index) else { return 0 }
-        return UInt64(bits(layout.population.start, at: value * layout.population.width, layout.population.mask))
-    }
-
-    /// The number among POPULATION's values of record `index`'s population, checked to be one; nil when
-    /// the record has none (its block's bit clear, or no populations in the index).
-    @inline(__always)
-    func populationValue(ofRecord index: Int) throws(MMSearchError) -> Int? {
-        guard layout.hasPopulation, index >= 0, index < layout.recordCount else { return nil }
-        let block = populationBlockOffset(ofRecord: index)
-        let present = raw.loadUnaligned(fromByteOffset: block + _IndexLayout.populationPresentOffset, as: UInt64.self)
-        let bit = UInt64(1) &<< UInt64(index % Int(MMS_POPULATION_BLOCK_SIZE))
-        guard present & bit != 0 else { return nil }
-        let value = Int(raw.loadUnaligned(fromByteOffset: block, as: UInt32.self)) + (present & (bit &- 1)).nonzeroBitCount
-        guard value < layout.population.count else {
-            throw corrupt(block, "record \(index)'s population is value \(value) of POPULATION, which holds \(layout.population.count)")
-        }
-        return value
-    }
-
-    /// The byte of the POPULATION block of record `index` (a valid one, in an index with populations).
-    func populationBlockOffset(ofRecord index: Int) -> Int {
-        layout.populationBlocks + index / Int(MMS_POPULATION_BLOCK_SIZE) * _IndexLayout.populationBlockSize
+    func population(_ index: Int) -> UInt64 {
+        guard index >= 0, index < layout.population.count else { return 0 }
+        return UInt64(bits(layout.population.start, at: index * layout.population.width, layout.population.mask))
     }
 
     /// The summary of node `node` (a binary search over SUMMARIES, sorted by node); a node with more
@@ -713,9 +691,7 @@ struct _IndexBytes {
     @inline(__always)
     func prefetchFields(ofRecord index: Int) {
         prefetch(layout.records.start + (index * layout.records.width) >> 3)
-        // A population's place is known from its block (POPULATION's blocks, 1.5 bits a record, are mostly
-        // in the cache): a damaged block asks for no line, and the read that follows throws.
-        if let value = try? populationValue(ofRecord: index) { prefetch(layout.population.start + (value * layout.population.width) >> 3) }
+        if index < layout.population.count { prefetch(layout.population.start + (index * layout.population.width) >> 3) }
         if index < layout.recordRegions.count { prefetch(layout.recordRegions.start + (index * layout.recordRegions.width) >> 3) }
     }
 
@@ -735,7 +711,7 @@ struct _IndexBytes {
 
     @inline(__always)
     func cityFields(_ index: Int) throws(MMSearchError) -> CityFields {
-        CityFields(record: try record(index), population: try population(index), region: try regionNumber(ofRecord: index))
+        CityFields(record: try record(index), population: population(index), region: try regionNumber(ofRecord: index))
     }
 
     func city(_ index: Int, fields: CityFields, matchedBy entry: UInt32?) throws(MMSearchError) -> City {

@@ -26,8 +26,8 @@ struct _IndexLayout: Sendable {
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
     /// The packed arrays: NODES (a node's label_offset), ENTRIES and TOP (entries),
     /// ID_ORDER (record numbers), ALTERNATES and SPELLINGS (an alternate's name_offset),
-    /// POPULATION's values (the populations above 0; empty, count 0, when the index has none), RECORDS
-    /// and SPATIAL (their fields: `record` and `point`).
+    /// POPULATION (empty, count 0, when the index has none), RECORDS and SPATIAL (their fields: `record`
+    /// and `point`).
     let nodes: _PackedArray
     let nodeLabelMask: UInt64
     let entries: _PackedArray
@@ -37,9 +37,6 @@ struct _IndexLayout: Sendable {
     let spellings: _PackedArray
     let alternateNameMask: UInt64
     let population: _PackedArray
-    /// POPULATION's blocks (mms_population_block, one a MMS_POPULATION_BLOCK_SIZE records when the index
-    /// has populations), before its values.
-    let populationBlocks: Int
     let records: _PackedArray
     let record: _RecordFields
     let summaries: _PackedArray
@@ -96,8 +93,6 @@ struct _IndexLayout: Sendable {
     static let countryRunSize = MemoryLayout<mms_country_run>.stride
     static let entryBlockSize = MemoryLayout<mms_entry_block>.stride
     static let alternateBlockSize = MemoryLayout<mms_alternate_block>.stride
-    static let populationBlockSize = MemoryLayout<mms_population_block>.stride
-    static let populationPresentOffset = MemoryLayout<mms_population_block>.offset(of: \.present)!
     static let symbolSize = MemoryLayout<mms_symbol>.stride
     static let nameTableSize = MemoryLayout<mms_name_table>.stride
     static let countryPageSize = MemoryLayout<mms_country_page>.stride
@@ -191,7 +186,7 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
-        guard header.reserved == 0, header.reserved_2 == 0 else {
+        guard header.reserved == 0 else {
             throw corrupt(at(\.reserved), "the header's reserved bytes are not zero")
         }
         givenAlternateCount = Int(header.alternate_count)
@@ -278,26 +273,14 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.coordinate_exponent), "coordinate exponent \(header.coordinate_exponent), expected at most \(MMS_MAX_COORDINATE_EXPONENT) (a unit of 10^\(header.coordinate_exponent) x 1e-7 degree)")
         }
         let recordsSection = try section(MMS_SECTION_RECORDS)
-        // POPULATION: empty (population_bits and population_count 0), or a block a 64 records, then the
-        // populations above 0 at population_bits ("Populations").
+        // POPULATION: empty (population_bits 0), or a population a record at population_bits.
         let populationSection = try section(MMS_SECTION_POPULATION)
-        guard header.population_bits <= MMS_PACKED_MAX_WIDTH, (header.population_bits == 0) == populationSection.isEmpty,
-              (header.population_count == 0) == populationSection.isEmpty, header.population_count <= header.record_count else {
-            throw corrupt(at(\.population_bits), "population width \(header.population_bits) bits and \(header.population_count) populations with a \(populationSection.count)-byte population section; expected a width of at most \(MMS_PACKED_MAX_WIDTH) and at most \(header.record_count) populations, both 0 exactly when the section is empty")
+        guard header.population_bits <= MMS_PACKED_MAX_WIDTH, (header.population_bits == 0) == populationSection.isEmpty else {
+            throw corrupt(at(\.population_bits), "population width \(header.population_bits) bits with a \(populationSection.count)-byte population section; expected at most \(MMS_PACKED_MAX_WIDTH), and 0 exactly when the section is empty")
         }
         hasPopulation = !populationSection.isEmpty
-        populationBlocks = populationSection.lowerBound
-        if hasPopulation {
-            let blockBytes = (recordCount + Int(MMS_POPULATION_BLOCK_SIZE) - 1) / Int(MMS_POPULATION_BLOCK_SIZE) * Self.populationBlockSize
-            let valueBytes = PackedArrays.byteCount(count: Int(header.population_count), width: Int(header.population_bits))
-            guard populationSection.count == blockBytes + valueBytes else {
-                throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_POPULATION),
-                              "the population section is \(populationSection.count) bytes, expected \(blockBytes + valueBytes): \(blockBytes) of blocks for \(recordCount) records, \(valueBytes) for \(header.population_count) populations of \(header.population_bits) bits")
-            }
-            population = _PackedArray(start: populationSection.lowerBound + blockBytes, count: Int(header.population_count), width: Int(header.population_bits))
-        } else {
-            population = _PackedArray(start: populationSection.lowerBound, count: 0, width: 0)
-        }
+        population = hasPopulation ? try packed(MMS_SECTION_POPULATION, populationSection, count: recordCount, width: Int(header.population_bits))
+            : _PackedArray(start: populationSection.lowerBound, count: 0, width: 0)
         // An alternate's widths: the least that hold every record number and every name offset; NAMES
         // follows ALTERNATES, so the section is measured once NAMES' length is known.
         let alternatesSection = try section(MMS_SECTION_ALTERNATES)

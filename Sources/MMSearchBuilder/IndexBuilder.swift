@@ -368,8 +368,7 @@ public enum IndexBuilder {
             default: return PackedArrays.countryNumber(record.country)! // checked above
             }
         }
-        let populationBlocks = populations.isEmpty ? nil : PopulationBlocksBuilder(populations: populations, width: populationBits)
-        writer.place(MMS_SECTION_POPULATION, populationBlocks?.bytes ?? [])
+        if !populations.isEmpty { writer.place(MMS_SECTION_POPULATION, packed: populations, width: populationBits) } else { writer.place(MMS_SECTION_POPULATION, [UInt8]()) }
         placeAlternates(MMS_SECTION_ALTERNATES, alternates[..<(alternates.count - keys.spellingCount)], in: &writer)
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, packed: idOrder, width: recordBits)
@@ -408,7 +407,7 @@ public enum IndexBuilder {
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
             entryBits: entryBits, recordBits: recordBits, nodeLabelBits: nodeLabelBits, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
-            nameOffsetBits: nameOffsetBits, populationBits: populationBits, populations: populationBlocks?.count ?? 0, recordIdBits: recordIdBits, coordinateExponent: coordinateExponent,
+            nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, coordinateExponent: coordinateExponent,
             summaryWidths: summaryWidths, regionBits: regionBits
         ))
         var summary = BuildSummary(

@@ -26,8 +26,6 @@ struct _SectionWriter {
         var wideChildBlocks: Int
         var nameOffsetBits: Int
         var populationBits: Int
-        /// Records with a population above 0 (POPULATION's values).
-        var populations: Int
         var recordIdBits: Int
         var coordinateExponent: Int
         /// A summary's fields' widths: node, the four counts, top_first.
@@ -101,7 +99,6 @@ struct _SectionWriter {
         header.entry_block_count = UInt32(counts.entryBlocks)
         header.child_delta_bits = UInt32(counts.childDeltaBits)
         header.wide_child_block_count = UInt32(counts.wideChildBlocks)
-        header.population_count = UInt32(counts.populations)
         header.entry_bits = UInt8(counts.entryBits)
         header.record_bits = UInt8(counts.recordBits)
         header.node_label_bits = UInt8(counts.nodeLabelBits)

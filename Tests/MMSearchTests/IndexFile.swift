@@ -51,7 +51,7 @@ enum IndexFormat {
         (MMS_SECTION_NODES, [("label_offset", "node_label_bits")], "node_count"),
         (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", "entry_bits")], "top_count"),
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
-        (MMS_SECTION_POPULATION, [("value", "population_bits")], "population_count"), // after its blocks: `packedStart`
+        (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, alternateFields, "spelling_count"),
         (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
                                ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
@@ -138,9 +138,6 @@ enum IndexFormat {
         // is another index that verify cannot tell from the real one.
         case (MMS_SECTION_RECORDS, "lat_e7"), (MMS_SECTION_RECORDS, "lon_e7"): return true
         case (MMS_SECTION_RECORDS, "id"), (MMS_SECTION_POPULATION, "value"), (MMS_SECTION_ALTERNATE_BLOCKS, "least_record"): return true
-        // Which records have a population (POPULATION's blocks): bits moved within a block keep every
-        // count, and give a population to another record.
-        case (MMS_SECTION_POPULATION, "present"): return true
         // Another country's or region's other name, or another folded text of the pool (verify sees
         // only that it is folded and in order).
         case (MMS_SECTION_QUALIFIER_NAMES, "owner"), (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return true
@@ -237,38 +234,6 @@ struct IndexFile {
     /// Where CHILDREN's wide blocks' counts start: after its blocks.
     var wideChildCounts: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
 
-    /// Where the packed array `kind`'s values start: its section's start, but POPULATION's after its
-    /// blocks (mms_population_block, one a MMS_POPULATION_BLOCK_SIZE records).
-    func packedStart(_ kind: mms_section_kind) -> Int {
-        let section = section(kind)
-        guard kind == MMS_SECTION_POPULATION, !section.isEmpty else { return section.lowerBound }
-        return section.lowerBound + populationBlockCount * MemoryLayout<mms_population_block>.stride
-    }
-
-    /// POPULATION's blocks: one a MMS_POPULATION_BLOCK_SIZE records.
-    var populationBlockCount: Int { (recordCount + Int(MMS_POPULATION_BLOCK_SIZE) - 1) / Int(MMS_POPULATION_BLOCK_SIZE) }
-
-    /// Record `record`'s population as "Populations" in the format header defines it: 0 when its bit in
-    /// its block is clear (or the index has none), else the value numbered by the block's before and the
-    /// bits set below the record's, counted one by one.
-    func population(ofRecord record: Int) -> UInt64 {
-        guard count(of: MMS_SECTION_POPULATION) > 0 else { return 0 }
-        let block = section(MMS_SECTION_POPULATION).lowerBound + record / Int(MMS_POPULATION_BLOCK_SIZE) * MemoryLayout<mms_population_block>.stride
-        let present = load(at: block + MemoryLayout<mms_population_block>.offset(of: \.present)!, width: 8)
-        let bit = record % Int(MMS_POPULATION_BLOCK_SIZE)
-        guard present >> UInt64(bit) & 1 == 1 else { return 0 }
-        let below = (0 ..< bit).filter { present >> UInt64($0) & 1 == 1 }.count
-        return packedValue(MMS_SECTION_POPULATION, Int(load(at: block, width: 4)) + below)
-    }
-
-    /// The field of POPULATION's blocks that byte `offset` of the file is in ("before" or "present"),
-    /// or nil outside them.
-    func populationBlockField(at offset: Int) -> String? {
-        let start = section(MMS_SECTION_POPULATION).lowerBound
-        guard (start ..< packedStart(MMS_SECTION_POPULATION)).contains(offset) else { return nil }
-        return (offset - start) % MemoryLayout<mms_population_block>.stride < MemoryLayout<mms_population_block>.offset(of: \.present)! ? "before" : "present"
-    }
-
     /// How many child blocks are wide (have their counts as bytes, between the blocks and the deltas).
     var wideChildCountCount: Int { headerValue("wide_child_block_count") }
 
@@ -331,7 +296,7 @@ struct IndexFile {
     func packedField(_ kind: mms_section_kind, bit: Int) -> String? {
         let fields = IndexFormat.packed(kind)!.fields.map { (name: $0.name, width: width($0.width)) }
         let valueWidth = fields.reduce(0) { $0 + $1.width }
-        guard valueWidth > 0, bit >= 0, bit < count(of: kind) * valueWidth else { return nil }
+        guard valueWidth > 0, bit < count(of: kind) * valueWidth else { return nil }
         var first = bit % valueWidth
         for field in fields {
             if first < field.width { return field.name }
@@ -344,7 +309,7 @@ struct IndexFile {
     /// the format header defines it.
     func packedValue(_ kind: mms_section_kind, _ position: Int, field: String? = nil) -> UInt64 {
         let (first, width) = packedBits(kind, position, field: field)
-        return loadBits(from: packedStart(kind), bit: first, width: width)
+        return loadBits(from: section(kind).lowerBound, bit: first, width: width)
     }
 
     /// The `width` bits from bit `bit` of the bytes from `start` (least significant first), as a number.
@@ -359,7 +324,7 @@ struct IndexFile {
     /// packed array `kind`.
     mutating func storePacked(_ value: UInt64, _ kind: mms_section_kind, _ position: Int, field: String? = nil) {
         let (first, width) = packedBits(kind, position, field: field)
-        storeBits(value, from: packedStart(kind), bit: first, width: width)
+        storeBits(value, from: section(kind).lowerBound, bit: first, width: width)
     }
 
     /// Stores `value` (below 2^width) as the `width` bits from bit `bit` of the bytes from `start`.
