@@ -338,7 +338,9 @@ private struct _Verifier {
         var tails: [[UInt8]] = [], primary = PrimaryKeys()
         tails.reserveCapacity(layout.recordCount)
         var previous: (key: [UInt8], name: [UInt8], id: UInt32)?
-        var greatestPopulation: UInt64 = 0, greatestID: UInt32 = 0
+        var populations: [UInt32] = [], greatestID: UInt32 = 0
+        // The big populations stored apart ("Populations"): the next one a record may take.
+        var nextApart = 0
         // Whether every coordinate is a multiple of ten units: then a greater unit would have held them.
         let unit = layout.record.coordinateUnit
         var tenUnitsHoldEvery = true
@@ -380,7 +382,17 @@ private struct _Verifier {
             tails.append(tail)
             primary.pool.append(contentsOf: key)
             primary.starts.append(primary.pool.count)
-            greatestPopulation = max(greatestPopulation, index.population(position))
+            if layout.hasPopulation {
+                let value = UInt64(index.bits(layout.population.start, at: position * layout.population.width, layout.population.mask))
+                let population = index.population(position)
+                if value >= layout.populationThreshold {
+                    guard value - layout.populationThreshold == UInt64(nextApart), population >= layout.populationThreshold else {
+                        throw corrupt(layout.population.byteOffset(position), "record \(position) takes population \(value - layout.populationThreshold) of those stored apart (\(population)); expected number \(nextApart), in record order, and a population of at least \(layout.populationThreshold)")
+                    }
+                    nextApart += 1
+                }
+                populations.append(UInt32(truncatingIfNeeded: population))
+            }
             greatestID = max(greatestID, record.id)
         }
         // Ids at the least width that holds them (at least 1 bit), coordinates in the greatest unit.
@@ -392,9 +404,15 @@ private struct _Verifier {
         guard !tenUnitsHoldEvery || UInt32(header.coordinate_exponent) == MMS_MAX_COORDINATE_EXPONENT else {
             throw corrupt(MemoryLayout<mms_header>.offset(of: \.coordinate_exponent)!, "records' coordinates are in units of \(unit)e-7 degree (exponent \(header.coordinate_exponent)), and every one is a multiple of ten of them; the exponent must be the greatest that holds them")
         }
-        // Populations at the least width that holds them ("Packed arrays"): some value has its top bit.
-        if layout.hasPopulation, layout.population.width != UInt64.bitWidth - greatestPopulation.leadingZeroBitCount {
-            throw corrupt(MemoryLayout<mms_header>.offset(of: \.population_bits)!, "populations are packed at \(layout.population.width) bits, the greatest (\(greatestPopulation)) needs \(UInt64.bitWidth - greatestPopulation.leadingZeroBitCount)")
+        // Populations: every one stored apart taken once, at the width of the smallest section ("Populations").
+        if layout.hasPopulation {
+            guard nextApart == layout.populationExceptionCount else {
+                throw corrupt(layout.populationExceptions, "\(layout.populationExceptionCount) populations are stored apart, records take \(nextApart) of them")
+            }
+            let expected = PackedArrays.populationWidth(populations)
+            guard expected.width == layout.population.width, expected.apart == layout.populationExceptionCount else {
+                throw corrupt(MemoryLayout<mms_header>.offset(of: \.population_bits)!, "populations are packed at \(layout.population.width) bits with \(layout.populationExceptionCount) stored apart; the smallest section is \(expected.width) bits with \(expected.apart)")
+            }
         }
         return (tails, primary)
     }

@@ -490,11 +490,15 @@ struct _IndexBytes {
         layout.alternateBlocks + index / Int(MMS_ALTERNATE_BLOCK_SIZE) * _IndexLayout.alternateBlockSize
     }
 
-    /// The population of record `index`; 0 when the index has none.
+    /// The population of record `index`; 0 when the index has none. A packed value at or above the
+    /// threshold is the number of one of the big cities' populations after the packed values
+    /// ("Populations"): below their count by construction, so that read needs no check.
     @inline(__always)
     func population(_ index: Int) -> UInt64 {
         guard index >= 0, index < layout.population.count else { return 0 }
-        return UInt64(bits(layout.population.start, at: index * layout.population.width, layout.population.mask))
+        let value = UInt64(bits(layout.population.start, at: index * layout.population.width, layout.population.mask))
+        guard value >= layout.populationThreshold else { return value }
+        return UInt64(raw.loadUnaligned(fromByteOffset: layout.populationExceptions + Int(value - layout.populationThreshold) * MemoryLayout<UInt32>.size, as: UInt32.self))
     }
 
     /// The summary of node `node` (a binary search over SUMMARIES, sorted by node); a node with more

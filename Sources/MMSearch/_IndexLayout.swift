@@ -37,6 +37,11 @@ struct _IndexLayout: Sendable {
     let spellings: _PackedArray
     let alternateNameMask: UInt64
     let population: _PackedArray
+    /// POPULATION's numbers after its packed values ("Populations"): where they start, how many (E), and
+    /// the threshold T = 2^population_bits - E at and above which a packed value is one of them.
+    let populationExceptions: Int
+    let populationExceptionCount: Int
+    let populationThreshold: UInt64
     let records: _PackedArray
     let record: _RecordFields
     let summaries: _PackedArray
@@ -279,8 +284,18 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.population_bits), "population width \(header.population_bits) bits with a \(populationSection.count)-byte population section; expected at most \(MMS_PACKED_MAX_WIDTH), and 0 exactly when the section is empty")
         }
         hasPopulation = !populationSection.isEmpty
-        population = hasPopulation ? try packed(MMS_SECTION_POPULATION, populationSection, count: recordCount, width: Int(header.population_bits))
-            : _PackedArray(start: populationSection.lowerBound, count: 0, width: 0)
+        population = _PackedArray(start: populationSection.lowerBound, count: hasPopulation ? recordCount : 0, width: Int(header.population_bits))
+        // Then E uint32_t populations and E itself, the section's last 4 bytes: its length exactly the
+        // packed array's and 4 x (E + 1), E at most 2^width.
+        let packedBytes = population.bytes.count, countSize = MemoryLayout<UInt32>.size
+        let apart = populationSection.count >= countSize ? Int(raw.loadUnaligned(fromByteOffset: populationSection.upperBound - countSize, as: UInt32.self)) : 0
+        guard !hasPopulation || (apart <= 1 << Int(header.population_bits) && populationSection.count == packedBytes + countSize * (apart + 1)) else {
+            throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_POPULATION),
+                          "the population section is \(populationSection.count) bytes, expected \(packedBytes + countSize * (apart + 1)): \(packedBytes) for \(recordCount) values of \(header.population_bits) bits, then the \(apart) populations stored apart (at most \(1 << Int(header.population_bits))) and their count, 4 bytes each")
+        }
+        populationExceptions = populationSection.lowerBound + packedBytes
+        populationExceptionCount = hasPopulation ? apart : 0
+        populationThreshold = hasPopulation ? (UInt64(1) << UInt64(header.population_bits)) - UInt64(populationExceptionCount) : 0
         // An alternate's widths: the least that hold every record number and every name offset; NAMES
         // follows ALTERNATES, so the section is measured once NAMES' length is known.
         let alternatesSection = try section(MMS_SECTION_ALTERNATES)
@@ -446,6 +461,23 @@ struct _PointFields: Sendable {
 package enum PackedArrays {
     /// The least width (at least 1) that holds every number below `count`.
     package static func width(holding count: UInt64) -> Int { max(1, UInt64.bitWidth - (count - min(count, 1)).leadingZeroBitCount) }
+
+    /// POPULATION's width w and its number E of big populations stored apart ("Populations" in the
+    /// format header): for each w, the fewest E such that every population but the E greatest is below
+    /// 2^w - E; of those, the w of the fewest bits (w x count + 32 x E), the least on a tie.
+    package static func populationWidth(_ populations: [UInt32]) -> (width: Int, apart: Int) {
+        let descending = populations.sorted(by: >)
+        var best = (bits: Int.max, width: 32, apart: 0)
+        for width in 1 ... 32 {
+            let limit = UInt64(1) << UInt64(width)
+            var apart = 0
+            while apart < descending.count, UInt64(apart) < limit, UInt64(descending[apart]) >= limit - UInt64(apart) { apart += 1 }
+            guard apart == descending.count || UInt64(descending[apart]) < limit - UInt64(apart) else { continue }
+            let bits = populations.count * width + 32 * apart
+            if bits < best.bits { best = (bits, width, apart) }
+        }
+        return (best.width, best.apart)
+    }
 
     /// A packed entry's width (ENTRIES, TOP) when names are numbered below `nameCount`.
     package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_KIND_BITS) + width(holding: nameCount) }

@@ -319,7 +319,8 @@ public enum IndexBuilder {
 
         // An alternate packed as its name offset (its record in ALTERNATE_BLOCKS); a population at the width of the greatest.
         let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
-        let populationBits = populations.isEmpty ? 0 : UInt32.bitWidth - populations.max()!.leadingZeroBitCount
+        let populationSection = populations.isEmpty ? nil : PopulationsBuilder(populations: populations)
+        let populationBits = populationSection?.width ?? 0
         // A record packed field by field ("Packed arrays"): id, biased coordinates in the greatest unit
         // that holds every one (the list's six decimals: 1e-6 degree), name offset, country number.
         let recordIdBits = max(1, UInt32.bitWidth - (recordEntries.map(\.id).max() ?? 0).leadingZeroBitCount)
@@ -368,7 +369,7 @@ public enum IndexBuilder {
             default: return PackedArrays.countryNumber(record.country)! // checked above
             }
         }
-        if !populations.isEmpty { writer.place(MMS_SECTION_POPULATION, packed: populations, width: populationBits) } else { writer.place(MMS_SECTION_POPULATION, [UInt8]()) }
+        writer.place(MMS_SECTION_POPULATION, populationSection?.bytes ?? [])
         placeAlternates(MMS_SECTION_ALTERNATES, alternates[..<(alternates.count - keys.spellingCount)], in: &writer)
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, packed: idOrder, width: recordBits)

@@ -40,7 +40,7 @@ import Testing
         let built = try IndexBuilder.makeIndex(records: [Self.record(1, "Alpha"), Self.record(2, "Beta")], source: Self.source)
         let index = try CityIndex(bytes: Data(built.bytes), path: "fixture.mms")
         let info = try index.info()
-        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 14)
+        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 15)
         #expect(info.recordCount == 2 && info.fileSize == index.fileSize && info.fileSize == built.bytes.count)
         #expect(info.source == Self.source && info.source.kind == .cityList && info.source.joined == nil)
         #expect(info.nodeCount == built.summary.nodeCount && info.entryCount == built.summary.entryCount)
@@ -91,8 +91,10 @@ import Testing
         #expect(info.entryCount == 84 && built.summary.entryCount == 84)
         #expect(info.summaryCount >= 2) // the root and "san " have more than 32 entries
         #expect(info.hasPopulation && index.hasPopulation)
-        // Packed at the width of the greatest population (123,456: 17 bits), then the tail.
-        #expect(info.sections.first { $0.name == "population" }?.length == PackedArrays.byteCount(count: records.count, width: 17))
+        // The smallest section ("Populations"): a bit a record (0, or 1 for the one stored apart), the
+        // tail, then 123,456 and the count 1 in 4 bytes each, not 17 bits a record.
+        #expect(PackedArrays.populationWidth(records.map(\.population)) == (1, 1))
+        #expect(info.sections.first { $0.name == "population" }?.length == PackedArrays.byteCount(count: records.count, width: 1) + 8)
         #expect(info.sections.first { $0.name == "source" }?.length == Int(MMS_SOURCE_SIZE) + "city.list.json".utf8.count + "cities500.txt".utf8.count)
         #expect(try index.cities(id: 1).first?.population == 123_456)
         #expect(try index.cities(id: 2).first?.population == 0)

@@ -234,6 +234,25 @@ struct IndexFile {
     /// Where CHILDREN's wide blocks' counts start: after its blocks.
     var wideChildCounts: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
 
+    /// POPULATION's big populations, after its packed values and their tail ("Populations" in the
+    /// format header), 4 bytes each; their count follows them, the section's last 4 bytes.
+    var populationsApart: Range<Int> {
+        let section = section(MMS_SECTION_POPULATION)
+        guard !section.isEmpty else { return section }
+        let packedEnd = section.lowerBound + (recordCount * packedWidth(MMS_SECTION_POPULATION) + 7) / 8 + Int(MMS_PACKED_TAIL)
+        return packedEnd ..< section.upperBound - 4
+    }
+
+    /// Record `record`'s population as "Populations" defines it: its packed value when below the
+    /// threshold 2^width - (the populations apart), else the one of those it numbers.
+    func population(ofRecord record: Int) -> UInt64 {
+        guard count(of: MMS_SECTION_POPULATION) > 0 else { return 0 }
+        let value = packedValue(MMS_SECTION_POPULATION, record)
+        let threshold = (UInt64(1) << UInt64(packedWidth(MMS_SECTION_POPULATION))) - UInt64(populationsApart.count / 4)
+        guard value >= threshold else { return value }
+        return load(at: populationsApart.lowerBound + Int(value - threshold) * 4, width: 4)
+    }
+
     /// How many child blocks are wide (have their counts as bytes, between the blocks and the deltas).
     var wideChildCountCount: Int { headerValue("wide_child_block_count") }
 

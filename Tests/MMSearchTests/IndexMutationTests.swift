@@ -48,7 +48,9 @@ import Testing
                     }
                 }
             }
-            let population = number % 4 == 0 ? 0 : UInt32.random(in: 1 ... 3_000_000, using: &random)
+            // A few far bigger than the rest, as real cities are: POPULATION stores those apart.
+            let population = number % 4 == 0 ? 0 : number % 23 == 1 ? UInt32.random(in: 1_000_000 ... 3_000_000, using: &random)
+                : UInt32.random(in: 1 ... 3_000, using: &random)
             add(name, ["US", "GB", "DE", "", "FR"].randomElement(using: &random)!, alternates: alternates, population: population)
         }
         // One prefix shared by many (a deep summarized node), with alternates that change weight along it.
@@ -456,9 +458,11 @@ import Testing
         var random = SeededRandom(seed: 23 + UInt64(kindNumber))
         let offsets = ranges.flatMap { $0 }
         // In PLACE_NAMES, the countries' and regions' other names are content (`IndexFile.contentTexts`); so
-        // are the alternates' records, in ALTERNATE_DELTAS' stream.
+        // are the alternates' records, in ALTERNATE_DELTAS' stream, and the big populations POPULATION
+        // stores after its packed values.
         let contentTexts = kind == MMS_SECTION_PLACE_NAMES ? fixture.file.contentTexts
-            : kind == MMS_SECTION_ALTERNATE_DELTAS ? [fixture.file.alternateDeltaStream] : []
+            : kind == MMS_SECTION_ALTERNATE_DELTAS ? [fixture.file.alternateDeltaStream]
+            : kind == MMS_SECTION_POPULATION ? [fixture.file.populationsApart] : []
         // Each flip exercises the file twice (about 10 ms in a debug build): a third of them in the quick run.
         let flips = fixtureName == "full" ? FullTests.count(quick: 10, full: 30) : FullTests.count(quick: 5, full: 15)
         for _ in 0 ..< min(flips, offsets.count * 2) {
@@ -849,6 +853,24 @@ import Testing
             cases.append(flip(number))
         }
         for number in Set([narrowBlocks.first, narrowBlocks.last].compactMap { $0 }).sorted() { cases.append(flip(number)) }
+        Self.expectRefused(cases)
+    }
+
+    /// POPULATION's big populations damaged ("Populations"): one set below the threshold (it should be
+    /// packed in place), and a record's packed value moved to another of them (one taken twice, or out
+    /// of record order). A search throws or answers right, and verify refuses every one.
+    @Test func populationsApartDamaged() {
+        let file = Self.full.file
+        let apart = file.populationsApart
+        let width = file.packedWidth(MMS_SECTION_POPULATION)
+        let threshold = (UInt64(1) << UInt64(width)) - UInt64(apart.count / 4)
+        let takers = (0 ..< file.recordCount).filter { file.packedValue(MMS_SECTION_POPULATION, $0) >= threshold }
+        #expect(apart.count / 4 >= 2 && takers.count == apart.count / 4, "\(apart.count / 4) populations apart, \(takers.count) records taking them")
+        guard takers.count >= 2 else { return }
+        var cases: [(what: String, outcome: Outcome)] = []
+        cases.append(Self.damaged("the first population apart set below the threshold") { $0.store(threshold - 1, at: apart.lowerBound, width: 4) })
+        cases.append(Self.damaged("the second taker of a population apart takes the first's") { $0.storePacked(threshold, MMS_SECTION_POPULATION, takers[1]) })
+        cases.append(Self.damaged("the first taker takes the last one") { $0.storePacked(threshold + UInt64(takers.count - 1), MMS_SECTION_POPULATION, takers[0]) })
         Self.expectRefused(cases)
     }
 

@@ -40,7 +40,7 @@ import Testing
                 degrees.append(point.latitude)
                 degrees.append(point.longitude)
                 countries.append(ScanRecords.code(country.0, country.1))
-                populations.append(hasPopulation ? file.packedValue(MMS_SECTION_POPULATION, number) : 0)
+                populations.append(hasPopulation ? file.population(ofRecord: number) : 0)
                 let (x, y, z) = ScanRecords.vector(point)
                 vectors.append(x)
                 vectors.append(y)
