@@ -317,7 +317,7 @@ public enum IndexBuilder {
         // A node packed as its label_offset, at the least width that holds every one.
         let nodeLabelBits = PackedArrays.width(holding: UInt64(trie.labels.count))
 
-        // An alternate packed as its name offset (its record in ALTERNATE_BLOCKS); a population at the width of the greatest.
+        // An alternate packed as its name offset (its record in ALTERNATE_BLOCKS); populations as POPULATION's rule packs them.
         let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
         let populationSection = populations.isEmpty ? nil : PopulationsBuilder(populations: populations)
         let populationBits = populationSection?.width ?? 0
