@@ -295,7 +295,7 @@ struct _IndexLayout: Sendable {
         }
         populationExceptions = populationSection.lowerBound + packedBytes
         populationExceptionCount = hasPopulation ? apart : 0
-        populationThreshold = hasPopulation ? (UInt64(1) << UInt64(header.population_bits)) - UInt64(populationExceptionCount) : 0
+        populationThreshold = hasPopulation ? PackedArrays.populationThreshold(width: Int(header.population_bits), apart: populationExceptionCount) : 0
         // An alternate's widths: the least that hold every record number and every name offset; NAMES
         // follows ALTERNATES, so the section is measured once NAMES' length is known.
         let alternatesSection = try section(MMS_SECTION_ALTERNATES)
@@ -478,6 +478,10 @@ package enum PackedArrays {
         }
         return (best.width, best.apart)
     }
+
+    /// POPULATION's threshold T = 2^width - apart: a packed value below it is a population, one at or
+    /// above it the number (value - T) of a population stored apart ("Populations").
+    package static func populationThreshold(width: Int, apart: Int) -> UInt64 { (UInt64(1) << UInt64(width)) - UInt64(apart) }
 
     /// A packed entry's width (ENTRIES, TOP) when names are numbered below `nameCount`.
     package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_KIND_BITS) + width(holding: nameCount) }

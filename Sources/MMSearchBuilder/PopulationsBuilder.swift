@@ -15,7 +15,7 @@ struct PopulationsBuilder {
     init(populations: [UInt32]) {
         let (width, apart) = PackedArrays.populationWidth(populations)
         self.width = width
-        let threshold = (UInt64(1) << UInt64(width)) - UInt64(apart)
+        let threshold = PackedArrays.populationThreshold(width: width, apart: apart)
         var values = BitWriter(), big: [UInt32] = []
         for population in populations {
             if UInt64(population) < threshold {

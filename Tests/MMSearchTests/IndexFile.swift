@@ -243,12 +243,15 @@ struct IndexFile {
         return packedEnd ..< section.upperBound - 4
     }
 
+    /// POPULATION's threshold, 2^width - (the populations apart): a packed value at or above it numbers
+    /// one of those.
+    var populationThreshold: UInt64 { (UInt64(1) << UInt64(packedWidth(MMS_SECTION_POPULATION))) - UInt64(populationsApart.count / 4) }
+
     /// Record `record`'s population as "Populations" defines it: its packed value when below the
-    /// threshold 2^width - (the populations apart), else the one of those it numbers.
+    /// threshold, else the one of the populations apart it numbers.
     func population(ofRecord record: Int) -> UInt64 {
         guard count(of: MMS_SECTION_POPULATION) > 0 else { return 0 }
-        let value = packedValue(MMS_SECTION_POPULATION, record)
-        let threshold = (UInt64(1) << UInt64(packedWidth(MMS_SECTION_POPULATION))) - UInt64(populationsApart.count / 4)
+        let value = packedValue(MMS_SECTION_POPULATION, record), threshold = populationThreshold
         guard value >= threshold else { return value }
         return load(at: populationsApart.lowerBound + Int(value - threshold) * 4, width: 4)
     }

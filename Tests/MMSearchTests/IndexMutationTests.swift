@@ -861,9 +861,7 @@ import Testing
     /// of record order). A search throws or answers right, and verify refuses every one.
     @Test func populationsApartDamaged() {
         let file = Self.full.file
-        let apart = file.populationsApart
-        let width = file.packedWidth(MMS_SECTION_POPULATION)
-        let threshold = (UInt64(1) << UInt64(width)) - UInt64(apart.count / 4)
+        let apart = file.populationsApart, threshold = file.populationThreshold
         let takers = (0 ..< file.recordCount).filter { file.packedValue(MMS_SECTION_POPULATION, $0) >= threshold }
         #expect(apart.count / 4 >= 2 && takers.count == apart.count / 4, "\(apart.count / 4) populations apart, \(takers.count) records taking them")
         guard takers.count >= 2 else { return }
