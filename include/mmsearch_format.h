@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 15. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 16. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -48,8 +48,10 @@
  *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
  *   sections[QUALIFIER_NAMES] mms_qualifier_name[qualifier_name_count]  other names of countries and
  *                                                         regions (GeoNames' alternate names file)
- *   sections[SPELLINGS]     packed spelling_count x name_offset_bits  the cities' generated
- *                                                         spellings (as ALTERNATES)
+ *   sections[SPELLINGS]     packed spelling_count x (MMS_SPELLING_FORM_BITS + name_offset_bits)  the
+ *                                                         cities' generated spellings: each the form it
+ *                                                         takes and the name it is made from (see
+ *                                                         "Spellings")
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
  *   sections[SPATIAL]       packed record_count x point bits  the records' coordinates and numbers
  *                                                         in k-d tree order (mms_spatial_point's fields;
@@ -212,11 +214,12 @@
  *
  * ---------------------------------------------------------------------------------------------------
  * Encoded names (FSST: Boncz, Neumann, Leis, "FSST: Fast Random Access String Compression", VLDB 2020).
- * NAMES holds the records' display names and the alternates' names (spellings included), each stored
- * once however many refer to it, encoded: a name is a string of codes, then MMS_STRING_END. NAMES is
- * cut into name_table_count consecutive runs, run t = NAMES[NAME_TABLES[t - 1].names_end ..<
- * NAME_TABLES[t].names_end] (from 0 for t = 0), each encoded with its own symbol table, SYMBOLS[
- * NAME_TABLES[t - 1].symbols_end ..< NAME_TABLES[t].symbols_end] (from 0): a name lies inside one run,
+ * NAMES holds the records' display names, the alternates' names and the names spellings are made
+ * from ("Spellings"), each stored once however many refer to it, encoded: a name is a string of
+ * codes, then MMS_STRING_END. NAMES is cut into name_table_count consecutive runs, run t =
+ * NAMES[NAME_TABLES[t - 1].names_end ..< NAME_TABLES[t].names_end] (from 0 for t = 0), each encoded
+ * with its own symbol table, SYMBOLS[NAME_TABLES[t - 1].symbols_end ..< NAME_TABLES[t].symbols_end]
+ * (from 0): a name lies inside one run,
  * its end byte too, and is encoded with that run's table. In it, a code c below the table's length
  * stands for that symbol's bytes; MMS_NAME_ESCAPE stands for the byte after it, itself (never 0xFE or
  * 0xFF: those are no byte of UTF-8); every other code is invalid. Decoded, a name is non-empty UTF-8 of
@@ -248,6 +251,16 @@
  * once. The builder picks the w that makes the section smallest (w x record_count + 32 x E bits; the
  * least such w). On the README's index w = 16 and E = 8,779: 0.45 MB instead of 0.65 MB at 25 bits a
  * record, and a read one comparison more (and one load for the few big cities).
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Spellings. A record's generated spellings (rank.py's "Spellings": "St Paul" for "Saint Paul", "Winston
+ * Salem" for "Winston-Salem") are not stored as text: each is one of six forms (mms_spelling_form) of
+ * one of the record's names as rank.py keeps it (the first text given of each fold, which NAMES holds
+ * even when the alternate shows another text of that fold), so SPELLINGS holds the form and that
+ * name's name_offset, and a reader decodes the name and writes the form out. Invariants: the form below
+ * MMS_SPELLING_FORM_COUNT; the name at name_offset decodes as every name does, and its form is
+ * non-empty UTF-8 of at most MMS_MAX_STRING_LENGTH bytes. On the README's index 69,468 spellings: 26
+ * bits each (0.23 MB) instead of 23 bits and their texts in NAMES (0.20 + 0.64 MB).
  *
  * ---------------------------------------------------------------------------------------------------
  * Alternates' records. The alternates (ALTERNATES' given ones, then SPELLINGS', numbered as name
@@ -319,8 +332,11 @@
  *   block by block, each block's at its own width (see "The trie"), then zero bits up to the next byte
  *   and MMS_PACKED_TAIL zero bytes;
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
- *   ALTERNATES and SPELLINGS: an alternate is its name_offset in name_offset_bits = max(1, bits of
- *   NAMES' length - 1) (its record is in ALTERNATE_BLOCKS and ALTERNATE_DELTAS);
+ *   ALTERNATES: an alternate is its name_offset in name_offset_bits = max(1, bits of NAMES' length
+ *   - 1) (its record is in ALTERNATE_BLOCKS and ALTERNATE_DELTAS);
+ *   SPELLINGS: a spelling is its form (mms_spelling_form) in MMS_SPELLING_FORM_BITS, then the
+ *   name_offset of the name it is made from in name_offset_bits (its record is in ALTERNATE_BLOCKS and
+ *   ALTERNATE_DELTAS, after the given alternates');
  *   POPULATION: population_bits as "Populations" says, or 0 with an empty section when every
  *   population is 0;
  *   RECORDS: a record is its id in record_id_bits = max(1, bits of the greatest id), its latitude as
@@ -425,10 +441,10 @@
  * in NODES) and version 10 (records with their names' lengths, coordinates at 1e-7 degree always and
  * country codes in 16 bits) and version 11 (each alternate's record beside its name offset) and
  * version 12 (country entries' gaps at a width per block) and version 13 (child counts as a byte a
- * node in the child blocks) and version 14 (every population at the greatest's width) are not read by
- * version 15.
+ * node in the child blocks) and version 14 (every population at the greatest's width) and version 15
+ * (the spellings' texts in NAMES) are not read by version 16.
  *
- * Limits of version 15: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
+ * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
  * bytes; ids from 0 to 2^32 - 1; populations up to 2^32 - 1; coordinates within +-90 and +-180
  * degrees, to 1e-7 degree at the finest (RECORDS keeps the greatest unit that holds them all); country
@@ -447,7 +463,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 15u
+#define MMS_FORMAT_VERSION 16u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -547,6 +563,25 @@ typedef enum mms_kind {
                                ALTERNATE (its kind for the tie-break is 1), matched with "words" only */
 } mms_kind;
 
+/*
+ * How a spelling is made from the name it comes from (SPELLINGS; see "Spellings"): with P the name
+ * without its periods and S = P with every '-' a space; short() writes each word whose fold is saint,
+ * sainte, sankt, santa, mount, fort, port or point short (St, Ste, St, Sta, Mt, Ft, Pt, Pt), long() each
+ * word whose fold is st, ste, sta, mt or ft out (Saint, Sainte, Santa, Mount, Fort); a word is a maximal
+ * run of bytes that are no separator (' ' '-' '/' '(' ')' '.' ',' '\'' '"').
+ */
+typedef enum mms_spelling_form {
+    MMS_SPELLING_PLAIN = 0,        /* P */
+    MMS_SPELLING_SPACED = 1,       /* S */
+    MMS_SPELLING_SHORT_PLAIN = 2,  /* short(P) */
+    MMS_SPELLING_SHORT_SPACED = 3, /* short(S) */
+    MMS_SPELLING_LONG_PLAIN = 4,   /* long(P) */
+    MMS_SPELLING_LONG_SPACED = 5,  /* long(S) */
+    MMS_SPELLING_FORM_COUNT = 6    /* a form at or past this is invalid */
+} mms_spelling_form;
+/* SPELLINGS: bits of a spelling's form, below its name offset. */
+#define MMS_SPELLING_FORM_BITS 3u
+
 /* Index into mms_header.sections. */
 typedef enum mms_section_kind {
     MMS_SECTION_LABELS = 0,
@@ -620,7 +655,7 @@ typedef struct mms_header {
     uint8_t entry_bits;       /* bits of a packed entry (ENTRIES, TOP): see "Packed arrays" */
     uint8_t record_bits;      /* bits of a packed record number (ID_ORDER) */
     uint8_t node_label_bits;  /* bits of a node's label_offset in NODES */
-    uint8_t name_offset_bits; /* bits of an alternate's name_offset (ALTERNATES, SPELLINGS) */
+    uint8_t name_offset_bits; /* bits of a name_offset (RECORDS, ALTERNATES, SPELLINGS) */
     uint8_t population_bits;  /* bits of a population (POPULATION); 0 when POPULATION is empty */
     uint8_t record_id_bits;   /* bits of a record's id (RECORDS) */
     uint8_t coordinate_exponent; /* RECORDS' coordinates in units of 10^coordinate_exponent x 1e-7 degree */
@@ -716,8 +751,8 @@ typedef struct mms_record {
 } mms_record;
 
 /*
- * Another name of a city's fields (name_offset stored packed in ALTERNATES and SPELLINGS in
- * name_offset_bits, see "Packed arrays"; record in ALTERNATE_BLOCKS and ALTERNATE_DELTAS, see
+ * Another name of a city's fields (name_offset stored packed in ALTERNATES in name_offset_bits, see
+ * "Packed arrays"; a spelling's is the name it is made from, see "Spellings"; record in ALTERNATE_BLOCKS and ALTERNATE_DELTAS, see
  * "Alternates' records"). Invariants: record < record_count; the
  * name, NAMES from name_offset up to the next MMS_STRING_END decoded ("Encoded names"), is non-empty
  * UTF-8 of at most MMS_MAX_STRING_LENGTH bytes.

@@ -32,16 +32,22 @@ extension _IndexBytes {
         try withAlternateText(index) { Array($0) }
     }
 
+    /// A given alternate's text is decoded from NAMES; a spelling's is written out from the name it is
+    /// made from, decoded, by its form ("Spellings").
     func withAlternateText<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
         try checkAlternate(index)
-        return try withDecodedName(at: Int(alternateNameOffset(index)), location: alternateOffset(index), { "alternate name \(index)" }, body)
-    }
-
-    /// The length of fold(alternate name `index`), what an ALTERNATE match weighs by.
-    func foldedLength(ofAlternate index: Int) throws(MMSearchError) -> Int {
-        var folded: [UInt8] = []
-        try withAlternateText(index) { Folding.append(foldingUTF8: $0, to: &folded) }
-        return folded.count
+        let location = alternateOffset(index)
+        guard index >= layout.givenAlternateCount else {
+            return try withDecodedName(at: Int(alternateNameOffset(index)), location: location, { "alternate name \(index)" }, body)
+        }
+        let form = try spellingForm(index)
+        let text = try withDecodedName(at: Int(alternateNameOffset(index)), location: location, { "the name spelling \(index - layout.givenAlternateCount) is made from" }) {
+            Spellings.form(form, of: $0)
+        }
+        guard text.count <= Int(MMS_MAX_STRING_LENGTH) else {
+            throw corrupt(location, "spelling \(index - layout.givenAlternateCount) is \(text.count) bytes long; a name has at most \(MMS_MAX_STRING_LENGTH)")
+        }
+        return text.withUnsafeBufferPointer(body)
     }
 
     /// The text of the name an entry value was made from: a display name or an alternate.

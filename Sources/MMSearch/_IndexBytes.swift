@@ -414,12 +414,6 @@ struct _IndexBytes {
         return (try alternateOwner(alternate), alternate)
     }
 
-    /// Alternate name `index`, its record checked.
-    @inline(__always)
-    func alternate(_ index: Int) throws(MMSearchError) -> mms_alternate {
-        mms_alternate(record: UInt32(try alternateOwner(index)), name_offset: alternateNameOffset(index))
-    }
-
     /// The record alternate name `index` belongs to, checked (its name offset left unread).
     @inline(__always)
     func alternateOwner(_ index: Int) throws(MMSearchError) -> Int {
@@ -441,19 +435,29 @@ struct _IndexBytes {
         }
     }
 
-    /// Which packed array holds the name offset of alternate name `index` (a valid one), and its first
-    /// bit there: ALTERNATES, or past the given ones SPELLINGS.
+    /// Which packed array holds alternate name `index` (a valid one), and the first bit of its name
+    /// offset there: ALTERNATES, or past the given ones SPELLINGS (after the spelling's form).
     @inline(__always)
     func alternateBits(_ index: Int) -> (array: _PackedArray, bit: Int) {
         index < layout.givenAlternateCount ? (layout.alternates, index * layout.alternates.width)
-            : (layout.spellings, (index - layout.givenAlternateCount) * layout.spellings.width)
+            : (layout.spellings, (index - layout.givenAlternateCount) * layout.spellings.width + Int(MMS_SPELLING_FORM_BITS))
     }
 
-    /// The name offset of alternate name `index` (a valid one); decoding checks it.
+    /// The name offset of alternate name `index` (a valid one): its text's, or a spelling's the name it
+    /// is made from; decoding checks it.
     @inline(__always)
     func alternateNameOffset(_ index: Int) -> UInt32 {
         let (array, bit) = alternateBits(index)
         return bits(array.start, at: bit, layout.alternateNameMask)
+    }
+
+    /// The form of spelling `index` (an alternate at or past the given ones), checked to be one.
+    func spellingForm(_ index: Int) throws(MMSearchError) -> UInt32 {
+        let value = bits(layout.spellings.start, at: (index - layout.givenAlternateCount) * layout.spellings.width, (1 << UInt64(MMS_SPELLING_FORM_BITS)) - 1)
+        guard value < MMS_SPELLING_FORM_COUNT.rawValue else {
+            throw corrupt(alternateOffset(index), "spelling \(index - layout.givenAlternateCount) has form \(value); a form is below \(MMS_SPELLING_FORM_COUNT.rawValue)")
+        }
+        return value
     }
 
     /// The record of alternate name `index` (a valid one; "Alternates' records"): its block's least

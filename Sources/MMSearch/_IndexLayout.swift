@@ -25,7 +25,8 @@ struct _IndexLayout: Sendable {
     let givenAlternateCount: Int
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
     /// The packed arrays: NODES (a node's label_offset), ENTRIES and TOP (entries),
-    /// ID_ORDER (record numbers), ALTERNATES and SPELLINGS (an alternate's name_offset),
+    /// ID_ORDER (record numbers), ALTERNATES (an alternate's name_offset), SPELLINGS (a spelling's form
+    /// and the name_offset of the name it is made from),
     /// POPULATION (empty, count 0, when the index has none), RECORDS and SPATIAL (their fields: `record`
     /// and `point`).
     let nodes: _PackedArray
@@ -322,7 +323,8 @@ struct _IndexLayout: Sendable {
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
         countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
-        spellings = try packed(MMS_SECTION_SPELLINGS, count: Int(header.spelling_count), width: nameOffsetBits)
+        // A spelling: its form, then the offset of the name it is made from ("Spellings").
+        spellings = try packed(MMS_SECTION_SPELLINGS, count: Int(header.spelling_count), width: Int(MMS_SPELLING_FORM_BITS) + nameOffsetBits)
         source = try section(MMS_SECTION_SOURCE)
         point = _PointFields(recordBits: recordBits)
         spatial = try packed(MMS_SECTION_SPATIAL, count: recordCount, width: point.width)

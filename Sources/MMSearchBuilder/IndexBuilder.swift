@@ -342,9 +342,7 @@ public enum IndexBuilder {
             + [PackedArrays.width(holding: UInt64(summaries.top.count) + 1)]
         let regionBits = places.recordRegions.isEmpty ? 0 : PackedArrays.width(holding: UInt64(places.regions.count) + 1)
         let noRegion = UInt32(MMS_NO_REGION) & (1 << UInt32(regionBits) &- 1)
-        func placeAlternates(_ kind: mms_section_kind, _ part: ArraySlice<mms_alternate>, in writer: inout _SectionWriter) {
-            writer.place(kind, packed: part.count, widths: [nameOffsetBits]) { position, _ in part[part.startIndex + position].name_offset }
-        }
+        let givenCount = alternates.count - keys.spellingCount
         let alternateBlocks = try AlternateBlocks(records: alternates.map(\.record), file: file)
 
         var writer = _SectionWriter()
@@ -370,7 +368,7 @@ public enum IndexBuilder {
             }
         }
         writer.place(MMS_SECTION_POPULATION, populationSection?.bytes ?? [])
-        placeAlternates(MMS_SECTION_ALTERNATES, alternates[..<(alternates.count - keys.spellingCount)], in: &writer)
+        writer.place(MMS_SECTION_ALTERNATES, packed: givenCount, widths: [nameOffsetBits]) { position, _ in alternates[position].name_offset }
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, packed: idOrder, width: recordBits)
         if places.recordRegions.isEmpty { writer.place(MMS_SECTION_RECORD_REGIONS, [UInt8]()) } else {
@@ -379,7 +377,10 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_REGIONS, places.regions)
         writer.place(MMS_SECTION_COUNTRIES, places.countries)
         writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
-        placeAlternates(MMS_SECTION_SPELLINGS, alternates[(alternates.count - keys.spellingCount)...], in: &writer)
+        // A spelling: its form, then the name it is made from ("Spellings").
+        writer.place(MMS_SECTION_SPELLINGS, packed: keys.spellingCount, widths: [Int(MMS_SPELLING_FORM_BITS), nameOffsetBits]) { position, field in
+            field == 0 ? keys.alternates[givenCount + position].spellingForm! : alternates[givenCount + position].name_offset
+        }
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
         // A spatial point: the cell of its coordinates, its record number and its axis bit.
         writer.place(MMS_SECTION_SPATIAL, packed: points.count, widths: [Int(MMS_SPATIAL_LATITUDE_BITS), Int(MMS_SPATIAL_LONGITUDE_BITS), recordBits, Int(MMS_SPATIAL_AXIS_BITS)]) { position, field in
@@ -403,7 +404,7 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_ALTERNATE_DELTAS, alternateBlocks.deltas)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
-            alternates: alternates.count - keys.spellingCount, summaries: summaries.summaries.count, top: summaries.top.count,
+            alternates: givenCount, summaries: summaries.summaries.count, top: summaries.top.count,
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
@@ -415,7 +416,7 @@ public enum IndexBuilder {
             recordCount: records.count,
             nodeCount: trie.nodes.count,
             entryCount: keys.count,
-            alternateCount: alternates.count - keys.spellingCount,
+            alternateCount: givenCount,
             spellingCount: keys.spellingCount,
             fileSize: bytes.count,
             emptyNames: records.count { $0.name.isEmpty },

@@ -18,8 +18,15 @@ struct RecordNames {
         var folded: [UInt8]
         /// The record's display name (else one of its alternates).
         var isDisplayName: Bool
-        /// A generated spelling of another name (matched with "words" only).
-        var isSpelling = false
+        /// For a generated spelling of another name (matched with "words" only): the text it is made
+        /// from and its form (SPELLINGS stores those, not `bytes`).
+        var spelling: Spelling? = nil
+        var isSpelling: Bool { spelling != nil }
+    }
+
+    struct Spelling {
+        var source: [UInt8]
+        var form: UInt32
     }
 
     private(set) var names: [Name] = []
@@ -30,11 +37,7 @@ struct RecordNames {
         var spellings: [[(bytes: [UInt8], count: Int)]] = []
         func consider(_ name: [UInt8], isDisplayName: Bool) {
             guard !name.isEmpty, isDisplayName || !Self.isLowercaseASCII(name) else { return }
-            let folded = name.withUnsafeBufferPointer { bytes in
-                var folded: [UInt8] = []
-                Folding.append(foldingUTF8: bytes, to: &folded)
-                return folded
-            }
+            let folded = Self.folded(name)
             if let earlier = place.find(folded, in: names) {
                 if let known = spellings[earlier].firstIndex(where: { $0.bytes == name }) {
                     spellings[earlier][known].count += 1
@@ -62,19 +65,27 @@ struct RecordNames {
         }
         // Spellings come from each name as rank.py keeps it: the first text met of each fold.
         let given = names.indices.map { spellings[$0][0].bytes }
-        for text in given {
-            for bytes in Spellings.generated(from: text) {
+        for (index, text) in given.enumerated() {
+            // SPELLINGS stores a spelling as a form of a name in NAMES: of the text the name shows
+            // whenever that form of it folds as the spelling does (its keys are the same; it shows as
+            // the name does: "Dair Az Zaur" for "Dair Az-Zaur", given twice, rather than "Dair az Zaur"
+            // for "Dair az-Zaur", given first), so that NAMES need not hold the text given first too.
+            let shown = names[index].bytes
+            for (form, bytes) in Spellings.generated(from: text).enumerated() {
                 guard !bytes.isEmpty, !Self.isLowercaseASCII(bytes) else { continue }
-                let folded = bytes.withUnsafeBufferPointer { bytes in
-                    var folded: [UInt8] = []
-                    Folding.append(foldingUTF8: bytes, to: &folded)
-                    return folded
-                }
+                let folded = Self.folded(bytes)
                 guard place.find(folded, in: names) == nil else { continue }
                 place.add(folded, at: names.count, in: names)
-                names.append(Name(bytes: bytes, folded: folded, isDisplayName: false, isSpelling: true))
+                let source = shown == text || Self.folded(shown.withUnsafeBufferPointer { Spellings.form(UInt32(form), of: $0) }) != folded ? text : shown
+                names.append(Name(bytes: bytes, folded: folded, isDisplayName: false, spelling: Spelling(source: source, form: UInt32(form))))
             }
         }
+    }
+
+    static func folded(_ name: [UInt8]) -> [UInt8] {
+        var folded: [UInt8] = []
+        name.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &folded) }
+        return folded
     }
 
     /// Where each fold kept so far lies in `names`: found by comparing them one by one while they are
@@ -122,11 +133,12 @@ struct RecordNames {
 /// (key bytes, kind, record, name number), exact repeats dropped. Records are numbered in primary-key
 /// order (`order`); alternate names are numbered in the order they are met.
 struct SearchKeys {
-    /// An alternate name row, before its text has a place in the name pool.
+    /// An alternate name row, before its text has a place in the name pool: a given name's text, or
+    /// for a spelling the text it is made from and its form.
     struct Alternate {
         var record: UInt32
         var name: [UInt8]
-        var isSpelling: Bool
+        var spellingForm: UInt32? = nil
     }
 
     /// Key bytes of every entry, back to back, in the order they were made.
@@ -184,10 +196,10 @@ struct SearchKeys {
                 guard keyLength <= Int(MMS_MAX_STRING_LENGTH) else {
                     throw .limitExceeded(file: file, message: "the search key of record \(record.id) is \(keyLength) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
                 }
-                if name.isSpelling {
-                    spellings.append(Alternate(record: UInt32(recordIndex), name: name.bytes, isSpelling: true))
+                if let spelling = name.spelling {
+                    spellings.append(Alternate(record: UInt32(recordIndex), name: spelling.source, spellingForm: spelling.form))
                 } else if !name.isDisplayName {
-                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes, isSpelling: false))
+                    alternates.append(Alternate(record: UInt32(recordIndex), name: name.bytes))
                 }
                 func add(_ kind: mms_kind, from start: Int) {
                     if name.isSpelling { spellingEntries.append(values.count) }
@@ -275,71 +287,5 @@ struct SearchKeys {
 
     private static func compareKeys(_ pool: [UInt8], _ a: Int, _ aLength: Int32, _ b: Int, _ bLength: Int32) -> Int {
         pool.withUnsafeBytes { raw in compareBytes(raw, a ..< a + Int(aLength), raw, b ..< b + Int(bLength)) }
-    }
-}
-
-/// The spellings a name brings (`shared/peers/rank.py`, "Rules of version 4"): with P the name without
-/// its periods and S = P with its hyphens as spaces, in order P, S, short(P), short(S), long(P),
-/// long(S), where short() writes saint, sainte, sankt, santa, mount, fort, port and point short and
-/// long() writes st, ste, sta, mt and ft out. Words are runs of scalars between separators, compared
-/// folded.
-enum Spellings {
-    static let short = table(["saint": "St", "sainte": "Ste", "sankt": "St", "santa": "Sta", "mount": "Mt", "fort": "Ft", "port": "Pt", "point": "Pt"])
-    static let long = table(["st": "Saint", "ste": "Sainte", "sta": "Santa", "mt": "Mount", "ft": "Fort"])
-
-    private static func table(_ words: [String: String]) -> [[UInt8]: [UInt8]] {
-        Dictionary(uniqueKeysWithValues: words.map { (Array($0.key.utf8), Array($0.value.utf8)) })
-    }
-
-    private static let dot = UInt8(ascii: "."), hyphen = UInt8(ascii: "-"), space = UInt8(ascii: " ")
-
-    /// rank.py's six generated names of `name` (UTF-8), in its order; none when every one would be
-    /// `name` itself (no period, no hyphen, no word either table knows), as is so for most names.
-    static func generated(from name: [UInt8]) -> [[UInt8]] {
-        guard name.contains(where: { $0 == dot || $0 == hyphen }) || hasTableWord(name) else { return [] }
-        let plain = name.filter { $0 != dot }
-        let spaced = plain.map { $0 == hyphen ? space : $0 }
-        return [plain, spaced, words(plain, short), words(spaced, short), words(plain, long), words(spaced, long)]
-    }
-
-    /// `text` with every word whose fold is a key of `table` replaced by its value. Separators are
-    /// ASCII, so words are found on the bytes.
-    static func words(_ text: [UInt8], _ table: [[UInt8]: [UInt8]]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count + 8)
-        forEachWord(text) { word, separator in
-            if let replacement = table[fold(word)] { out += replacement } else { out += word }
-            if let separator { out.append(separator) }
-        }
-        return out
-    }
-
-    private static func hasTableWord(_ text: [UInt8]) -> Bool {
-        var found = false
-        forEachWord(text) { word, _ in
-            if !found, !word.isEmpty { let folded = fold(word); found = short[folded] != nil || long[folded] != nil }
-        }
-        return found
-    }
-
-    /// Each maximal run of non-separators (possibly empty), with the separator that ends it (nil at the end).
-    private static func forEachWord(_ text: [UInt8], _ body: (ArraySlice<UInt8>, UInt8?) -> Void) {
-        var start = 0
-        for index in text.indices where WordStarts.isSeparator(text[index]) {
-            body(text[start ..< index], text[index])
-            start = index + 1
-        }
-        body(text[start...], nil)
-    }
-
-    /// fold(word): lowercase for ASCII (what folding does to it), `Folding` otherwise; the table keys
-    /// are at most 6 ASCII letters, so a longer ASCII word is no key.
-    private static func fold(_ word: ArraySlice<UInt8>) -> [UInt8] {
-        if word.allSatisfy({ $0 < 0x80 }) {
-            return word.count > 6 ? [] : word.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
-        }
-        var folded: [UInt8] = []
-        word.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &folded) }
-        return folded
     }
 }

@@ -52,7 +52,7 @@ enum IndexFormat {
         (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", "entry_bits")], "top_count"),
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
-        (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, alternateFields, "spelling_count"),
+        (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, spellingFields, "spelling_count"),
         (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
                                ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
         (MMS_SECTION_SPATIAL, [("lat_cell", "\(MMS_SPATIAL_LATITUDE_BITS)"), ("lon_cell", "\(MMS_SPATIAL_LONGITUDE_BITS)"), ("record", "record_bits"),
@@ -67,6 +67,8 @@ enum IndexFormat {
     static let latitudeField = ("lat_e7", "latitude in coordinate units"), longitudeField = ("lon_e7", "longitude in coordinate units")
     /// An alternate's field (mms_alternate's name_offset; its record is in ALTERNATE_BLOCKS).
     static let alternateFields = [("name_offset", "name_offset_bits")]
+    /// A spelling's fields: its form (mms_spelling_form), then the name it is made from.
+    static let spellingFields = [("form", "\(MMS_SPELLING_FORM_BITS)"), ("name_offset", "name_offset_bits")]
 
     static func packed(_ kind: mms_section_kind) -> (kind: mms_section_kind, fields: [(name: String, width: String)], count: String)? {
         packedArrays.first { $0.kind == kind }
@@ -107,6 +109,7 @@ enum IndexFormat {
         case (MMS_SECTION_ALTERNATE_BLOCKS, "least_record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATE_BLOCKS, "delta_bit"): return Meaning { $0.alternateDeltaStream.count * 8 + 1 }
         case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
+        case (MMS_SECTION_SPELLINGS, "form"): return Meaning { _ in Int(MMS_SPELLING_FORM_COUNT.rawValue) }
         case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_PLACE_NAMES).count + 1 }
         // A symbol's length past MMS_SYMBOL_MAX_LENGTH (0 is refused too, but it points nowhere).
         case (MMS_SECTION_SYMBOLS, "length"): return Meaning { _ in Int(MMS_SYMBOL_MAX_LENGTH) + 1 }
