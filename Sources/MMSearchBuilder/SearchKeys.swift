@@ -67,9 +67,10 @@ struct RecordNames {
         let given = names.indices.map { spellings[$0][0].bytes }
         for (index, text) in given.enumerated() {
             // SPELLINGS stores a spelling as a form of a name in NAMES: of the text the name shows
-            // whenever that form of it folds as the spelling does (its keys are the same; it shows as
-            // the name does: "Dair Az Zaur" for "Dair Az-Zaur", given twice, rather than "Dair az Zaur"
-            // for "Dair az-Zaur", given first), so that NAMES need not hold the text given first too.
+            // whenever that form of it folds as the spelling does (its keys are the same, and it shows
+            // as the name does: "Dair az Zaŭr" beside the alternate shown as "Dair az-Zaŭr", rather than
+            // "Dair az Zaur" from "Dair az-Zaur", given first), so that NAMES need not hold the text
+            // given first too.
             let shown = names[index].bytes
             for (form, bytes) in Spellings.generated(from: text).enumerated() {
                 guard !bytes.isEmpty, !Self.isLowercaseASCII(bytes) else { continue }
