@@ -440,8 +440,13 @@ struct _IndexBytes {
     @inline(__always)
     func alternateBits(_ index: Int) -> (array: _PackedArray, bit: Int) {
         index < layout.givenAlternateCount ? (layout.alternates, index * layout.alternates.width)
-            : (layout.spellings, (index - layout.givenAlternateCount) * layout.spellings.width + Int(MMS_SPELLING_FORM_BITS))
+            : (layout.spellings, spellingBit(index) + Int(MMS_SPELLING_FORM_BITS))
     }
+
+    /// Where spelling `index` (an alternate at or past the given ones) starts in SPELLINGS: its form,
+    /// then its name offset ("Spellings").
+    @inline(__always)
+    func spellingBit(_ index: Int) -> Int { (index - layout.givenAlternateCount) * layout.spellings.width }
 
     /// The name offset of alternate name `index` (a valid one): its text's, or a spelling's the name it
     /// is made from; decoding checks it.
@@ -453,7 +458,7 @@ struct _IndexBytes {
 
     /// The form of spelling `index` (an alternate at or past the given ones), checked to be one.
     func spellingForm(_ index: Int) throws(MMSearchError) -> UInt32 {
-        let value = bits(layout.spellings.start, at: (index - layout.givenAlternateCount) * layout.spellings.width, (1 << UInt64(MMS_SPELLING_FORM_BITS)) - 1)
+        let value = bits(layout.spellings.start, at: spellingBit(index), (1 << UInt64(MMS_SPELLING_FORM_BITS)) - 1)
         guard value < MMS_SPELLING_FORM_COUNT.rawValue else {
             throw corrupt(alternateOffset(index), "spelling \(index - layout.givenAlternateCount) has form \(value); a form is below \(MMS_SPELLING_FORM_COUNT.rawValue)")
         }
