@@ -178,7 +178,7 @@ private struct _Verifier {
             try checkText(name, at: at, "region \(number)'s name", nonEmpty: true)
             try checkText(folded, at: at, "region \(number)'s folded name", nonEmpty: false)
             try checkText(code, at: at, "region \(number)'s code", nonEmpty: true)
-            guard Folding.fold(String(decoding: name, as: UTF8.self)).elementsEqual(folded), isCode(region.country.0, region.country.1) else {
+            guard Folding.fold(utf8: name).elementsEqual(folded), isCode(region.country.0, region.country.1) else {
                 throw corrupt(at, "region \(number) has a folded name that is not its name's fold, or a country that is not two characters A-Z or 0-9")
             }
             if let previousRegion {
@@ -199,7 +199,7 @@ private struct _Verifier {
             try checkText(folded, at: at, "country \(number)'s folded name", nonEmpty: false)
             let iso3 = [country.iso3.0, country.iso3.1, country.iso3.2]
             let code = CountryKey.packed(country.code)
-            guard Folding.fold(String(decoding: name, as: UTF8.self)).elementsEqual(folded), isCode(country.code.0, country.code.1),
+            guard Folding.fold(utf8: name).elementsEqual(folded), isCode(country.code.0, country.code.1),
                   iso3 == [0, 0, 0] || iso3.allSatisfy({ $0 &- UInt8(ascii: "A") < 26 }), country.reserved == (0, 0, 0),
                   previousCode.map({ $0 < code }) ?? true else {
                 throw corrupt(at, "country \(number) is not well formed (its fold, code, ISO3 code or reserved bytes), or not after country \(number - 1) in code order")
@@ -249,7 +249,7 @@ private struct _Verifier {
             }
             let text = try index.span(offset: name.folded_offset, length: name.folded_length, at: at, what: "qualifier name \(position)")
             try checkText(text, at, "qualifier name \(position)", true)
-            guard Folding.fold(String(decoding: text, as: UTF8.self)).elementsEqual(text) else {
+            guard Folding.fold(utf8: text).elementsEqual(text) else {
                 throw corrupt(at, "qualifier name \(position) is not folded")
             }
             let owner = UInt64(name.owner_kind) << 32 | UInt64(name.owner)
@@ -368,9 +368,7 @@ private struct _Verifier {
                 tail.append(contentsOf: ", ".utf8)
                 tail.append(contentsOf: Folding.fold(_IndexBytes.countryText(country)))
             }
-            var key: [UInt8] = []
-            name.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &key) }
-            key.append(contentsOf: tail)
+            let key = Folding.fold(utf8: name) + tail
             if let previous {
                 let order = key.withUnsafeBytes { b in previous.key.withUnsafeBytes { a in compareBytes(a, 0 ..< a.count, b, 0 ..< b.count) } }
                 let nameOrder = order != 0 ? order : name.withUnsafeBytes { b in previous.name.withUnsafeBytes { a in compareBytes(a, 0 ..< a.count, b, 0 ..< b.count) } }
@@ -383,8 +381,8 @@ private struct _Verifier {
             primary.pool.append(contentsOf: key)
             primary.starts.append(primary.pool.count)
             if layout.hasPopulation {
-                let value = UInt64(index.bits(layout.population.start, at: position * layout.population.width, layout.population.mask))
-                let population = index.population(position)
+                let value = index.packedPopulation(position)
+                let population = index.population(packed: value)
                 if value >= layout.populationThreshold {
                     guard value - layout.populationThreshold == UInt64(nextApart), population >= layout.populationThreshold else {
                         throw corrupt(layout.population.byteOffset(position), "record \(position) takes population \(value - layout.populationThreshold) of those stored apart (\(population)); expected number \(nextApart), in record order, and a population of at least \(layout.populationThreshold)")
@@ -492,9 +490,7 @@ private struct _Verifier {
             guard !text.isEmpty, isValidUTF8(text) else {
                 throw corrupt(self.index.alternateOffset(index), "alternate name \(index) is empty or not valid UTF-8")
             }
-            var folded: [UInt8] = []
-            text.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &folded) }
-            folds.append(folded)
+            folds.append(Folding.fold(utf8: text))
         }
         return folds
     }
@@ -665,7 +661,7 @@ private struct _Verifier {
             let folded: [UInt8]
             if name < layout.recordCount {
                 guard name == record else { throw corrupt(entryOffset(position), "entry \(position) names record \(name) but belongs to \(record)") }
-                folded = Folding.fold(String(decoding: try index.nameText(ofEntry: value), as: UTF8.self))
+                folded = Folding.fold(utf8: try index.nameText(ofEntry: value))
             } else {
                 folded = alternateFolds[name - layout.recordCount]
             }

@@ -27,6 +27,14 @@ public enum Folding {
         return output
     }
 
+    /// The fold of the UTF-8 text in `bytes` (invalid UTF-8 read as `append(foldingUTF8:to:)` reads it).
+    package static func fold(utf8 bytes: some Collection<UInt8>) -> [UInt8] {
+        var output: [UInt8] = []
+        let folded: Void? = bytes.withContiguousStorageIfAvailable { append(foldingUTF8: $0, to: &output) }
+        if folded == nil { Array(bytes).withUnsafeBufferPointer { append(foldingUTF8: $0, to: &output) } }
+        return output
+    }
+
     /// Appends the fold of `text` to `output`, as UTF-8 bytes.
     ///
     /// ```swift

@@ -20,12 +20,18 @@ package enum Spellings {
     /// would be `name` itself (no period, no hyphen, no word either table knows), as is so for most names.
     package static func generated(from name: [UInt8]) -> [[UInt8]] {
         guard name.contains(where: { $0 == dot || $0 == hyphen }) || hasTableWord(name) else { return [] }
-        return name.withUnsafeBufferPointer { name in (0 ..< Int(MMS_SPELLING_FORM_COUNT.rawValue)).map { form(UInt32($0), of: name) } }
+        let periodless = name.filter { $0 != dot }
+        return (0 ..< MMS_SPELLING_FORM_COUNT.rawValue).map { form($0, ofPeriodless: periodless) }
     }
 
     /// Form `form` (below MMS_SPELLING_FORM_COUNT) of `name`.
     package static func form(_ form: UInt32, of name: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var text = name.filter { $0 != dot }
+        self.form(form, ofPeriodless: name.filter { $0 != dot })
+    }
+
+    /// Form `form` of a name without its periods (P).
+    private static func form(_ form: UInt32, ofPeriodless periodless: [UInt8]) -> [UInt8] {
+        var text = periodless
         if form & 1 == 1 { text = text.map { $0 == hyphen ? space : $0 } } // the spaced forms are odd
         switch form >> 1 {
         case 1: return words(text, short)
@@ -70,8 +76,6 @@ package enum Spellings {
         if word.allSatisfy({ $0 < 0x80 }) {
             return word.count > 6 ? [] : word.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
         }
-        var folded: [UInt8] = []
-        word.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &folded) }
-        return folded
+        return Folding.fold(utf8: word)
     }
 }

@@ -505,7 +505,21 @@ struct _IndexBytes {
     @inline(__always)
     func population(_ index: Int) -> UInt64 {
         guard index >= 0, index < layout.population.count else { return 0 }
-        let value = UInt64(bits(layout.population.start, at: index * layout.population.width, layout.population.mask))
+        return population(packed: packedPopulation(index))
+    }
+
+    /// Record `index`'s value in POPULATION as packed: its population, or the threshold plus its number
+    /// among those stored apart. `index` is below the section's count (so below the record count, in an
+    /// index with populations).
+    @inline(__always)
+    func packedPopulation(_ index: Int) -> UInt64 {
+        UInt64(bits(layout.population.start, at: index * layout.population.width, layout.population.mask))
+    }
+
+    /// The population a value `packedPopulation` read stands for (below 2^width, so one at or above the
+    /// threshold numbers a population stored apart).
+    @inline(__always)
+    func population(packed value: UInt64) -> UInt64 {
         guard value >= layout.populationThreshold else { return value }
         return UInt64(raw.loadUnaligned(fromByteOffset: layout.populationExceptions + Int(value - layout.populationThreshold) * MemoryLayout<UInt32>.size, as: UInt32.self))
     }

@@ -38,7 +38,7 @@ struct PlaceTables {
             numberOfKey[key] = UInt16(number)
             try addQualifierNames(otherNames.byRegion[key] ?? [], of: MMS_QUALIFIER_OF_REGION, number: number, names: &names, file: file)
             let name = regionNames[key]!
-            let folded = Folding.fold(String(decoding: name, as: UTF8.self))
+            let folded = Folding.fold(utf8: name)
             for text in [name, folded, key.code] where text.count > Int(MMS_MAX_STRING_LENGTH) {
                 throw .limitExceeded(file: file, message: "region \(String(decoding: key.country + [UInt8(ascii: ".")] + key.code, as: UTF8.self)) has a name or code of \(text.count) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
             }
@@ -62,7 +62,7 @@ struct PlaceTables {
         for code in usedCodes.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
             let row = countryRowOfCode[code]!
             try addQualifierNames(otherNames.byCountry[code.bytes] ?? [], of: MMS_QUALIFIER_OF_COUNTRY, number: countries.count, names: &names, file: file)
-            let folded = Folding.fold(String(decoding: row.name, as: UTF8.self))
+            let folded = Folding.fold(utf8: row.name)
             guard row.name.count <= Int(MMS_MAX_STRING_LENGTH), folded.count <= Int(MMS_MAX_STRING_LENGTH) else {
                 throw .limitExceeded(file: file, message: "country \(String(decoding: row.code, as: UTF8.self)) has a name of \(max(row.name.count, folded.count)) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
             }
@@ -91,7 +91,7 @@ struct PlaceTables {
     private mutating func addQualifierNames(_ otherNames: [[UInt8]], of kind: UInt32, number: Int, names: inout BytePool, file: String) throws(MMSearchError) {
         var seen: Set<ByteString> = []
         for name in otherNames {
-            let folded = Folding.fold(String(decoding: name, as: UTF8.self))
+            let folded = Folding.fold(utf8: name)
             guard !folded.isEmpty, folded.count <= Int(MMS_MAX_STRING_LENGTH), seen.insert(ByteString(folded)).inserted else { continue }
             qualifierNames.append(mms_qualifier_name(owner: UInt32(number), folded_offset: try names.intern(folded, file: file),
                                                      folded_length: UInt16(folded.count), owner_kind: UInt8(kind), reserved: 0))

@@ -37,7 +37,7 @@ struct RecordNames {
         var spellings: [[(bytes: [UInt8], count: Int)]] = []
         func consider(_ name: [UInt8], isDisplayName: Bool) {
             guard !name.isEmpty, isDisplayName || !Self.isLowercaseASCII(name) else { return }
-            let folded = Self.folded(name)
+            let folded = Folding.fold(utf8: name)
             if let earlier = place.find(folded, in: names) {
                 if let known = spellings[earlier].firstIndex(where: { $0.bytes == name }) {
                     spellings[earlier][known].count += 1
@@ -60,7 +60,7 @@ struct RecordNames {
             names[index].bytes = chosen.bytes
         }
         if names.isEmpty {
-            names = [Name(bytes: record.name, folded: Folding.fold(String(decoding: record.name, as: UTF8.self)), isDisplayName: true)]
+            names = [Name(bytes: record.name, folded: Folding.fold(utf8: record.name), isDisplayName: true)]
             return
         }
         // Spellings come from each name as rank.py keeps it: the first text met of each fold.
@@ -74,19 +74,13 @@ struct RecordNames {
             let shown = names[index].bytes
             for (form, bytes) in Spellings.generated(from: text).enumerated() {
                 guard !bytes.isEmpty, !Self.isLowercaseASCII(bytes) else { continue }
-                let folded = Self.folded(bytes)
+                let folded = Folding.fold(utf8: bytes)
                 guard place.find(folded, in: names) == nil else { continue }
                 place.add(folded, at: names.count, in: names)
-                let source = shown == text || Self.folded(shown.withUnsafeBufferPointer { Spellings.form(UInt32(form), of: $0) }) != folded ? text : shown
+                let source = shown == text || Folding.fold(utf8: shown.withUnsafeBufferPointer { Spellings.form(UInt32(form), of: $0) }) != folded ? text : shown
                 names.append(Name(bytes: bytes, folded: folded, isDisplayName: false, spelling: Spelling(source: source, form: UInt32(form))))
             }
         }
-    }
-
-    static func folded(_ name: [UInt8]) -> [UInt8] {
-        var folded: [UInt8] = []
-        name.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &folded) }
-        return folded
     }
 
     /// Where each fold kept so far lies in `names`: found by comparing them one by one while they are

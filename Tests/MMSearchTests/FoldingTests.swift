@@ -111,6 +111,10 @@ import Testing
     ] as [[UInt8]])
     func invalidUTF8FoldsAsStringDecodingReadsIt(bytes: [UInt8]) {
         #expect(foldedUTF8(bytes) == Folding.fold(String(decoding: bytes, as: UTF8.self)))
+        // fold(utf8:) over an array, a slice of one and a collection with no contiguous storage.
+        #expect(Folding.fold(utf8: bytes) == foldedUTF8(bytes))
+        #expect(Folding.fold(utf8: ([0x41] + bytes)[1...]) == foldedUTF8(bytes))
+        #expect(Folding.fold(utf8: bytes.lazy.map { $0 }) == foldedUTF8(bytes))
     }
 
     @Test func randomBytesFoldAsStringDecodingReadsThem() {
