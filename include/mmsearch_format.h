@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 16. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 17. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -185,10 +185,9 @@
  * The spatial index (reverse lookups: the records nearest a point; shared/peers/rank.py, "Geography").
  * SPATIAL is an implicit k-d tree over the records' coordinates (mms_record.lat_e7, lon_e7, compared
  * as the integers they are): one mms_spatial_point per record, no node structs. Each point holds the
- * cell of its record's coordinates (each coordinate plus its bias, shifted right by
- * MMS_SPATIAL_CELL_SHIFT: a square of 2^11 units, 2.048e-4 degree, about 23 m of latitude, so that a
- * walk reads SPATIAL's contiguous bytes to rule points out and reads RECORDS' exact coordinates only
- * for the points a cell cannot rule out) and, in record_axis, the record number and the axis bit. The node of a range [lo, hi) of SPATIAL (the root's is [0, record_count)) is
+ * cell of its record's coordinates in the box of the node that holds it (below), so that a walk reads
+ * SPATIAL's contiguous bytes to rule points out and reads RECORDS' exact coordinates only for the
+ * points a cell cannot rule out, and, in record_axis, the record number and the axis bit. The node of a range [lo, hi) of SPATIAL (the root's is [0, record_count)) is
  *   a leaf when hi - lo <= MMS_SPATIAL_LEAF_SIZE: the points SPATIAL[lo ..< hi], in any order;
  *   else split at m = lo + (hi - lo) / 2: SPATIAL[m] is the node's pivot, its low child [lo, m) and
  *   its high child [m + 1, hi). The pivot's bit MMS_SPATIAL_AXIS_LONGITUDE says the axis it splits
@@ -197,11 +196,21 @@
  * A point's record number is below record_count, its axis bit zero in leaves (a reader holds both in
  * record_axis: the number in the low 29 bits, MMS_SPATIAL_RECORD_MASK, bits 29 and 30 zero, the axis
  * in bit 31). Every record appears exactly once.
- * Equivalently: each node has a box, the root's [-90, 90] x [-180, 180] degrees, a child's its
- * parent's with the split axis cut at the pivot's coordinate (low child: at most; high child: at
- * least), and every record lies in the box of the node that holds it (as a pivot or in a leaf). A
- * reader knows a pivot's cell, not its coordinate: it cuts the low child's box at the cell's high edge
- * and the high child's at its low edge, boxes a little larger than the tree's, which hold what those do.
+ * Boxes and cells. Each node has a box [south, north] x [west, east] in 1e-7 degree, edges included:
+ * the root's [-90, 90] x [-180, 180] degrees (-MMS_LATITUDE_BIAS ... MMS_LATITUDE_BIAS, and the same
+ * with MMS_LONGITUDE_BIAS), a child's its parent's with the split axis cut at its pivot's cell: the low
+ * child's north (or east) is the cell's north (east) edge, the high child's south (west) the cell's
+ * south (west) edge. A box is cut into 2^MMS_SPATIAL_CELL_BITS rows of step_lat = ((north - south) >>
+ * MMS_SPATIAL_CELL_BITS) + 1 and as many columns of step_lon = ((east - west) >> MMS_SPATIAL_CELL_BITS)
+ * + 1 units; the point of the record at (lat, lon) in the node with that box stores lat_cell =
+ * (lat - south) / step_lat and lon_cell = (lon - west) / step_lon, and its cell is [south + lat_cell *
+ * step_lat, south + (lat_cell + 1) * step_lat - 1] x [west + lon_cell * step_lon, west + (lon_cell + 1)
+ * * step_lon - 1], each edge taken no farther than the box's (a reader clamps a damaged cell so). Every
+ * record lies in the box of the node that holds it (as a pivot or in a leaf), since every point under
+ * a low child is at most its pivot's coordinate, so inside the pivot's cell's high edge. Cells are as
+ * fine as the boxes are small: on the list's 209,579 cities half the leaves' cells are under 6 m
+ * across, 90% under 37 m (a fixed grid of 2^11 units, about 23 m, took 41 bits a point; this takes
+ * 2 * MMS_SPATIAL_CELL_BITS).
  * The builder picks the pivot as the median (by coordinate, then record number) and the axis where
  * the range's points spread more (longitude spans scaled by the cosine of the latitude).
  * A search keeps the k best (distance, id) so far and enters a node only when a lower bound of the
@@ -346,9 +355,8 @@
  *   name_offset in name_offset_bits, and its country in MMS_COUNTRY_BITS: 0 for none, else
  *   1 + 62 * digit(country[0]) + digit(country[1]), a digit 0-9 for '0'-'9', 10-35 for 'A'-'Z' and
  *   36-61 for 'a'-'z';
- *   SPATIAL: a point is its latitude cell in MMS_SPATIAL_LATITUDE_BITS, its longitude cell in
- *   MMS_SPATIAL_LONGITUDE_BITS (see "The spatial index"), then its record number in record_bits, then
- *   its axis bit (MMS_SPATIAL_AXIS_BITS);
+ *   SPATIAL: a point is its lat_cell, then its lon_cell, each in MMS_SPATIAL_CELL_BITS (see "The
+ *   spatial index"), then its record number in record_bits, then its axis bit (MMS_SPATIAL_AXIS_BITS);
  *   SUMMARIES: a summary is its node in summary_node_bits = max(1, bits of node_count - 1), its
  *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
@@ -364,8 +372,8 @@
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
  * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 22 bits an entry instead
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 23 bits an
- * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 119 bits a record instead of 160 (135 at version 10), 60
- * bits a spatial point instead of 96 (its cells), 114 bits a summary instead of 192, 5 bits a first
+ * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 119 bits a record instead of 160 (135 at version 10), 43
+ * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 5 bits a first
  * page's rank instead of 8, 12 bits a record's region instead of 16.
  *
  * ---------------------------------------------------------------------------------------------------
@@ -442,7 +450,7 @@
  * country codes in 16 bits) and version 11 (each alternate's record beside its name offset) and
  * version 12 (country entries' gaps at a width per block) and version 13 (child counts as a byte a
  * node in the child blocks) and version 14 (every population at the greatest's width) and version 15
- * (the spellings' texts in NAMES) are not read by version 16.
+ * (the spellings' texts in NAMES) and version 16 (spatial cells on a fixed grid) are not read by version 17.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -463,7 +471,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 16u
+#define MMS_FORMAT_VERSION 17u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -533,11 +541,8 @@ extern "C" {
 #define MMS_COUNTRY_VALUES 3845u
 /* SPATIAL: a point's axis bit, packed after its record number. */
 #define MMS_SPATIAL_AXIS_BITS 1u
-/* SPATIAL: a point's cell, its biased coordinates shifted right by this (2^11 units of 1e-7 degree), in
-   these bits. */
-#define MMS_SPATIAL_CELL_SHIFT 11u
-#define MMS_SPATIAL_LATITUDE_BITS 20u
-#define MMS_SPATIAL_LONGITUDE_BITS 21u
+/* SPATIAL: a point's cell on each axis, its row (or column) of the 2^this its node's box is cut in. */
+#define MMS_SPATIAL_CELL_BITS 12u
 /* A spatial point's record_axis as a reader holds it: the record number, and (pivots only) the axis
    bit: set for longitude. */
 #define MMS_SPATIAL_RECORD_MASK 0x1FFFFFFFu
@@ -830,16 +835,16 @@ typedef struct mms_country {
 
 /*
  * One point of the spatial index (SPATIAL; see "The spatial index"): the cell of a record's coordinates
- * beside its number, in the tree's order; stored packed (the cells in MMS_SPATIAL_LATITUDE_BITS and
- * MMS_SPATIAL_LONGITUDE_BITS, the record number in record_bits, the axis in one bit); a reader holds
- * the cell's low corner in lat_e7 and lon_e7. Invariants: the cells are the record's mms_record.lat_e7
- * + MMS_LATITUDE_BIAS and lon_e7 + MMS_LONGITUDE_BIAS shifted right by MMS_SPATIAL_CELL_SHIFT; record_axis & MMS_SPATIAL_RECORD_MASK < record_count, each
+ * in its node's box beside its number, in the tree's order; stored packed (the cells in
+ * MMS_SPATIAL_CELL_BITS each, the record number in record_bits, the axis in one bit). Invariants: the
+ * cells are those of the record's mms_record.lat_e7 and lon_e7 in the box of the node that holds the
+ * point ("Boxes and cells"), both below 2^MMS_SPATIAL_CELL_BITS; record_axis & MMS_SPATIAL_RECORD_MASK < record_count, each
  * record in exactly one point; bits 29 and 30 of record_axis zero; bit 31 (MMS_SPATIAL_AXIS_LONGITUDE)
  * zero in leaves, and in a pivot the axis it splits (set: longitude).
  */
 typedef struct mms_spatial_point {
-    int32_t lat_e7;       /* the south edge of the record's cell, 1e-7 degree */
-    int32_t lon_e7;       /* the west edge of the record's cell, 1e-7 degree */
+    uint32_t lat_cell;    /* the record's row in its node's box: (lat_e7 - south) / step_lat */
+    uint32_t lon_cell;    /* the record's column in its node's box: (lon_e7 - west) / step_lon */
     uint32_t record_axis; /* record number (bits 0-28), axis bit (bit 31, pivots only) */
 } mms_spatial_point;
 
@@ -1063,11 +1068,10 @@ _Static_assert((MMS_SPATIAL_AXIS_LONGITUDE & MMS_SPATIAL_RECORD_MASK) == 0, "the
 _Static_assert(2ull * MMS_LONGITUDE_BIAS < (1ull << MMS_PACKED_MAX_WIDTH), "a biased coordinate fits a packed field at unit 1");
 _Static_assert(MMS_LATITUDE_BIAS == 90 * MMS_COORDINATE_SCALE && MMS_LONGITUDE_BIAS == 180u * MMS_COORDINATE_SCALE, "the biases are +-90 and +-180 degrees");
 _Static_assert(MMS_COUNTRY_VALUES == 1 + 62 * 62 && MMS_COUNTRY_VALUES <= (1u << MMS_COUNTRY_BITS), "no country, or two of 62 characters, in a code's bits");
-_Static_assert((2ull * MMS_LATITUDE_BIAS >> MMS_SPATIAL_CELL_SHIFT) < (1ull << MMS_SPATIAL_LATITUDE_BITS) &&
-               (2ull * MMS_LONGITUDE_BIAS >> MMS_SPATIAL_CELL_SHIFT) < (1ull << MMS_SPATIAL_LONGITUDE_BITS), "a cell fits its bits");
+_Static_assert(MMS_SPATIAL_CELL_BITS >= 1 && MMS_SPATIAL_CELL_BITS <= 16, "a cell number fits 16 bits, and a cell's offset in a box (below 2^16 steps of at most 2^32 >> MMS_SPATIAL_CELL_BITS + 1 units) 64 bits");
 _Static_assert(sizeof(mms_spatial_point) == 12, "mms_spatial_point is 12 bytes");
-_Static_assert(offsetof(mms_spatial_point, lat_e7) == 0, "mms_spatial_point.lat_e7");
-_Static_assert(offsetof(mms_spatial_point, lon_e7) == 4, "mms_spatial_point.lon_e7");
+_Static_assert(offsetof(mms_spatial_point, lat_cell) == 0, "mms_spatial_point.lat_cell");
+_Static_assert(offsetof(mms_spatial_point, lon_cell) == 4, "mms_spatial_point.lon_cell");
 _Static_assert(offsetof(mms_spatial_point, record_axis) == 8, "mms_spatial_point.record_axis");
 _Static_assert(sizeof(mms_country_run) == 16, "mms_country_run is 16 bytes");
 _Static_assert(offsetof(mms_country_run, code) == 0, "mms_country_run.code");

@@ -121,39 +121,41 @@ private struct _Verifier {
         }
     }
 
-    /// SPATIAL: every record exactly once, bits 29 and 30 clear, no axis bit in a leaf, every point's
-    /// cell its record's coordinates', and every record inside its node's box (the world cut at each
-    /// ancestor's pivot), so each pivot splits its node as the format says. O(record_count).
+    /// SPATIAL: every record exactly once, bits 29 and 30 clear, no axis bit in a leaf, every record
+    /// inside its node's box as the tree's splits give it (the world cut at each ancestor's pivot's
+    /// coordinate: each pivot splits its node as the format says), so inside the box a reader knows
+    /// (cut at the pivots' cells), and every point's cells its record's in that box. O(record_count).
     func checkSpatial() throws(MMSearchError) {
         var seen = [Bool](repeating: false, count: layout.recordCount)
         func offset(_ position: Int) -> Int { layout.spatial.byteOffset(position) }
-        func check(_ position: Int, in box: _SpatialBox, pivot: Bool) throws(MMSearchError) -> (record: Int, longitude: Bool, at: (latitude: Int32, longitude: Int32)) {
+        func check(_ position: Int, in box: _SpatialBox, tree: _SpatialBox, pivot: Bool) throws(MMSearchError) -> (point: mms_spatial_point, longitude: Bool, at: (latitude: Int32, longitude: Int32)) {
             let point = try index.spatialPoint(position)
             let (record, longitude) = try index.spatialRecord(point, at: position)
             guard !seen[record] else { throw corrupt(offset(position), "record \(record) appears twice in the spatial index") }
             seen[record] = true
             guard pivot || !longitude else { throw corrupt(offset(position), "spatial point \(position) is in a leaf but has the axis bit set") }
             let at = try index.coordinates(ofRecord: record)
-            let cell = _IndexBytes.cellCorner(latitude: at.latitude, longitude: at.longitude)
-            guard point.lat_e7 == cell.latitude, point.lon_e7 == cell.longitude else {
-                throw corrupt(offset(position), "spatial point \(position) is the cell at \(point.lat_e7), \(point.lon_e7) (1e-7 degree), its record \(record) at \(at.latitude), \(at.longitude), in the cell at \(cell.latitude), \(cell.longitude)")
+            guard tree.contains(latitude: at.latitude, longitude: at.longitude) else {
+                throw corrupt(offset(position), "record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) lies outside its spatial node's box: latitude \(tree.south) to \(tree.north), longitude \(tree.west) to \(tree.east)")
             }
-            guard box.contains(latitude: at.latitude, longitude: at.longitude) else {
-                throw corrupt(offset(position), "record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) lies outside its spatial node's box: latitude \(box.south) to \(box.north), longitude \(box.west) to \(box.east)")
+            let cell = box.cellNumbers(latitude: at.latitude, longitude: at.longitude)
+            guard point.lat_cell == cell.latitude, point.lon_cell == cell.longitude else {
+                throw corrupt(offset(position), "spatial point \(position) is cell \(point.lat_cell), \(point.lon_cell) of its node's box (latitude \(box.south) to \(box.north), longitude \(box.west) to \(box.east)), but its record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) is in cell \(cell.latitude), \(cell.longitude)")
             }
-            return (record, longitude, at)
+            return (point, longitude, at)
         }
-        var pending = [(range: 0 ..< layout.recordCount, box: _SpatialBox.world)]
-        while let (range, box) = pending.popLast() {
+        var pending = [(range: 0 ..< layout.recordCount, box: _SpatialBox.world, tree: _SpatialBox.world)]
+        while let (range, box, tree) = pending.popLast() {
             if range.count <= Int(MMS_SPATIAL_LEAF_SIZE) {
-                for position in range { _ = try check(position, in: box, pivot: false) }
+                for position in range { _ = try check(position, in: box, tree: tree, pivot: false) }
                 continue
             }
             let middle = range.lowerBound + range.count / 2
-            let pivot = try check(middle, in: box, pivot: true)
-            let (low, high) = box.split(longitude: pivot.longitude, at: pivot.longitude ? pivot.at.longitude : pivot.at.latitude)
-            pending.append((range.lowerBound ..< middle, low))
-            pending.append((middle + 1 ..< range.upperBound, high))
+            let pivot = try check(middle, in: box, tree: tree, pivot: true)
+            let (low, high) = box.split(longitude: pivot.longitude, atCell: box.cell(of: pivot.point))
+            let (lowTree, highTree) = tree.split(longitude: pivot.longitude, at: pivot.longitude ? pivot.at.longitude : pivot.at.latitude)
+            pending.append((range.lowerBound ..< middle, low, lowTree))
+            pending.append((middle + 1 ..< range.upperBound, high, highTree))
         }
     }
 

@@ -16,23 +16,16 @@ extension _IndexBytes {
     }
 
     /// SPATIAL's point at `position` (checked by the caller to be below the record count), unpacked: its
-    /// cell's low corner (see `_SpatialBox.cell`), its record number and axis bit.
+    /// cell numbers in its node's box (`_SpatialBox.cell(of:)`), its record number and axis bit.
     @inline(__always)
     func unpackedPoint(_ position: Int) -> mms_spatial_point {
         let start = layout.spatial.start, bit = position * layout.spatial.width, fields = layout.point
         let record = bits(start, at: bit + fields.record, fields.recordMask), axis = bits(start, at: bit + fields.axis, 1)
         return mms_spatial_point(
-            lat_e7: Self.coordinate(bits(start, at: bit, _PointFields.latitudeMask) << MMS_SPATIAL_CELL_SHIFT, unit: 1, bias: Int64(MMS_LATITUDE_BIAS)),
-            lon_e7: Self.coordinate(bits(start, at: bit + _PointFields.longitude, _PointFields.longitudeMask) << MMS_SPATIAL_CELL_SHIFT, unit: 1, bias: Int64(MMS_LONGITUDE_BIAS)),
+            lat_cell: bits(start, at: bit, _PointFields.cellMask),
+            lon_cell: bits(start, at: bit + _PointFields.longitude, _PointFields.cellMask),
             record_axis: record | axis << 31
         )
-    }
-
-    /// The low corner of the cell that holds (`latitude`, `longitude`): what SPATIAL stores of them.
-    static func cellCorner(latitude: Int32, longitude: Int32) -> (latitude: Int32, longitude: Int32) {
-        let shift = Int64(MMS_SPATIAL_CELL_SHIFT), latitudeBias = Int64(MMS_LATITUDE_BIAS), longitudeBias = Int64(MMS_LONGITUDE_BIAS)
-        return (Int32(((Int64(latitude) + latitudeBias) >> shift) << shift - latitudeBias),
-                Int32(((Int64(longitude) + longitudeBias) >> shift) << shift - longitudeBias))
     }
 
     /// The record number of the point at `position`, checked: bits 29 and 30 clear and the record inside
@@ -113,7 +106,7 @@ extension _IndexBytes {
             let pivot = try spatialPoint(middle)
             let (record, longitude) = try spatialRecord(pivot, at: middle)
             if try passes(record, filter) { count += 1 }
-            let (low, high) = box.split(longitude: longitude, atCell: longitude ? pivot.lon_e7 : pivot.lat_e7)
+            let (low, high) = box.split(longitude: longitude, atCell: box.cell(of: pivot))
             try visit(range.lowerBound ..< middle, low)
             try visit(middle + 1 ..< range.upperBound, high)
         }
@@ -140,15 +133,17 @@ extension _IndexBytes {
     }
 }
 
-/// A node's box in 1e-7 degree, edges included: the world, cut at each ancestor's pivot.
-struct _SpatialBox {
-    var south: Int32
-    var north: Int32
-    var west: Int32
-    var east: Int32
+/// A node's box in 1e-7 degree, edges included: the world, cut at each ancestor's pivot's cell; and
+/// the cells a box is cut in ("Boxes and cells"), which the builder writes points with and a reader
+/// reads them back by.
+package struct _SpatialBox: Equatable {
+    package var south: Int32
+    package var north: Int32
+    package var west: Int32
+    package var east: Int32
 
-    static let world = _SpatialBox(south: -90 * Int32(MMS_COORDINATE_SCALE), north: 90 * Int32(MMS_COORDINATE_SCALE),
-                                   west: -180 * Int32(MMS_COORDINATE_SCALE), east: 180 * Int32(MMS_COORDINATE_SCALE))
+    package static let world = _SpatialBox(south: -90 * Int32(MMS_COORDINATE_SCALE), north: 90 * Int32(MMS_COORDINATE_SCALE),
+                                           west: -180 * Int32(MMS_COORDINATE_SCALE), east: 180 * Int32(MMS_COORDINATE_SCALE))
 
     /// The boxes of the low child (at most `value` on the axis) and of the high child (at least).
     @inline(__always)
@@ -164,30 +159,50 @@ struct _SpatialBox {
         return (low, high)
     }
 
-    /// The boxes of the children of a pivot whose cell starts at `corner` on the axis: the low child's
-    /// cut at the cell's high edge, the high child's at its low edge (the pivot lies between).
+    /// The boxes of the children of a pivot with cell `cell` (inside this box): the low child's cut at
+    /// the cell's high edge on the axis, the high child's at its low edge (the pivot lies between).
     @inline(__always)
-    func split(longitude: Bool, atCell corner: Int32) -> (low: _SpatialBox, high: _SpatialBox) {
-        var (low, high) = split(longitude: longitude, at: corner)
+    package func split(longitude: Bool, atCell cell: _SpatialBox) -> (low: _SpatialBox, high: _SpatialBox) {
+        var low = self, high = self
         if longitude {
-            low.east = Swift.min(corner &+ Self.cellSpan, Self.world.east)
+            low.east = cell.east
+            high.west = cell.west
         } else {
-            low.north = Swift.min(corner &+ Self.cellSpan, Self.world.north)
+            low.north = cell.north
+            high.south = cell.south
         }
         return (low, high)
     }
 
-    /// The box of a point's cell, from its low corner: every coordinate whose cell it is.
+    /// The span of one of the 2^MMS_SPATIAL_CELL_BITS cells from `low` to `high` (edges included).
     @inline(__always)
-    static func cell(latitude: Int32, longitude: Int32) -> _SpatialBox {
-        _SpatialBox(south: latitude, north: Swift.min(latitude &+ cellSpan, world.north), west: longitude, east: Swift.min(longitude &+ cellSpan, world.east))
+    static func step(_ low: Int32, _ high: Int32) -> Int64 {
+        (Int64(high) - Int64(low)) >> Int64(MMS_SPATIAL_CELL_BITS) + 1
     }
 
-    /// A cell's span less one, in units: its corners are this far apart on each axis.
-    static let cellSpan = Int32(1 << MMS_SPATIAL_CELL_SHIFT) - 1
+    /// The cell numbers of (`latitude`, `longitude`), a place inside the box: what SPATIAL stores of it.
+    package func cellNumbers(latitude: Int32, longitude: Int32) -> (latitude: UInt32, longitude: UInt32) {
+        (UInt32((Int64(latitude) - Int64(south)) / Self.step(south, north)),
+         UInt32((Int64(longitude) - Int64(west)) / Self.step(west, east)))
+    }
+
+    /// The box of the cell with numbers (`latitude`, `longitude`) (each below 2^MMS_SPATIAL_CELL_BITS):
+    /// every place whose cell it is, its edges no farther than the box's.
+    @inline(__always)
+    package func cell(latitude: UInt32, longitude: UInt32) -> _SpatialBox {
+        let latitudeStep = Self.step(south, north), longitudeStep = Self.step(west, east)
+        let cellSouth = Swift.min(Int64(south) + Int64(latitude) * latitudeStep, Int64(north))
+        let cellWest = Swift.min(Int64(west) + Int64(longitude) * longitudeStep, Int64(east))
+        return _SpatialBox(south: Int32(truncatingIfNeeded: cellSouth), north: Int32(truncatingIfNeeded: Swift.min(cellSouth + latitudeStep - 1, Int64(north))),
+                           west: Int32(truncatingIfNeeded: cellWest), east: Int32(truncatingIfNeeded: Swift.min(cellWest + longitudeStep - 1, Int64(east))))
+    }
+
+    /// The cell of `point` (a point of the node with this box).
+    @inline(__always)
+    func cell(of point: mms_spatial_point) -> _SpatialBox { cell(latitude: point.lat_cell, longitude: point.lon_cell) }
 
     @inline(__always)
-    func contains(latitude: Int32, longitude: Int32) -> Bool {
+    package func contains(latitude: Int32, longitude: Int32) -> Bool {
         south <= latitude && latitude <= north && west <= longitude && longitude <= east
     }
 }
@@ -360,12 +375,14 @@ struct _NearestSearch {
     static let tieBand = 1e-12
 
     /// A node still to enter, its range of SPATIAL and its box, and the pivot of its parent (the point
-    /// between it and its near sibling, considered when the frame is taken up; -1 for the root).
+    /// between it and its near sibling, considered when the frame is taken up; -1 for the root) with
+    /// that pivot's cell (in the parent's box, which the frame does not keep).
     struct Frame {
         var low: Int32
         var high: Int32
         var pivot: Int32
         var box: _SpatialBox
+        var pivotCell: _SpatialBox
     }
 
     /// More than the depth of any tree of at most 2^29 points (each child's range is under half its
@@ -493,13 +510,13 @@ struct _NearestSearch {
     /// entered then if it still may hold a better record. Every range walked lies in [0, points) (the
     /// root's is, and a child's is inside its parent's), checked once a node.
     mutating func run(in index: _IndexBytes) throws(MMSearchError) {
-        stack[0] = Frame(low: 0, high: Int32(truncatingIfNeeded: points), pivot: -1, box: _SpatialBox.world)
+        stack[0] = Frame(low: 0, high: Int32(truncatingIfNeeded: points), pivot: -1, box: _SpatialBox.world, pivotCell: _SpatialBox.world)
         guard Int(stack[0].high) == points else { throw index.corrupt(spatial, "the spatial index holds \(points) points, more than 2^31") }
         var depth = 1
         while depth > 0 {
             depth -= 1
             var node = stack[depth]
-            if node.pivot >= 0 { try consider(index.unpackedPoint(Int(node.pivot)), at: Int(node.pivot), in: index) }
+            if node.pivot >= 0 { try consider(index.unpackedPoint(Int(node.pivot)), cell: node.pivotCell, at: Int(node.pivot), in: index) }
             if !mayHold(node.box) { continue }
             while true {
                 let low = Int(node.low), high = Int(node.high)
@@ -507,16 +524,20 @@ struct _NearestSearch {
                     throw index.corrupt(spatial, "a spatial node \(low) ..< \(high) lies outside the \(points) points")
                 }
                 if high - low <= Int(MMS_SPATIAL_LEAF_SIZE) {
-                    for position in low ..< high { try consider(index.unpackedPoint(position), at: position, in: index) }
+                    for position in low ..< high {
+                        let point = index.unpackedPoint(position)
+                        try consider(point, cell: node.box.cell(of: point), at: position, in: index)
+                    }
                     break
                 }
                 let middle = low + (high - low) / 2
                 let pivot = index.unpackedPoint(middle)
                 let longitude = pivot.record_axis & MMS_SPATIAL_AXIS_LONGITUDE != 0
-                let value = longitude ? pivot.lon_e7 : pivot.lat_e7
-                let (lowBox, highBox) = node.box.split(longitude: longitude, atCell: value)
-                let lowNode = Frame(low: node.low, high: Int32(middle), pivot: -1, box: lowBox)
-                let highNode = Frame(low: Int32(middle + 1), high: node.high, pivot: -1, box: highBox)
+                let pivotCell = node.box.cell(of: pivot)
+                let value = longitude ? pivotCell.west : pivotCell.south
+                let (lowBox, highBox) = node.box.split(longitude: longitude, atCell: pivotCell)
+                let lowNode = Frame(low: node.low, high: Int32(middle), pivot: -1, box: lowBox, pivotCell: pivotCell)
+                let highNode = Frame(low: Int32(middle + 1), high: node.high, pivot: -1, box: highBox, pivotCell: pivotCell)
                 let here = longitude ? haversine.l1 : haversine.p1
                 let (near, farNode) = here <= Double(value) * _HaversineBound.radiansPerUnit ? (lowNode, highNode) : (highNode, lowNode)
                 var far = farNode
@@ -530,12 +551,11 @@ struct _NearestSearch {
         }
     }
 
-    /// Keeps the record of `point` (at `position`) as a candidate if it passes the filter and its cell
-    /// does not rule it out: its `a` at least the cell's lower bound, at most its upper bound (which
-    /// may lower `worstA`). The record number is checked before the record is read or kept.
+    /// Keeps the record of `point` (at `position`, with `cell`) as a candidate if it passes the filter
+    /// and its cell does not rule it out: its `a` at least the cell's lower bound, at most its upper
+    /// bound (which may lower `worstA`). The record number is checked before the record is read or kept.
     @inline(__always)
-    mutating func consider(_ point: mms_spatial_point, at position: Int, in index: _IndexBytes) throws(MMSearchError) {
-        let cell = _SpatialBox.cell(latitude: point.lat_e7, longitude: point.lon_e7)
+    mutating func consider(_ point: mms_spatial_point, cell: _SpatialBox, at position: Int, in index: _IndexBytes) throws(MMSearchError) {
         if worstA != .infinity, outOfReach(cell) { return }
         let low = bound.a(cell: cell)
         if _HaversineBound.exceeds(low, worstA) { return }

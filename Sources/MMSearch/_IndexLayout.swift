@@ -440,18 +440,17 @@ struct _SummaryFields: Sendable {
     var top: Int { nodeBits + 4 * countBits }
 }
 
-/// Where each field of a packed spatial point lies in its value: latitude, longitude (as a record's),
+/// Where each field of a packed spatial point lies in its value: latitude cell, longitude cell,
 /// record number, axis bit.
 struct _PointFields: Sendable {
     let record: Int, axis: Int, recordMask: UInt64
     let width: Int
-    /// The cells' fields: the latitude's first, then the longitude's.
-    static let longitude = Int(MMS_SPATIAL_LATITUDE_BITS)
-    static let latitudeMask: UInt64 = (1 << UInt64(MMS_SPATIAL_LATITUDE_BITS)) - 1
-    static let longitudeMask: UInt64 = (1 << UInt64(MMS_SPATIAL_LONGITUDE_BITS)) - 1
+    /// The cells' fields: the latitude's first, then the longitude's, MMS_SPATIAL_CELL_BITS each.
+    static let longitude = Int(MMS_SPATIAL_CELL_BITS)
+    static let cellMask: UInt64 = (1 << UInt64(MMS_SPATIAL_CELL_BITS)) - 1
 
     init(recordBits: Int) {
-        record = Int(MMS_SPATIAL_LATITUDE_BITS + MMS_SPATIAL_LONGITUDE_BITS)
+        record = 2 * Int(MMS_SPATIAL_CELL_BITS)
         axis = record + recordBits
         width = axis + Int(MMS_SPATIAL_AXIS_BITS)
         recordMask = (1 << UInt64(recordBits)) - 1

@@ -382,12 +382,12 @@ public enum IndexBuilder {
             field == 0 ? keys.alternates[givenCount + position].spellingForm! : alternates[givenCount + position].name_offset
         }
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
-        // A spatial point: the cell of its coordinates, its record number and its axis bit.
-        writer.place(MMS_SECTION_SPATIAL, packed: points.count, widths: [Int(MMS_SPATIAL_LATITUDE_BITS), Int(MMS_SPATIAL_LONGITUDE_BITS), recordBits, Int(MMS_SPATIAL_AXIS_BITS)]) { position, field in
+        // A spatial point: the cell of its coordinates in its node's box, its record number and its axis bit.
+        writer.place(MMS_SECTION_SPATIAL, packed: points.count, widths: [Int(MMS_SPATIAL_CELL_BITS), Int(MMS_SPATIAL_CELL_BITS), recordBits, Int(MMS_SPATIAL_AXIS_BITS)]) { position, field in
             let point = points[position]
             switch field {
-            case 0: return latitude(point.lat_e7) >> MMS_SPATIAL_CELL_SHIFT
-            case 1: return longitude(point.lon_e7) >> MMS_SPATIAL_CELL_SHIFT
+            case 0: return point.lat_cell
+            case 1: return point.lon_cell
             case 2: return point.record_axis & MMS_SPATIAL_RECORD_MASK
             default: return point.record_axis >> 31
             }

@@ -8,13 +8,32 @@ import MMSearch
 /// records spread more: latitude, or longitude with its span scaled by the cosine of the middle
 /// latitude (a degree of longitude is that much shorter there).
 enum SpatialBuilder {
-    /// The SPATIAL section of `records` (in record order): each tree slot's record's coordinates beside
-    /// its number and axis bit. O(n log n).
+    /// The SPATIAL section of `records` (in record order): each tree slot's record's cell in its node's
+    /// box beside its number and axis bit, the boxes cut at the pivots' cells as a reader cuts them
+    /// ("Boxes and cells"). O(n log n).
     static func points(of records: [mms_record]) -> [mms_spatial_point] {
-        values(of: records).map { value in
-            let record = records[Int(value & MMS_SPATIAL_RECORD_MASK)]
-            return mms_spatial_point(lat_e7: record.lat_e7, lon_e7: record.lon_e7, record_axis: value)
+        let values = values(of: records)
+        var points = [mms_spatial_point](repeating: mms_spatial_point(), count: values.count)
+        var pending = [(range: 0 ..< values.count, box: _SpatialBox.world)]
+        while let (range, box) = pending.popLast() {
+            /// Writes the point at `position` (its record inside `box`, as the tree's splits leave it)
+            /// and returns its cell.
+            func place(_ position: Int) -> _SpatialBox {
+                let record = records[Int(values[position] & MMS_SPATIAL_RECORD_MASK)]
+                let cell = box.cellNumbers(latitude: record.lat_e7, longitude: record.lon_e7)
+                points[position] = mms_spatial_point(lat_cell: cell.latitude, lon_cell: cell.longitude, record_axis: values[position])
+                return box.cell(latitude: cell.latitude, longitude: cell.longitude)
+            }
+            guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else {
+                for position in range { _ = place(position) }
+                continue
+            }
+            let middle = range.lowerBound + range.count / 2
+            let (low, high) = box.split(longitude: values[middle] & MMS_SPATIAL_AXIS_LONGITUDE != 0, atCell: place(middle))
+            pending.append((range.lowerBound ..< middle, low))
+            pending.append((middle + 1 ..< range.upperBound, high))
         }
+        return points
     }
 
     /// The record numbers (with the axis bit) of `records` in tree order: O(n log n).

@@ -55,7 +55,7 @@ enum IndexFormat {
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, spellingFields, "spelling_count"),
         (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
                                ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
-        (MMS_SECTION_SPATIAL, [("lat_cell", "\(MMS_SPATIAL_LATITUDE_BITS)"), ("lon_cell", "\(MMS_SPATIAL_LONGITUDE_BITS)"), ("record", "record_bits"),
+        (MMS_SECTION_SPATIAL, [("lat_cell", "\(MMS_SPATIAL_CELL_BITS)"), ("lon_cell", "\(MMS_SPATIAL_CELL_BITS)"), ("record", "record_bits"),
                                ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
         (MMS_SECTION_SUMMARIES, [("node", "summary_node_bits"), ("record_count", "summary_count_bits"), ("name_record_count", "summary_count_bits"),
                                  ("primary_first", "summary_count_bits"), ("primary_count", "summary_count_bits"), ("top_first", "summary_top_bits")], "summary_count"),

@@ -231,7 +231,7 @@ import Testing
         let section = try index.info().sections.first { $0.name == "spatial" }
         // A point packed: its cells, a record number at the width that holds them all, the axis bit.
         let recordBits = PackedArrays.width(holding: UInt64(index.count))
-        #expect(section?.length == PackedArrays.byteCount(count: index.count, width: Int(MMS_SPATIAL_LATITUDE_BITS + MMS_SPATIAL_LONGITUDE_BITS + MMS_SPATIAL_AXIS_BITS) + recordBits))
+        #expect(section?.length == PackedArrays.byteCount(count: index.count, width: Int(2 * MMS_SPATIAL_CELL_BITS + MMS_SPATIAL_AXIS_BITS) + recordBits))
     }
 
     // MARK: Synthetic indexes
@@ -287,16 +287,16 @@ import Testing
     }
 
     /// Crowds of candidates, more than a search keeps room for (twice the limit, at least 16 more): 150
-    /// records at one place (the same distance: ordered by id), 150 in the cell beside it (the same cell
-    /// bounds, distinct distances) and 150 spread over a few km. The walk keeps candidates by their cells
-    /// and must measure the crowd to make room; the answer is still the scan's.
+    /// records at one place (the same distance: ordered by id), 150 in a square of about 23 m beside it
+    /// (a few cells, whose bounds overlap, distinct distances) and 150 spread over a few km. The walk
+    /// keeps candidates by their cells and must measure the crowd to make room; the answer is still the
+    /// scan's.
     @Test func crowdedCellsAgreeWithTheScan() throws {
         var random = SeededRandom(seed: 77)
         let place: (Int32, Int32) = (488_534_100, 23_488_000)
         var places = Array(repeating: place, count: 150)
-        // One cell: 2^11 units; the crowd's offsets stay inside the cell that holds `place` + 1,000.
-        let cellLow = { (value: Int32, bias: Int64) in Int32(((Int64(value) + 1_000 + bias) >> MMS_SPATIAL_CELL_SHIFT) << MMS_SPATIAL_CELL_SHIFT - bias) }
-        let corner = (cellLow(place.0, Int64(MMS_LATITUDE_BIAS)), cellLow(place.1, Int64(MMS_LONGITUDE_BIAS)))
+        // The square: 2,048 units from a corner 1,000 units from `place`.
+        let corner = (place.0 + 1_000, place.1 + 1_000)
         for _ in 0 ..< 150 { places.append((corner.0 + Int32.random(in: 0 ..< 2_048, using: &random), corner.1 + Int32.random(in: 0 ..< 2_048, using: &random))) }
         for _ in 0 ..< 150 { places.append((place.0 + Int32.random(in: -300_000 ... 300_000, using: &random), place.1 + Int32.random(in: -300_000 ... 300_000, using: &random))) }
         let records = places.enumerated().map { number, place in
@@ -320,8 +320,9 @@ import Testing
         }
     }
 
-    /// The builder's tree holds the format's invariants: checked independently of `verify`, from the
-    /// section's bytes (each point's cell is its record's coordinates').
+    /// The builder's tree holds the format's invariants: checked independently of `verify` and of the
+    /// reader's boxes, from the section's bytes (each point's cells are its record's coordinates' in
+    /// its node's box, the boxes cut at the pivots' cells, as "Boxes and cells" says).
     @Test func theBuilderLaysOutAKdTree() throws {
         let records = Self.syntheticRecords(count: 1_000, seed: 9)
         let source = SourceDescription(name: "spatial.json", size: 0, checksum: 0, builtAt: 0)
@@ -335,14 +336,42 @@ import Testing
         func coordinate(_ record: UInt32, longitude: Bool) -> Int32 {
             file.coordinate(MMS_SECTION_RECORDS, Int(record), longitude: longitude)
         }
-        // Each point's cells: its record's coordinates, biased, shifted right by MMS_SPATIAL_CELL_SHIFT.
-        for position in 0 ..< records.count {
-            let record = values[position] & MMS_SPATIAL_RECORD_MASK
-            let latitude = (Int64(coordinate(record, longitude: false)) + Int64(MMS_LATITUDE_BIAS)) >> MMS_SPATIAL_CELL_SHIFT
-            let longitude = (Int64(coordinate(record, longitude: true)) + Int64(MMS_LONGITUDE_BIAS)) >> MMS_SPATIAL_CELL_SHIFT
-            #expect(file.packedValue(MMS_SECTION_SPATIAL, position, field: "lat_cell") == UInt64(latitude))
-            #expect(file.packedValue(MMS_SECTION_SPATIAL, position, field: "lon_cell") == UInt64(longitude))
+        // Each point's cells: its record's row and column among the 2^MMS_SPATIAL_CELL_BITS its node's
+        // box is cut in; a box (south, north, west, east) the world's, or its parent's cut at the pivot's
+        // cell on the pivot's axis.
+        let bits = Int64(MMS_SPATIAL_CELL_BITS), scale = Int64(MMS_COORDINATE_SCALE)
+        var cellsChecked = 0
+        func checkCells(_ range: Range<Int>, _ box: (Int64, Int64, Int64, Int64)) {
+            let latitudeStep = (box.1 - box.0) >> bits + 1, longitudeStep = (box.3 - box.2) >> bits + 1
+            func cell(_ position: Int) -> (Int64, Int64) {
+                let record = values[position] & MMS_SPATIAL_RECORD_MASK
+                let latitude = (Int64(coordinate(record, longitude: false)) - box.0) / latitudeStep
+                let longitude = (Int64(coordinate(record, longitude: true)) - box.2) / longitudeStep
+                #expect(latitude >= 0 && latitude < 1 << bits && longitude >= 0 && longitude < 1 << bits)
+                #expect(file.packedValue(MMS_SECTION_SPATIAL, position, field: "lat_cell") == UInt64(latitude))
+                #expect(file.packedValue(MMS_SECTION_SPATIAL, position, field: "lon_cell") == UInt64(longitude))
+                cellsChecked += 1
+                return (latitude, longitude)
+            }
+            guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else {
+                for position in range { _ = cell(position) }
+                return
+            }
+            let middle = range.lowerBound + range.count / 2
+            let (row, column) = cell(middle)
+            var low = box, high = box
+            if values[middle] & MMS_SPATIAL_AXIS_LONGITUDE != 0 {
+                high.2 = box.2 + column * longitudeStep
+                low.3 = min(box.3, high.2 + longitudeStep - 1)
+            } else {
+                high.0 = box.0 + row * latitudeStep
+                low.1 = min(box.1, high.0 + latitudeStep - 1)
+            }
+            checkCells(range.lowerBound ..< middle, low)
+            checkCells(middle + 1 ..< range.upperBound, high)
         }
+        checkCells(0 ..< records.count, (-90 * scale, 90 * scale, -180 * scale, 180 * scale))
+        #expect(cellsChecked == records.count)
         var splitsOnLongitude = 0, splits = 0
         func check(_ range: Range<Int>) {
             guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else {
