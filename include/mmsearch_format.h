@@ -208,9 +208,9 @@
  * * step_lon - 1], each edge taken no farther than the box's (a reader clamps a damaged cell so). Every
  * record lies in the box of the node that holds it (as a pivot or in a leaf), since every point under
  * a low child is at most its pivot's coordinate, so inside the pivot's cell's high edge. Cells are as
- * fine as the boxes are small: on the list's 209,579 cities half the leaves' cells are under 6 m
- * across, 90% under 37 m (a fixed grid of 2^11 units, about 23 m, took 41 bits a point; this takes
- * 2 * MMS_SPATIAL_CELL_BITS).
+ * fine as the boxes are small: on the list's 209,579 cities a leaf point's cell is at most 6 m across
+ * at the median and 37 m at the 90th percentile (a fixed grid of 2^11 units, about 23 m, took 41 bits a
+ * point; this takes 2 * MMS_SPATIAL_CELL_BITS).
  * The builder picks the pivot as the median (by coordinate, then record number) and the axis where
  * the range's points spread more (longitude spans scaled by the cosine of the latitude).
  * A search keeps the k best (distance, id) so far and enters a node only when a lower bound of the
@@ -405,8 +405,9 @@
  *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
  *   ranges nested in the parent's, name numbers, records, summaries, their top pages and
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
- *   spans, SPATIAL's record numbers and axis bits; a point's coordinates are only its own, so damage
- *   to them gives wrong answers, never a read out of bounds, and verify finds it; a country run's
+ *   spans, SPATIAL's record numbers and axis bits; a point's cells are only its own (a reader clamps
+ *   a cell into its node's box), so damage to them gives wrong answers, never a read out of bounds, and
+ *   verify finds it; a country run's
  *   blocks inside ENTRY_BLOCKS, each load of a step's code inside ENTRY_DELTAS and the code's zeros at
  *   most MMS_ENTRY_STEP_MAX_ZEROS, every position read below entry_count, a country page's first page inside TOP with its count at most
  *   its node's entries, and an alternate block's deltas inside ALTERNATE_DELTAS, before its tail, at a
@@ -427,8 +428,8 @@
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, the populations as
  *   "Populations" says (each of the numbers after the packed values at least T and taken by one record, in
  *   record order; the width the smallest section's), and SPATIAL a k-d tree
- *   of every record exactly once (every point's coordinates its record's, and inside the box its
- *   ancestors' splits give it); the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
+ *   of every record exactly once (every record inside the box its ancestors' splits at their
+ *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it); the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
  *   their steps the stream as "Country entries" says (each block's codes starting where the block
  *   before's end, every bit past them zero), each run's positions
  *   strictly ascending, each position's entry's record of the run's code, and as many positions in all
