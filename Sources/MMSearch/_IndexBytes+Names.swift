@@ -34,6 +34,7 @@ extension _IndexBytes {
 
     /// A given alternate's text is decoded from NAMES; a spelling's is written out from the name it is
     /// made from, decoded, by its form ("Spellings").
+    @inline(__always)
     func withAlternateText<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(MMSearchError) -> R {
         try checkAlternate(index)
         let location = alternateOffset(index)
