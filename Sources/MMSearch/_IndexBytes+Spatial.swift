@@ -180,10 +180,11 @@ package struct _SpatialBox: Equatable {
         (Int64(high) - Int64(low)) >> Int64(MMS_SPATIAL_CELL_BITS) + 1
     }
 
-    /// The cell numbers of (`latitude`, `longitude`), a place inside the box: what SPATIAL stores of it.
+    /// The cell numbers of (`latitude`, `longitude`), a place inside the box: what SPATIAL stores of it
+    /// (for a place outside it, a number clamped to UInt32, never a trap).
     package func cellNumbers(latitude: Int32, longitude: Int32) -> (latitude: UInt32, longitude: UInt32) {
-        (UInt32((Int64(latitude) - Int64(south)) / Self.step(south, north)),
-         UInt32((Int64(longitude) - Int64(west)) / Self.step(west, east)))
+        (UInt32(clamping: (Int64(latitude) - Int64(south)) / Self.step(south, north)),
+         UInt32(clamping: (Int64(longitude) - Int64(west)) / Self.step(west, east)))
     }
 
     /// The box of the cell with numbers (`latitude`, `longitude`) (each below 2^MMS_SPATIAL_CELL_BITS):
