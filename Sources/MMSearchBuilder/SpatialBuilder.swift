@@ -10,39 +10,26 @@ import MMSearch
 enum SpatialBuilder {
     /// The SPATIAL section of `records` (in record order): each tree slot's record's cell in its node's
     /// box beside its number and axis bit, the boxes cut at the pivots' cells as a reader cuts them
-    /// ("Boxes and cells"). O(n log n).
+    /// ("Boxes and cells"). One pass down the tree: a node's median is selected, then written with its
+    /// cell in the node's box, which cuts its children's boxes. O(n log n).
     static func points(of records: [mms_record]) -> [mms_spatial_point] {
-        let values = values(of: records)
-        var points = [mms_spatial_point](repeating: mms_spatial_point(), count: values.count)
-        var pending = [(range: 0 ..< values.count, box: _SpatialBox.world)]
+        var values = Array(0 ..< UInt32(records.count)) // record numbers, in tree order once placed
+        var points = [mms_spatial_point](repeating: mms_spatial_point(), count: records.count)
+        let latitudes = records.map(\.lat_e7), longitudes = records.map(\.lon_e7)
+        var pending = [(range: 0 ..< records.count, box: _SpatialBox.world)]
         while let (range, box) = pending.popLast() {
             /// Writes the point at `position` (its record inside `box`, as the tree's splits leave it)
-            /// and returns its cell.
-            func place(_ position: Int) -> _SpatialBox {
-                let record = records[Int(values[position] & MMS_SPATIAL_RECORD_MASK)]
-                let cell = box.cellNumbers(latitude: record.lat_e7, longitude: record.lon_e7)
-                points[position] = mms_spatial_point(lat_cell: cell.latitude, lon_cell: cell.longitude, record_axis: values[position])
+            /// with `axis`, and returns its cell.
+            func place(_ position: Int, axis: UInt32 = 0) -> _SpatialBox {
+                let record = Int(values[position])
+                let cell = box.cellNumbers(latitude: latitudes[record], longitude: longitudes[record])
+                points[position] = mms_spatial_point(lat_cell: cell.latitude, lon_cell: cell.longitude, record_axis: values[position] | axis)
                 return box.cell(latitude: cell.latitude, longitude: cell.longitude)
             }
             guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else {
                 for position in range { _ = place(position) }
                 continue
             }
-            let middle = range.lowerBound + range.count / 2
-            let (low, high) = box.split(longitude: values[middle] & MMS_SPATIAL_AXIS_LONGITUDE != 0, atCell: place(middle))
-            pending.append((range.lowerBound ..< middle, low))
-            pending.append((middle + 1 ..< range.upperBound, high))
-        }
-        return points
-    }
-
-    /// The record numbers (with the axis bit) of `records` in tree order: O(n log n).
-    static func values(of records: [mms_record]) -> [UInt32] {
-        var values = Array(0 ..< UInt32(records.count))
-        let latitudes = records.map(\.lat_e7), longitudes = records.map(\.lon_e7)
-        var pending = [0 ..< records.count]
-        while let range = pending.popLast() {
-            guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else { continue }
             var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
             for position in range {
                 let record = Int(values[position])
@@ -58,11 +45,12 @@ enum SpatialBuilder {
                 let (x, y) = (coordinates[Int(a)], coordinates[Int(b)])
                 return x != y ? x < y : a < b
             }
-            if onLongitude { values[middle] |= MMS_SPATIAL_AXIS_LONGITUDE }
-            pending.append(range.lowerBound ..< middle)
-            pending.append(middle + 1 ..< range.upperBound)
+            let pivotCell = place(middle, axis: onLongitude ? MMS_SPATIAL_AXIS_LONGITUDE : 0)
+            let (low, high) = box.split(longitude: onLongitude, atCell: pivotCell)
+            pending.append((range.lowerBound ..< middle, low))
+            pending.append((middle + 1 ..< range.upperBound, high))
         }
-        return values
+        return points
     }
 
     /// Puts the element that sorts `nth` in `range` at `nth`, the ones before it before and the ones
