@@ -130,13 +130,15 @@ extension _IndexBytes {
                         limit: Int, location: Int, _ what: () -> String) throws(MMSearchError) -> Int {
         let symbolCount = run.symbols.count, firstSymbol = layout.symbols + run.symbols.lowerBound * _IndexLayout.symbolSize
         let escape = UInt8(MMS_NAME_ESCAPE), output = UnsafeMutableRawPointer(buffer.baseAddress!)
+        // Read once, not at each code: reading a global initialised on first use is a call (swift_once).
+        let lengthOffset = Self.symbolLengthOffset
         var count = 0, position = 0
         while position < codes.count {
             guard count <= limit else { break }
             let code = codes[position]
             if Int(code) < symbolCount {
                 let symbol = firstSymbol + Int(code) * _IndexLayout.symbolSize
-                let length = Int(raw[symbol + Self.symbolLengthOffset])
+                let length = Int(raw[symbol + lengthOffset])
                 guard (1 ... Int(MMS_SYMBOL_MAX_LENGTH)).contains(length) else {
                     throw corrupt(symbol, "symbol \(run.symbols.lowerBound + Int(code)) is \(length) bytes long; a symbol has 1 to \(MMS_SYMBOL_MAX_LENGTH)")
                 }
