@@ -416,9 +416,27 @@ extension _IndexBytes {
     /// `matches` (sorted by record, one each) in `order`: ranked, or as they are (name order).
     static func ordered(_ matches: [_Ranked], order: ResultOrder, population: (Int) -> UInt64) -> [_Match] {
         if order == .rank {
-            return matches.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, kind: $0.kind, record: $0.record), entry: $0.entry) }
-                .sorted { $0.rank < $1.rank }
-                .map { _Match(record: $0.rank.record, entry: $0.entry) }
+            var ranked = matches.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, kind: $0.kind, record: $0.record), entry: $0.entry) }
+            // A small node's few (at most MMS_SUMMARY_THRESHOLD records: most keystrokes that read
+            // entries) by insertion in place, which the library's sort also does at this size behind
+            // its general machinery: about 1,200 instructions more for 21 matches (callgrind). Ranks
+            // are distinct (the record breaks ties), so the order is the same.
+            if ranked.count <= 2 * Int(MMS_SUMMARY_THRESHOLD) {
+                ranked.withUnsafeMutableBufferPointer { ranked in
+                    for index in ranked.indices.dropFirst() {
+                        let item = ranked[index]
+                        var slot = index
+                        while slot > 0, item.rank < ranked[slot - 1].rank {
+                            ranked[slot] = ranked[slot - 1]
+                            slot -= 1
+                        }
+                        ranked[slot] = item
+                    }
+                }
+            } else {
+                ranked.sort { $0.rank < $1.rank }
+            }
+            return ranked.map { _Match(record: $0.rank.record, entry: $0.entry) }
         }
         return matches.map { _Match(record: $0.record, entry: $0.entry) }
     }
