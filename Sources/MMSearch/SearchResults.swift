@@ -417,10 +417,10 @@ extension _IndexBytes {
     static func ordered(_ matches: [_Ranked], order: ResultOrder, population: (Int) -> UInt64) -> [_Match] {
         if order == .rank {
             var ranked = matches.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, kind: $0.kind, record: $0.record), entry: $0.entry) }
-            // A small node's few (at most MMS_SUMMARY_THRESHOLD records: most keystrokes that read
-            // entries) by insertion in place, which the library's sort also does at this size behind
-            // its general machinery: about 1,200 instructions more for 21 matches (callgrind). Ranks
-            // are distinct (the record breaks ties), so the order is the same.
+            // A few (a small node's, at most MMS_SUMMARY_THRESHOLD: most keystrokes that read entries)
+            // by insertion in place, which the library's sort also does at this size behind its
+            // general machinery: about 1,200 instructions more for 21 matches (callgrind). Ranks are
+            // distinct (the record breaks ties), so the order is the same.
             if ranked.count <= 2 * Int(MMS_SUMMARY_THRESHOLD) {
                 ranked.withUnsafeMutableBufferPointer { ranked in
                     for index in ranked.indices.dropFirst() {
