@@ -416,27 +416,21 @@ extension _IndexBytes {
     /// `matches` (sorted by record, one each) in `order`: ranked, or as they are (name order).
     static func ordered(_ matches: [_Ranked], order: ResultOrder, population: (Int) -> UInt64) -> [_Match] {
         if order == .rank {
-            var ranked = matches.map { (rank: Ranking.Rank(population: population(Int($0.record)), bestClass: $0.matchClass, kind: $0.kind, record: $0.record), entry: $0.entry) }
-            // A few (a small node's, at most MMS_SUMMARY_THRESHOLD: most keystrokes that read entries)
-            // by insertion in place, which the library's sort also does at this size behind its
-            // general machinery: about 1,200 instructions more for 21 matches (callgrind). Ranks are
-            // distinct (the record breaks ties), so the order is the same.
-            if ranked.count <= 2 * Int(MMS_SUMMARY_THRESHOLD) {
-                ranked.withUnsafeMutableBufferPointer { ranked in
-                    for index in ranked.indices.dropFirst() {
-                        let item = ranked[index]
-                        var slot = index
-                        while slot > 0, item.rank < ranked[slot - 1].rank {
-                            ranked[slot] = ranked[slot - 1]
-                            slot -= 1
-                        }
-                        ranked[slot] = item
-                    }
-                }
-            } else {
-                ranked.sort { $0.rank < $1.rank }
+            func rank(_ match: _Ranked) -> Ranking.Rank {
+                Ranking.Rank(population: population(Int(match.record)), bestClass: match.matchClass, kind: match.kind, record: match.record)
             }
-            return ranked.map { _Match(record: $0.rank.record, entry: $0.entry) }
+            // A few (a small node's, at most MMS_SUMMARY_THRESHOLD: most keystrokes that read entries)
+            // by insertion, as a page is chosen (`Selection`), which the library's sort also does at
+            // this size behind its general machinery: about 1,200 instructions more for 21 matches
+            // (callgrind). Ranks are distinct (the record breaks ties), so the order is the same.
+            if matches.count <= 2 * Int(MMS_SUMMARY_THRESHOLD) {
+                var all = Selection<Ranking.Rank>(length: matches.count)
+                for match in matches { all.offer(rank(match), match.entry) }
+                return all.items.map { _Match(record: $0.key.record, entry: $0.entry) }
+            }
+            return matches.map { (rank: rank($0), entry: $0.entry) }
+                .sorted { $0.rank < $1.rank }
+                .map { _Match(record: $0.rank.record, entry: $0.entry) }
         }
         return matches.map { _Match(record: $0.record, entry: $0.entry) }
     }
