@@ -71,9 +71,14 @@
  *                                                         spellings' records, 32 a block
  *   sections[ALTERNATE_DELTAS] uint8_t[]                 the blocks' packed deltas, then 8 zero bytes
  *                                                         (see "Alternates' records")
+ *   sections[NEAR_POINTS]   packed record_count x near point bits  the records in the order of a k-d
+ *                                                         tree over name order and place, each with a
+ *                                                         population bound (see "Near a point")
+ *   sections[NEAR_LISTS]    mms_near_list[]              at big nodes, the matches not by a primary
+ *                                                         name's prefix, by base (see "Near a point")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
- * 8; padding belongs to no section, and the file ends where the ALTERNATE_DELTAS section ends.
+ * 8; padding belongs to no section, and the file ends where the NEAR_LISTS section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Names and keys (shared/peers/rank.py is the normative definition; fold() is shared/peers/fold.py,
@@ -222,6 +227,38 @@
  * skips whole nodes whose box lies outside it.
  *
  * ---------------------------------------------------------------------------------------------------
+ * Near a point (a prefix's first page ranked near a point; shared/peers/rank.py, "Geography"). A page
+ * ranks by score = (population + 1) x weight x boost(distance), boost at most 1001. A big node's
+ * matches are of two sorts. Those whose best class is 2 (a primary name's prefix, weight 100) are
+ * records whose primary key starts with the prefix: the summary's primary range of records (records
+ * are numbered in name order). The others (best class 0: a primary name typed whole; 1, 3, 5: another
+ * name; 4, 6: a word) are listed at the node.
+ * NEAR_POINTS is an implicit k-d tree over (record number, latitude, longitude), as SPATIAL is over
+ * place: one point per record, no node structs. The node of a range [lo, hi) at depth d (the root's
+ * [0, record_count) at depth 0) is a leaf when hi - lo <= MMS_NEAR_LEAF_SIZE, else split at
+ * m = lo + (hi - lo) / 2 (NEAR_POINTS[m] its pivot, its low child [lo, m) and high child [m + 1, hi),
+ * at depth d + 1) on axis d % 4: 0 and 1 the record number (every record under the low child numbers
+ * below the pivot's, every one under the high child above it), 2 the latitude and 3 the longitude
+ * (every record under the low child at most the pivot's coordinate, under the high child at least it).
+ * The record number is split twice as often as each coordinate: a prefix's range is narrow, and a walk
+ * leaves the nodes outside it. Boxes and cells are SPATIAL's ("Boxes and cells"), a box cut only at a
+ * latitude or longitude split; a node's records lie between the record-number splits above it. A
+ * point is its record's cells in its node's box, its record number, and a population bound, a code c
+ * (MMS_NEAR_BOUND_BITS) for which (population + 1) <= 2^(c / 8) (as a double; 255 bounds every number)
+ * holds for every record of the pivot's subtree (itself included), or for a leaf point its own
+ * record: the least such code.
+ * NEAR_LISTS holds, sorted by node, one mms_near_list for each summarized node with more than
+ * MMS_NEAR_LIST_THRESHOLD records whose other matches (best class not 2) number at most
+ * MMS_NEAR_LIST_MAX: a range of TOP and TOP_RANKS after the country pages' (each record's best entry,
+ * its class and kind, for a query as long as the node's prefix, as a first page holds them), in order
+ * of (population + 1) x weight descending, then record number. A node without one is scanned.
+ * A search near a point with no filter at a node with a list scores the summary's stored page, then
+ * walks the tree best first from the node with the greatest bound, bound(c) x 100 x boost(the least
+ * distance to its box), leaving nodes whose record numbers miss the primary range, scoring each
+ * record of the range as class 2; then reads the list until (population + 1) x weight x 1001 falls
+ * below the page's last score. A record on both keeps its better score (the list's).
+ *
+ * ---------------------------------------------------------------------------------------------------
  * Encoded names (FSST: Boncz, Neumann, Leis, "FSST: Fast Random Access String Compression", VLDB 2020).
  * NAMES holds the records' display names, the alternates' names and the names spellings are made
  * from ("Spellings"), each stored once however many refer to it, encoded: a name is a string of
@@ -357,6 +394,8 @@
  *   36-61 for 'a'-'z';
  *   SPATIAL: a point is its lat_cell, then its lon_cell, each in MMS_SPATIAL_CELL_BITS (see "The
  *   spatial index"), then its record number in record_bits, then its axis bit (MMS_SPATIAL_AXIS_BITS);
+ *   NEAR_POINTS: a point is its lat_cell, then its lon_cell, each in MMS_SPATIAL_CELL_BITS, then its
+ *   record number in record_bits, then its population bound in MMS_NEAR_BOUND_BITS (see "Near a point");
  *   SUMMARIES: a summary is its node in summary_node_bits = max(1, bits of node_count - 1), its
  *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
@@ -386,7 +425,7 @@
  *   from 1 to 32 (verify checks that it is the least) and coordinate_exponent at most
  *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
- *   at the first multiple of 8 after the one before, the file ending where ALTERNATE_DELTAS ends), and each
+ *   at the first multiple of 8 after the one before, the file ending where NEAR_LISTS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
  *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
  *   MMS_PACKED_TAIL bytes of deltas; POPULATION: empty, or record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
@@ -394,7 +433,8 @@
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
  *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page); ALTERNATE_BLOCKS:
- *   alternate_block_count blocks; ALTERNATE_DELTAS: at least MMS_PACKED_TAIL bytes); node_count >= 1;
+ *   alternate_block_count blocks; ALTERNATE_DELTAS: at least MMS_PACKED_TAIL bytes; NEAR_POINTS:
+ *   record_count points; NEAR_LISTS: a multiple of sizeof(mms_near_list)); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
@@ -405,7 +445,7 @@
  *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
  *   ranges nested in the parent's, name numbers, records, summaries, their top pages and
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
- *   spans, SPATIAL's record numbers and axis bits; a point's cells are only its own (a reader clamps
+ *   spans, SPATIAL's and NEAR_POINTS' record numbers and SPATIAL's axis bits, a near list's range inside TOP; a point's cells are only its own (a reader clamps
  *   a cell into its node's box), so damage to them gives wrong answers, never a read out of bounds, and
  *   verify finds it; a country run's
  *   blocks inside ENTRY_BLOCKS, each load of a step's code inside ENTRY_DELTAS and the code's zeros at
@@ -429,7 +469,9 @@
  *   "Populations" says (each of the numbers after the packed values at least T and taken by one record, in
  *   record order; the width the smallest section's), and SPATIAL a k-d tree
  *   of every record exactly once (every record inside the box its ancestors' splits at their
- *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it); the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
+ *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it); NEAR_POINTS
+ *   the same over (record number, latitude, longitude), each bound the least that holds; the near
+ *   lists sorted, exactly where they belong, holding what the node's matches give; the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
  *   their steps the stream as "Country entries" says (each block's codes starting where the block
  *   before's end, every bit past them zero), each run's positions
  *   strictly ascending, each position's entry's record of the run's code, and as many positions in all
@@ -451,7 +493,8 @@
  * country codes in 16 bits) and version 11 (each alternate's record beside its name offset) and
  * version 12 (country entries' gaps at a width per block) and version 13 (child counts as a byte a
  * node in the child blocks) and version 14 (every population at the greatest's width) and version 15
- * (the spellings' texts in NAMES) and version 16 (spatial cells on a fixed grid) are not read by version 17.
+ * (the spellings' texts in NAMES) and version 16 (spatial cells on a fixed grid) and version 17 (no
+ * name-and-place tree or near lists) are not read by version 18.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -472,7 +515,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 17u
+#define MMS_FORMAT_VERSION 18u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -548,6 +591,13 @@ extern "C" {
    bit: set for longitude. */
 #define MMS_SPATIAL_RECORD_MASK 0x1FFFFFFFu
 #define MMS_SPATIAL_AXIS_LONGITUDE 0x80000000u
+/* NEAR_POINTS: a node with at most this many records is a leaf; a point's population bound's bits. */
+#define MMS_NEAR_LEAF_SIZE 8u
+#define MMS_NEAR_BOUND_BITS 8u
+/* NEAR_LISTS: a summarized node has a list when it has more records than this and at most
+   MMS_NEAR_LIST_MAX of them are matched other than by a primary name's prefix. */
+#define MMS_NEAR_LIST_THRESHOLD 1500u
+#define MMS_NEAR_LIST_MAX 2048u
 /* COUNTRY_RUNS: positions in each ENTRY_BLOCKS block (the last of a run holds the rest). */
 #define MMS_ENTRY_BLOCK_SIZE 128u
 /* ENTRY_DELTAS: the most zeros a step's code starts with (a step below 2^33: positions below 2^32
@@ -618,7 +668,9 @@ typedef enum mms_section_kind {
     MMS_SECTION_COUNTRY_PAGES = 25,
     MMS_SECTION_ALTERNATE_BLOCKS = 26,
     MMS_SECTION_ALTERNATE_DELTAS = 27,
-    MMS_SECTION_COUNT = 28
+    MMS_SECTION_NEAR_POINTS = 28,
+    MMS_SECTION_NEAR_LISTS = 29,
+    MMS_SECTION_COUNT = 30
 } mms_section_kind;
 
 /*
@@ -865,6 +917,20 @@ typedef struct mms_country_run {
 } mms_country_run;
 
 /*
+ * The other matches of a big node, in TOP (NEAR_LISTS; see "Near a point"). Invariants: node has a
+ * summary with more than MMS_NEAR_LIST_THRESHOLD records; lists strictly sorted by node; reserved
+ * zero; count at most MMS_NEAR_LIST_MAX, the node's records whose best class is not 2; top_first +
+ * count <= top_count (the builder puts the lists' ranges after the country pages', in list order).
+ * No padding: 16 bytes, 4-aligned.
+ */
+typedef struct mms_near_list {
+    uint32_t node;      /* the summarized node */
+    uint32_t top_first; /* its first record's entry in TOP (and rank in TOP_RANKS) */
+    uint32_t count;     /* its records */
+    uint32_t reserved;  /* zero */
+} mms_near_list;
+
+/*
  * A country's count and first ranked page at a big node (COUNTRY_PAGES; see "Country pages").
  * Invariants: node has a summary; pages strictly sorted by (node, code as two bytes); code not 0 0 and
  * without a lower-case ASCII letter; reserved zero; record_count > MMS_COUNTRY_PAGE_THRESHOLD, the
@@ -1087,6 +1153,13 @@ _Static_assert(offsetof(mms_country_page, reserved) == 6, "mms_country_page.rese
 _Static_assert(offsetof(mms_country_page, record_count) == 8, "mms_country_page.record_count");
 _Static_assert(offsetof(mms_country_page, top_first) == 12, "mms_country_page.top_first");
 _Static_assert(MMS_COUNTRY_PAGE_THRESHOLD >= MMS_TOP_COUNT, "a country page is a whole page");
+_Static_assert(sizeof(mms_near_list) == 16, "mms_near_list is 16 bytes");
+_Static_assert(offsetof(mms_near_list, node) == 0, "mms_near_list.node");
+_Static_assert(offsetof(mms_near_list, top_first) == 4, "mms_near_list.top_first");
+_Static_assert(offsetof(mms_near_list, count) == 8, "mms_near_list.count");
+_Static_assert(offsetof(mms_near_list, reserved) == 12, "mms_near_list.reserved");
+_Static_assert(MMS_NEAR_BOUND_BITS == 8, "a population bound is a byte, 255 bounding every number");
+_Static_assert(MMS_NEAR_LIST_THRESHOLD >= MMS_SUMMARY_THRESHOLD, "a near list is a summarized node's");
 _Static_assert(sizeof(mms_entry_block) == 8, "mms_entry_block is 8 bytes");
 _Static_assert(offsetof(mms_entry_block, first) == 0, "mms_entry_block.first");
 _Static_assert(offsetof(mms_entry_block, delta_bit) == 4, "mms_entry_block.delta_bit");
@@ -1119,6 +1192,7 @@ enum {
     MMS_SPATIAL_POINT_SIZE = sizeof(mms_spatial_point),
     MMS_COUNTRY_RUN_SIZE = sizeof(mms_country_run),
     MMS_COUNTRY_PAGE_SIZE = sizeof(mms_country_page),
+    MMS_NEAR_LIST_SIZE = sizeof(mms_near_list),
     MMS_ENTRY_BLOCK_SIZE_BYTES = sizeof(mms_entry_block),
     MMS_ALTERNATE_BLOCK_SIZE_BYTES = sizeof(mms_alternate_block),
     MMS_SOURCE_SIZE = sizeof(mms_source),

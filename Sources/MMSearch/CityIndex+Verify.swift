@@ -50,6 +50,7 @@ private struct _Verifier {
         try checkIdOrder()
         try checkRegionsAndCountries()
         try checkSpatial()
+        try checkNearPoints()
         try checkCountryEntries()
     }
 
@@ -157,6 +158,69 @@ private struct _Verifier {
             pending.append((range.lowerBound ..< middle, low, lowTree))
             pending.append((middle + 1 ..< range.upperBound, high, highTree))
         }
+    }
+
+    /// NEAR_POINTS ("Near a point"): every record exactly once; each record between the record-number
+    /// splits above it and inside the box the latitude and longitude splits give it (the world cut at
+    /// each such ancestor's pivot's coordinate), so inside the box a reader knows; every point's cells its
+    /// record's in that box; every bound the least that holds: a leaf point's its own record's, a
+    /// pivot's the greatest of its subtree's. O(record_count log record_count).
+    func checkNearPoints() throws(MMSearchError) {
+        var seen = [Bool](repeating: false, count: layout.recordCount)
+        func offset(_ position: Int) -> Int { layout.nearPoints.byteOffset(position) }
+        /// The point at `position`, checked (its record once, inside `records` and `tree`, its cells in
+        /// `box`), and its record's coordinates and bound.
+        func check(_ position: Int, in box: _SpatialBox, tree: _SpatialBox, records: Range<Int>) throws(MMSearchError) -> (point: _IndexBytes.NearPoint, at: (latitude: Int32, longitude: Int32), bound: UInt32) {
+            let point = try index.nearPoint(position)
+            let record = point.record
+            guard !seen[record] else { throw corrupt(offset(position), "record \(record) appears twice in the near points") }
+            seen[record] = true
+            guard records.contains(record) else {
+                throw corrupt(offset(position), "near point \(position) names record \(record), outside the record numbers \(records) its node's splits leave it")
+            }
+            let at = try index.coordinates(ofRecord: record)
+            guard tree.contains(latitude: at.latitude, longitude: at.longitude) else {
+                throw corrupt(offset(position), "record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) lies outside its near node's box: latitude \(tree.south) to \(tree.north), longitude \(tree.west) to \(tree.east)")
+            }
+            let cell = box.cellNumbers(latitude: at.latitude, longitude: at.longitude)
+            guard point.cell.latitude == cell.latitude, point.cell.longitude == cell.longitude else {
+                throw corrupt(offset(position), "near point \(position) is cell \(point.cell.latitude), \(point.cell.longitude) of its node's box, but its record \(record) is in cell \(cell.latitude), \(cell.longitude)")
+            }
+            return (point, at, NearBound.code(population: index.population(record)))
+        }
+        /// Checks the subtree of `range` at `depth`; returns its greatest bound.
+        func subtree(_ range: Range<Int>, depth: Int, box: _SpatialBox, tree: _SpatialBox, records: Range<Int>) throws(MMSearchError) -> UInt32 {
+            if range.count <= Int(MMS_NEAR_LEAF_SIZE) {
+                var greatest: UInt32 = 0
+                for position in range {
+                    let (point, _, bound) = try check(position, in: box, tree: tree, records: records)
+                    guard point.bound == bound else {
+                        throw corrupt(offset(position), "near point \(position) has the population bound \(point.bound); its record's is \(bound)")
+                    }
+                    greatest = max(greatest, bound)
+                }
+                return greatest
+            }
+            let middle = range.lowerBound + range.count / 2
+            let (pivot, at, own) = try check(middle, in: box, tree: tree, records: records)
+            let axis = depth % 4
+            var greatest = own
+            if axis < 2 {
+                greatest = max(greatest, try subtree(range.lowerBound ..< middle, depth: depth + 1, box: box, tree: tree, records: records.lowerBound ..< pivot.record))
+                greatest = max(greatest, try subtree(middle + 1 ..< range.upperBound, depth: depth + 1, box: box, tree: tree, records: pivot.record + 1 ..< records.upperBound))
+            } else {
+                let longitude = axis == 3
+                let (low, high) = box.split(longitude: longitude, atCell: box.cell(latitude: pivot.cell.latitude, longitude: pivot.cell.longitude))
+                let (lowTree, highTree) = tree.split(longitude: longitude, at: longitude ? at.longitude : at.latitude)
+                greatest = max(greatest, try subtree(range.lowerBound ..< middle, depth: depth + 1, box: low, tree: lowTree, records: records))
+                greatest = max(greatest, try subtree(middle + 1 ..< range.upperBound, depth: depth + 1, box: high, tree: highTree, records: records))
+            }
+            guard pivot.bound == greatest else {
+                throw corrupt(offset(middle), "near point \(middle) has the population bound \(pivot.bound); its subtree's greatest is \(greatest)")
+            }
+            return greatest
+        }
+        _ = try subtree(0 ..< layout.recordCount, depth: 0, box: .world, tree: .world, records: 0 ..< layout.recordCount)
     }
 
     /// Regions and countries: each well formed (names in the pool, followed by their end byte, the
@@ -523,6 +587,17 @@ private struct _Verifier {
             }
             previousPage = (page.node, page.code)
         }
+        var previousList: Int?
+        for number in 0 ..< layout.nearListCount {
+            let list = try index.nearList(number)
+            let offset = layout.nearLists + number * _IndexLayout.nearListSize
+            let reserved = raw(offset + MemoryLayout<mms_near_list>.offset(of: \.reserved)!, as: UInt32.self)
+            guard reserved == 0, previousList.map({ $0 < list.node }) ?? true else {
+                throw corrupt(offset, "near list \(number) is for node \(list.node) with reserved \(reserved); lists are sorted by node, no two for one, reserved 0")
+            }
+            previousList = list.node
+        }
+        var nearListsChecked = 0
         var countryPagesChecked = 0
         guard try index.label(ofNode: 0).isEmpty else {
             throw corrupt(nodeOffset(0), "the root must have an empty label")
@@ -620,7 +695,7 @@ private struct _Verifier {
             }
             try checkOwnEntries(entries.lowerBound ..< ownEnd, node: node, prefix: prefix, tails: tails, alternateFolds: alternateFolds, primaries: &primaries)
             if entries.count > Int(MMS_SUMMARY_THRESHOLD) {
-                countryPagesChecked += try checkSummary(node: node, entries: entries, prefix: prefix, parentDepth: parentDepth, primaryKeys: primaryKeys)
+                countryPagesChecked += try checkSummary(node: node, entries: entries, prefix: prefix, parentDepth: parentDepth, primaryKeys: primaryKeys, nearLists: &nearListsChecked)
                 summarized += 1
             }
             stack.append(contentsOf: childItems.reversed())
@@ -633,6 +708,9 @@ private struct _Verifier {
         }
         guard summarized == layout.summaryCount else {
             throw corrupt(layout.summaries.start, "\(layout.summaryCount) summaries for \(summarized) nodes with more than \(MMS_SUMMARY_THRESHOLD) entries; a smaller node has one")
+        }
+        guard nearListsChecked == layout.nearListCount else {
+            throw corrupt(layout.nearLists, "\(layout.nearListCount) near lists, \(nearListsChecked) of them for a summarized node with more than \(MMS_NEAR_LIST_THRESHOLD) records")
         }
         guard countryPagesChecked == layout.countryPageCount else {
             throw corrupt(layout.countryPages, "\(layout.countryPageCount) country pages, \(countryPagesChecked) of them for a summarized node's country with more than \(MMS_COUNTRY_PAGE_THRESHOLD) records there")
@@ -688,7 +766,7 @@ private struct _Verifier {
     /// class along the edge into it (its first page holds there). Its country pages: one for each
     /// country with more than MMS_COUNTRY_PAGE_THRESHOLD of its records, holding what a search restricted
     /// to that country computes; returns how many.
-    func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys) throws(MMSearchError) -> Int {
+    func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys, nearLists: inout Int) throws(MMSearchError) -> Int {
         let summary = try index.summary(ofNode: node)
         let offset = layout.summaries.start // for messages: the section
         let depth = prefix.count
@@ -727,6 +805,32 @@ private struct _Verifier {
             }
         }
         try checkPage(ranked.prefix(Int(MMS_TOP_COUNT)), top: Int(summary.top_first), of: "node \(node)")
+        // The near list ("Near a point"): the matches not by a primary name's prefix that may reach a
+        // page, by base; at a node with many records, when they are not too many.
+        var expectedList: [_Ranked]?
+        if ranked.count > Int(MMS_NEAR_LIST_THRESHOLD) {
+            func base(_ match: _Ranked) -> UInt64 { (index.population(Int(match.record)) + 1) * Ranking.weight(ofClass: match.matchClass) }
+            var byRecord: [UInt32: _Ranked] = [:]
+            for match in matches { byRecord[match.record] = match }
+            let least = Double(ranked.prefix(Int(MMS_TOP_COUNT)).map { base(byRecord[$0.record]!) }.min() ?? 0)
+            let others = matches.filter { $0.matchClass != 2 && Double(base($0)) * 1001 >= least }
+            if others.count <= Int(MMS_NEAR_LIST_MAX) {
+                expectedList = others.sorted { base($0) != base($1) ? base($0) > base($1) : $0.record < $1.record }
+            }
+        }
+        let list = try index.nearList(ofNode: node)
+        guard (list == nil) == (expectedList == nil), list?.count ?? 0 == expectedList?.count ?? 0 else {
+            throw corrupt(layout.nearLists, "node \(node) has \(list.map { "a near list of \($0.count)" } ?? "no near list"); its matches give \(expectedList.map { "a list of \($0.count)" } ?? "none")")
+        }
+        if let list, let expectedList {
+            for (stored, match) in zip(list, expectedList) {
+                let rank = try index.topRank(stored)
+                guard try index.topEntry(stored) == match.entry, rank.matchClass == match.matchClass, rank.kind == match.kind else {
+                    throw corrupt(layout.top.byteOffset(stored), "the near list of node \(node) differs from its matches at position \(stored - list.lowerBound)")
+                }
+            }
+            nearLists += 1
+        }
         // The country pages: the ranked matches of each country with more than the threshold.
         var pages = 0
         if ranked.count > Int(MMS_COUNTRY_PAGE_THRESHOLD) {

@@ -1,3 +1,4 @@
+import CMMSearchFormat
 #if canImport(FoundationEssentials) && !MMSEARCH_USE_FOUNDATION
 import FoundationEssentials // Linux: Foundation without ICU
 #else
@@ -205,4 +206,27 @@ public struct Proximity: Sendable, Hashable {
     /// The factor a city `distanceKm` away is boosted by: 1 + 1000 × 2^(−d / H), as rank.py computes it.
     @inline(__always)
     public func boost(distanceKm: Double) -> Double { 1 + 1000 * CMath.pow(2, -distanceKm / halfDistanceKm) }
+}
+
+/// A population bound as NEAR_POINTS stores it (`include/mmsearch_format.h`, "Near a point"): a code c
+/// for which (population + 1) <= 2^(c / 8), the least; 255 bounds every number. The builder, the
+/// reader and `verify` use this one definition.
+package enum NearBound {
+    /// The greatest code: no bound.
+    package static let unbounded: UInt32 = (1 << MMS_NEAR_BOUND_BITS) - 1
+
+    /// What code `code` bounds (population + 1) by.
+    @inline(__always)
+    package static func value(_ code: UInt32) -> Double {
+        code >= unbounded ? .infinity : CMath.exp2(Double(code) / 8)
+    }
+
+    /// The least code that bounds `population`.
+    package static func code(population: UInt64) -> UInt32 {
+        let target = Double(population) + 1
+        var code = UInt32(Swift.min(Double(unbounded), Swift.max(0, (8 * CMath.log2(target)).rounded(.up))))
+        while code > 0, value(code - 1) >= target { code -= 1 }
+        while value(code) < target { code += 1 }
+        return code
+    }
 }

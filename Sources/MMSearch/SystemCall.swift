@@ -227,6 +227,8 @@ package enum FilePaths {
 @inline(__always) private func cCos(_ x: Double) -> Double { cos(x) }
 @inline(__always) private func cAsin(_ x: Double) -> Double { asin(x) }
 @inline(__always) private func cPow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
+@inline(__always) private func cExp2(_ x: Double) -> Double { exp2(x) }
+@inline(__always) private func cLog2(_ x: Double) -> Double { log2(x) }
 
 /// The C library's math functions that distances need, wrapped once: the same libm that rank.py's
 /// `math` module calls, so both compute the same doubles.
@@ -235,4 +237,6 @@ package enum CMath {
     @inline(__always) package static func cos(_ x: Double) -> Double { cCos(x) }
     @inline(__always) package static func asin(_ x: Double) -> Double { cAsin(x) }
     @inline(__always) package static func pow(_ x: Double, _ y: Double) -> Double { cPow(x, y) }
+    @inline(__always) package static func exp2(_ x: Double) -> Double { cExp2(x) }
+    @inline(__always) package static func log2(_ x: Double) -> Double { cLog2(x) }
 }

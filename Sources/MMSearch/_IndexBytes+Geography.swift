@@ -120,6 +120,14 @@ extension _IndexBytes {
             if near == nil, match == .words, let resolved, let paged = try countryPagePlan(query, lookedUp: lookedUp, filter: resolved) {
                 return (paged.count, paged.plan, 0)
             }
+            // Near a point, unfiltered, at a big node with a near list: its first page from the tree and
+            // the list ("Near a point"), its count the summary's; the matches are read for a later page.
+            if let near, resolved == nil, match == .words, lookedUp.qualified.isEmpty, let located = lookedUp.located,
+               located.entries.count > Int(MMS_SUMMARY_THRESHOLD), let list = try nearList(ofNode: located.node) {
+                let summary = try summary(ofNode: located.node)
+                let page = try firstRankedNear(under: located, summary: summary, list: list, near: near, length: Int(MMS_TOP_COUNT))
+                return (Int(summary.record_count), .firstPage(page, SearchResults.Rest(query: query, match: match, filter: filter, near: near)), 0)
+            }
             let kept = try allMatches(query, match: match, filter: resolved, lookedUp: lookedUp)
             if !kept.isEmpty || typos == .off {
                 let page = try firstRanked(kept, near: near, length: Int(MMS_TOP_COUNT))
@@ -214,6 +222,9 @@ struct Selection<Key: Comparable> {
     let length: Int
     private(set) var items: [(key: Key, entry: UInt32)] = []
 
+    /// Takes item `index` out (to offer its key again, better).
+    mutating func removeItem(at index: Int) { items.remove(at: index) }
+
     init(length: Int) {
         self.length = length
         items.reserveCapacity(length + 1)
@@ -229,5 +240,18 @@ struct Selection<Key: Comparable> {
         var position = items.count
         while position > 0, key < items[position - 1].key { position -= 1 }
         items.insert((key, entry), at: position)
+    }
+}
+
+extension Selection where Key == _IndexBytes.NearKey {
+    /// Offers a record that may be offered again (from the tree and from a list): one item a record,
+    /// the better key kept.
+    @inline(__always)
+    mutating func offerOnce(_ key: Key, _ entry: UInt32) {
+        if let index = items.firstIndex(where: { $0.key.record == key.record }) {
+            guard key < items[index].key else { return }
+            removeItem(at: index)
+        }
+        offer(key, entry)
     }
 }

@@ -51,6 +51,12 @@ struct _IndexLayout: Sendable {
     let recordRegions: _PackedArray
     let spatial: _PackedArray
     let point: _PointFields
+    /// NEAR_POINTS: the tree over name order and place (its points' fields: SPATIAL's cells, then the
+    /// record number and the population bound); NEAR_LISTS: the big nodes' other matches (count, byte offset).
+    let nearPoints: _PackedArray
+    let nearPoint: _NearPointFields
+    let nearListCount: Int
+    let nearLists: Int
     /// Byte offsets of the fixed-size arrays.
     let children: Int
     /// CHILDREN's wide blocks' counts, after its blocks: where they start, and how many blocks have them.
@@ -102,6 +108,7 @@ struct _IndexLayout: Sendable {
     static let symbolSize = MemoryLayout<mms_symbol>.stride
     static let nameTableSize = MemoryLayout<mms_name_table>.stride
     static let countryPageSize = MemoryLayout<mms_country_page>.stride
+    static let nearListSize = MemoryLayout<mms_near_list>.stride
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -117,7 +124,7 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_ENTRY_BLOCKS, "entry blocks"), (MMS_SECTION_ENTRY_DELTAS, "entry deltas"),
         (MMS_SECTION_SYMBOLS, "symbols"), (MMS_SECTION_NAME_TABLES, "name tables"), (MMS_SECTION_PLACE_NAMES, "place names"),
         (MMS_SECTION_COUNTRY_PAGES, "country pages"), (MMS_SECTION_ALTERNATE_BLOCKS, "alternate blocks"),
-        (MMS_SECTION_ALTERNATE_DELTAS, "alternate deltas"),
+        (MMS_SECTION_ALTERNATE_DELTAS, "alternate deltas"), (MMS_SECTION_NEAR_POINTS, "near points"), (MMS_SECTION_NEAR_LISTS, "near lists"),
     ]
 
     /// The name errors and `info` give section `kind`.
@@ -359,7 +366,10 @@ struct _IndexLayout: Sendable {
         }
         alternateDeltaBits = (alternateDeltas.count - Int(MMS_PACKED_TAIL)) * 8
         alternateDeltaStart = alternateDeltas.lowerBound
-        let fileEnd = alternateDeltas.upperBound
+        nearPoint = _NearPointFields(recordBits: recordBits)
+        nearPoints = try packed(MMS_SECTION_NEAR_POINTS, count: recordCount, width: nearPoint.width)
+        (nearListCount, nearLists) = try sizedArray(MMS_SECTION_NEAR_LISTS, elementSize: Self.nearListSize)
+        let fileEnd = nearLists + nearListCount * Self.nearListSize
         guard fileEnd == raw.count else {
             throw corrupt(at(\.file_size), "the sections end at byte \(fileEnd), the file at \(raw.count)")
         }
@@ -453,6 +463,20 @@ struct _PointFields: Sendable {
         record = 2 * Int(MMS_SPATIAL_CELL_BITS)
         axis = record + recordBits
         width = axis + Int(MMS_SPATIAL_AXIS_BITS)
+        recordMask = (1 << UInt64(recordBits)) - 1
+    }
+}
+
+/// Where each field of a packed near point lies in its value: latitude cell, longitude cell (as a
+/// spatial point's), record number, population bound.
+struct _NearPointFields: Sendable {
+    let record: Int, bound: Int, recordMask: UInt64
+    let width: Int
+
+    init(recordBits: Int) {
+        record = 2 * Int(MMS_SPATIAL_CELL_BITS)
+        bound = record + recordBits
+        width = bound + Int(MMS_NEAR_BOUND_BITS)
         recordMask = (1 << UInt64(recordBits)) - 1
     }
 }

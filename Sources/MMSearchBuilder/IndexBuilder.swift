@@ -336,6 +336,7 @@ public enum IndexBuilder {
         func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
         func longitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LONGITUDE_BIAS)) }
         let points = SpatialBuilder.points(of: recordEntries)
+        let nearPoints = NearBuilder.points(of: recordEntries, populations: populations)
         // A summary packed as its node, its four counts and its first page's start; a region at the width
         // whose every bit set ("no region") is no region's number.
         let summaryWidths = [PackedArrays.width(holding: UInt64(trie.nodes.count))] + Array(repeating: PackedArrays.width(holding: UInt64(recordEntries.count) + 1), count: 4)
@@ -402,6 +403,12 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_COUNTRY_PAGES, summaries.countryPages)
         writer.place(MMS_SECTION_ALTERNATE_BLOCKS, alternateBlocks.blocks)
         writer.place(MMS_SECTION_ALTERNATE_DELTAS, alternateBlocks.deltas)
+        // A near point: its cells in its node's box, its record number and its population bound.
+        writer.place(MMS_SECTION_NEAR_POINTS, packed: nearPoints.count, widths: [Int(MMS_SPATIAL_CELL_BITS), Int(MMS_SPATIAL_CELL_BITS), recordBits, Int(MMS_NEAR_BOUND_BITS)]) { position, field in
+            let point = nearPoints[position]
+            return [point.latitudeCell, point.longitudeCell, point.record, point.bound][field]
+        }
+        writer.place(MMS_SECTION_NEAR_LISTS, summaries.nearLists)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: givenCount, summaries: summaries.summaries.count, top: summaries.top.count,

@@ -12,6 +12,7 @@ struct SummaryBuilder {
     private(set) var top: [UInt32] = []
     private(set) var topRanks: [UInt8] = []
     private(set) var countryPages: [mms_country_page] = []
+    private(set) var nearLists: [mms_near_list] = []
 
     /// `countries[r]`: record r's country code as COUNTRY_RUNS holds it (`CountryKey.of`), 0 for none.
     init(trie: TrieBuilder, keys: SearchKeys, primaryOrder: PrimaryOrder, populations: [UInt32], countries: [UInt16], recordCount: Int) {
@@ -26,6 +27,8 @@ struct SummaryBuilder {
         // The country pages' entries and ranks, placed after the summaries' pages at the end.
         var countryTop: [UInt32] = [], countryTopRanks: [UInt8] = []
         var countryCounts = [Int](repeating: 0, count: 1 << 16)
+        // The near lists' entries and ranks, placed after the country pages'.
+        var nearTop: [UInt32] = [], nearTopRanks: [UInt8] = []
         for node in 0 ..< trie.depths.count {
             let entries = trie.entryFirsts[node] ..< trie.entryEnds[node]
             guard entries.count > threshold else { continue }
@@ -104,9 +107,28 @@ struct SummaryBuilder {
             ))
             top.append(contentsOf: page.map { bestEntry[Int($0.record)] })
             topRanks.append(contentsOf: page.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
+            // Near a point ("Near a point"): the records not matched by a primary name's prefix, by base.
+            if touched.count > Int(MMS_NEAR_LIST_THRESHOLD) {
+                func base(_ record: UInt32) -> UInt64 {
+                    (UInt64(populations.isEmpty ? 0 : populations[Int(record)]) + 1) * Ranking.weight(ofClass: bestClass[Int(record)])
+                }
+                // A search scores the stored page first, so the page's last score is never below the least
+                // of its bases: a match whose base x 1001 is below that never reaches a page.
+                let least = Double(page.map { base($0.record) }.min() ?? 0)
+                let others = touched.filter { bestClass[Int($0)] != 2 && Double(base($0)) * 1001 >= least }
+                if others.count <= Int(MMS_NEAR_LIST_MAX) {
+                    let listed = others.map { (base: base($0), record: $0) }.sorted { $0.base != $1.base ? $0.base > $1.base : $0.record < $1.record }
+                    nearLists.append(mms_near_list(node: UInt32(node), top_first: UInt32(nearTop.count), count: UInt32(listed.count), reserved: 0))
+                    nearTop.append(contentsOf: listed.map { bestEntry[Int($0.record)] })
+                    nearTopRanks.append(contentsOf: listed.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
+                }
+            }
         }
         for index in countryPages.indices { countryPages[index].top_first += UInt32(top.count) }
         top += countryTop
         topRanks += countryTopRanks
+        for index in nearLists.indices { nearLists[index].top_first += UInt32(top.count) }
+        top += nearTop
+        topRanks += nearTopRanks
     }
 }

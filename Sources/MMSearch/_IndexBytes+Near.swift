@@ -1,0 +1,174 @@
+import CMMSearchFormat
+
+/// A big node's first page near a point (`include/mmsearch_format.h`, "Near a point"), without reading
+/// its matches: the records matched by a primary name's prefix (the summary's primary range) from
+/// NEAR_POINTS, a k-d tree over (record number, latitude, longitude) walked best first, and the others
+/// from the node's list in NEAR_LISTS, read by base until no more can reach the page.
+extension _IndexBytes {
+    /// A point of NEAR_POINTS: its cells in its node's box, its record (checked) and population bound.
+    struct NearPoint {
+        var cell: (latitude: UInt32, longitude: UInt32)
+        var record: Int
+        var bound: UInt32
+    }
+
+    /// NEAR_POINTS' point at `position` (below the record count: checked by the caller), its record
+    /// checked to be inside RECORDS.
+    @inline(__always)
+    func nearPoint(_ position: Int) throws(MMSearchError) -> NearPoint {
+        let start = layout.nearPoints.start, bit = position * layout.nearPoints.width, fields = layout.nearPoint
+        let record = Int(bits(start, at: bit + fields.record, fields.recordMask))
+        guard record < layout.recordCount else {
+            throw corrupt(layout.nearPoints.byteOffset(position), "near point \(position) names record \(record) of \(layout.recordCount)")
+        }
+        return NearPoint(cell: (bits(start, at: bit, _PointFields.cellMask), bits(start, at: bit + _PointFields.longitude, _PointFields.cellMask)),
+                         record: record, bound: bits(start, at: bit + fields.bound, UInt64(NearBound.unbounded)))
+    }
+
+    /// NEAR_LISTS[index]: its node and its range of TOP, checked to lie inside TOP and be at most
+    /// MMS_NEAR_LIST_MAX long.
+    func nearList(_ index: Int) throws(MMSearchError) -> (node: Int, top: Range<Int>) {
+        guard index >= 0, index < layout.nearListCount else {
+            throw corrupt(layout.nearLists, "near list \(index) does not exist (\(layout.nearListCount) lists)")
+        }
+        let offset = layout.nearLists + index * _IndexLayout.nearListSize
+        let list = raw.loadUnaligned(fromByteOffset: offset, as: mms_near_list.self)
+        let first = Int(list.top_first), count = Int(list.count)
+        guard first <= layout.topCount, count <= layout.topCount - first, count <= Int(MMS_NEAR_LIST_MAX) else {
+            throw corrupt(offset, "near list \(index) holds \(list.count) records from TOP \(list.top_first), outside the \(layout.topCount) of TOP or more than \(MMS_NEAR_LIST_MAX)")
+        }
+        return (Int(list.node), first ..< first + count)
+    }
+
+    /// The list of `node` (a range of TOP), by binary search over NEAR_LISTS' node order; nil when it has
+    /// none (its matches are read).
+    func nearList(ofNode node: Int) throws(MMSearchError) -> Range<Int>? {
+        var low = 0, high = layout.nearListCount
+        while low < high {
+            let middle = low + (high - low) / 2
+            if try nearList(middle).node < node { low = middle + 1 } else { high = middle }
+        }
+        guard low < layout.nearListCount else { return nil }
+        let list = try nearList(low)
+        return list.node == node ? list.top : nil
+    }
+
+    /// A node of the tree still to enter: its range of NEAR_POINTS, depth, box, the record numbers its
+    /// records lie within, and a bound of its records' scores.
+    struct NearFrame {
+        var low: Int32
+        var high: Int32
+        var depth: Int32
+        var box: _SpatialBox
+        var records: Range<Int32>
+        var bound: Double
+    }
+
+    /// The first `length` matches under the summarized node `located`, whose other matches are the TOP
+    /// range `list`, ranked near `near` as `firstRanked` ranks every match: the summary's stored page
+    /// scored first (a floor at once), then the tree's records of the primary range best first, each as
+    /// class 2 (its best: the others are listed), a node entered only while its bound,
+    /// bound(code) × 100 × boost(the least distance to its box), can reach the page; then the list
+    /// until (population + 1) × weight × 1001 cannot. Each score is the one a scan computes.
+    func firstRankedNear(under located: Located, summary: mms_summary, list: Range<Int>, near: Proximity, length: Int) throws(MMSearchError) -> [_Match] {
+        var page = Selection<NearKey>(length: length)
+        var floor: Double { page.items.count == length ? page.items[length - 1].key.score : 0 }
+        /// Scores record `record` by `matchClass` and offers it (once a record: a better score replaces its own).
+        func offer(_ record: Int, matchClass: UInt32, kind: UInt32, entry: UInt32) throws(MMSearchError) {
+            let base = (population(record) + 1) * Ranking.weight(ofClass: matchClass)
+            if Double(base) * 1001 < floor { return }
+            let score = Double(base) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: record))
+            page.offerOnce(NearKey(score: score, kind: kind, record: UInt32(record)), entry)
+        }
+        let stored = Int(summary.top_first) ..< Int(summary.top_first) + Swift.min(Int(summary.record_count), Int(MMS_TOP_COUNT))
+        for position in stored {
+            let rank = try topRank(position), match = try topMatch(position)
+            try offer(Int(match.record), matchClass: rank.matchClass, kind: rank.kind, entry: match.entry)
+        }
+        let primary = summary.primaryRecords
+        if !primary.isEmpty {
+            let bound = _HaversineBound(Haversine(latitude: near.point.latitude, longitude: near.point.longitude))
+            /// The greatest score a record with a bound of `code` and the least distance of `a` (a lower
+            /// bound of haversine's) can have as class 2, taken a relative 1e-9 larger (the roundings).
+            func reach(_ code: UInt32, _ a: Double) -> Double {
+                NearBound.value(code) * 100 * near.boost(distanceKm: Haversine.km(Swift.min(1, a))) * (1 + 1e-9)
+            }
+            let primaryEntry = MMS_KIND_PRIMARY.rawValue << MMS_ENTRY_KIND_SHIFT
+            /// Offers a point of the primary range.
+            func consider(_ point: NearPoint, in box: _SpatialBox) throws(MMSearchError) {
+                guard primary.contains(point.record) else { return }
+                let current = floor
+                if NearBound.value(point.bound) * 100 * 1001 < current { return }
+                if reach(point.bound, bound.a(cell: box.cell(latitude: point.cell.latitude, longitude: point.cell.longitude))) < current { return }
+                try offer(point.record, matchClass: 2, kind: 0, entry: primaryEntry | UInt32(point.record))
+            }
+            var heap: [NearFrame] = []
+            heap.reserveCapacity(64)
+            let records = Int32(truncatingIfNeeded: layout.recordCount)
+            heap.append(NearFrame(low: 0, high: records, depth: 0, box: .world, records: 0 ..< records, bound: .infinity))
+            let leaf = Int32(MMS_NEAR_LEAF_SIZE)
+            var entered = 0
+            while let frame = heap.first {
+                if frame.bound < floor { break }
+                // Take the greatest off the max-heap.
+                let last = heap.removeLast()
+                if !heap.isEmpty {
+                    heap[0] = last
+                    var parent = 0
+                    while true {
+                        let left = 2 * parent + 1, right = left + 1
+                        var greatest = parent
+                        if left < heap.count, heap[left].bound > heap[greatest].bound { greatest = left }
+                        if right < heap.count, heap[right].bound > heap[greatest].bound { greatest = right }
+                        guard greatest != parent else { break }
+                        heap.swapAt(parent, greatest)
+                        parent = greatest
+                    }
+                }
+                entered += 1
+                guard entered <= layout.recordCount, 0 <= frame.low, frame.low <= frame.high, Int(frame.high) <= layout.recordCount else {
+                    throw corrupt(layout.nearPoints.start, "the near points' tree does not hold \(layout.recordCount) points")
+                }
+                if frame.high - frame.low <= leaf {
+                    for position in Int(frame.low) ..< Int(frame.high) { try consider(try nearPoint(position), in: frame.box) }
+                    continue
+                }
+                let middle = Int(frame.low) + Int(frame.high - frame.low) / 2
+                let pivot = try nearPoint(middle)
+                try consider(pivot, in: frame.box)
+                let axis = frame.depth % 4
+                var low = NearFrame(low: frame.low, high: Int32(middle), depth: frame.depth + 1, box: frame.box, records: frame.records, bound: 0)
+                var high = NearFrame(low: Int32(middle + 1), high: frame.high, depth: frame.depth + 1, box: frame.box, records: frame.records, bound: 0)
+                if axis < 2 {
+                    let split = Int32(truncatingIfNeeded: pivot.record)
+                    low.records = frame.records.lowerBound ..< Swift.max(frame.records.lowerBound, Swift.min(split, frame.records.upperBound))
+                    high.records = Swift.min(frame.records.upperBound, Swift.max(split + 1, frame.records.lowerBound)) ..< frame.records.upperBound
+                } else {
+                    (low.box, high.box) = frame.box.split(longitude: axis == 3, atCell: frame.box.cell(latitude: pivot.cell.latitude, longitude: pivot.cell.longitude))
+                }
+                for var child in [low, high] where child.low < child.high
+                    && Int(child.records.lowerBound) < primary.upperBound && primary.lowerBound < Int(child.records.upperBound) {
+                    // A node's bound: its pivot's (its subtree's), a leaf's its parent's.
+                    let code = child.high - child.low > leaf ? try nearPoint(Int(child.low) + Int(child.high - child.low) / 2).bound : pivot.bound
+                    child.bound = reach(code, bound.a(south: child.box.south, north: child.box.north, west: child.box.west, east: child.box.east))
+                    guard child.bound >= floor else { continue }
+                    heap.append(child)
+                    var position = heap.count - 1
+                    while position > 0 {
+                        let parent = (position - 1) / 2
+                        guard heap[position].bound > heap[parent].bound else { break }
+                        heap.swapAt(position, parent)
+                        position = parent
+                    }
+                }
+            }
+        }
+        for position in list {
+            let rank = try topRank(position), match = try topMatch(position)
+            let base = (population(Int(match.record)) + 1) * Ranking.weight(ofClass: rank.matchClass)
+            if Double(base) * 1001 < floor { break }
+            try offer(Int(match.record), matchClass: rank.matchClass, kind: rank.kind, entry: match.entry)
+        }
+        return page.items.map { _Match(record: $0.key.record, entry: $0.entry) }
+    }
+}
