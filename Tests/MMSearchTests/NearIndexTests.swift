@@ -1,0 +1,124 @@
+import CMMSearchFormat
+import Foundation
+import MMSearch
+import MMSearchBuilder
+import MMSearchTestSupport
+import Testing
+
+/// A big node's first page near a point from NEAR_POINTS and NEAR_LISTS ("Near a point" in the
+/// format header), on an index built here with more than MMS_NEAR_LIST_THRESHOLD records under "s"
+/// (names, other names and words that start with it, scattered over the world, populations of every
+/// size): each page equal to the naive scan's (every match read, scored, ordered), and every damage
+/// to the two sections or to the lists' part of TOP refused by verify, never a trap. (On the README's
+/// index, GeoFirstPageTests compares real keystrokes near their points.)
+@Suite struct NearIndexTests {
+    static let records: [SourceRecord] = {
+        var random = SeededRandom(seed: 31)
+        var records: [SourceRecord] = []
+        func word() -> String { IndexMutationTests.syllableWord(&random) }
+        for number in 0 ..< 1_900 {
+            var name: String
+            var alternates: [String] = []
+            switch number % 10 {
+            case 0: name = "Nova S" + word().lowercased() // a word that starts with "s"
+            case 1:
+                name = word() // another name that starts with "s", typed whole at "s" + its length
+                alternates = ["S" + word().lowercased()]
+            case 2: name = "S" // a name typed whole at "s"
+            default: name = "S" + word().lowercased() + (number % 7 == 0 ? " " + word() : "")
+            }
+            let population: UInt32 = number % 5 == 0 ? 0 : number % 97 == 3 ? UInt32.random(in: 1_000_000 ... 9_000_000, using: &random)
+                : UInt32.random(in: 1 ... 60_000, using: &random)
+            records.append(SourceRecord(id: UInt32(number), name: Array(name.utf8), country: Array(["US", "DE", "FR", "JP", "BR"][number % 5].utf8),
+                                        latitudeE7: Int32.random(in: -850_000_000 ... 850_000_000, using: &random),
+                                        longitudeE7: Int32.random(in: -1_800_000_000 ... 1_800_000_000, using: &random),
+                                        alternateNames: alternates.map { Array($0.utf8) }, population: population))
+        }
+        return records
+    }()
+
+    static let bytes: [UInt8] = try! IndexBuilder.makeIndex(records: records, source: SourceDescription(name: "near.json", size: 0, checksum: 0, builtAt: 0)).bytes
+
+    /// Points over the world: oceans, both poles, both sides of the 180th meridian, and the records' own places.
+    static let points: [GeoPoint] = {
+        var points = [(0.0, 0.0), (89.9, 10), (-89.9, -170), (10, 179.99), (10, -179.99), (48.85, 2.35), (-33.87, 151.21)].map { try! GeoPoint(latitude: $0.0, longitude: $0.1) }
+        points += stride(from: 0, to: records.count, by: 37).map { try! GeoPoint(latitude: Double(records[$0].latitudeE7) / 1e7, longitude: Double(records[$0].longitudeE7) / 1e7) }
+        return points
+    }()
+
+    /// "s" and "S" reach the node with a list; the others smaller nodes, read entry by entry.
+    static let queries = ["s", "S", "sa", "nova"]
+
+    /// What near searches answer on `index`: for each query, point and half distance, the count and the
+    /// first two pages (every field of each city), or nil where it threw.
+    static func answers(_ index: CityIndex, naive: Bool = false, points: ArraySlice<GeoPoint> = points[...]) -> [String: [City]?] {
+        var answers: [String: [City]?] = [:]
+        for query in queries {
+            for point in points {
+                for halfDistance in [10.0, 100, 2_000] {
+                    let key = "\(query) near \(point.latitude),\(point.longitude) / \(halfDistance)"
+                    do throws(MMSearchError) {
+                        let near = try Proximity(point: point, halfDistanceKm: halfDistance)
+                        let results = naive ? try index.searchScanningEveryMatch(query, near: near) : try index.search(query, near: near)
+                        // The first page alone (what the tree and the list answer), then the next (every match ordered).
+                        var cities = try results.cities(in: 0 ..< min(20, results.count)) + results.cities(in: min(20, results.count) ..< min(40, results.count))
+                        cities.append(City(id: UInt32(results.count), name: "count", country: "", coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)))
+                        answers[key] = cities
+                    } catch {
+                        answers[key] = .some(nil)
+                    }
+                }
+            }
+        }
+        return answers
+    }
+
+    @Test func bigNodesHaveTheirListsAndPagesAreTheScans() throws {
+        let index = try CityIndex(bytes: Data(Self.bytes), path: "near.mms")
+        try index.verify()
+        let sections = try index.info().sections
+        let lists = try #require(sections.first { $0.name == "near lists" })
+        #expect(lists.length >= 16, "no near list: \(lists.length) bytes")
+        let fast = Self.answers(index), naive = Self.answers(index, naive: true)
+        #expect(fast.count == naive.count && !fast.values.contains { $0 == nil })
+        for (key, cities) in fast {
+            #expect(cities == naive[key]!, "\(key)")
+        }
+        // The point decides: most pages at "s" differ from the page without one.
+        let plain = try index.search("s").cities(in: 0 ..< 20).map(\.id)
+        let moved = fast.filter { $0.key.hasPrefix("s near") && $0.value?.prefix(20).map(\.id) != plain }.count
+        #expect(moved * 2 > fast.keys.filter { $0.hasPrefix("s near") }.count, "\(moved) pages near a point differ from the plain one")
+    }
+
+    /// Bytes flipped in NEAR_POINTS' values, NEAR_LISTS and the lists' entries and ranks in TOP and
+    /// TOP_RANKS (the checksum fixed up): verify refuses every one, and no search traps (a damaged
+    /// bound or cell may change a page, as SPATIAL's cells may; verify is what finds it).
+    @Test func damageToTheNearSectionsIsRefused() throws {
+        let file = IndexFile(Self.bytes)
+        var targets: [(String, Range<Int>)] = []
+        let points = file.section(MMS_SECTION_NEAR_POINTS)
+        // The values' bytes, not the last (its bits past the values are padding) nor the zero tail.
+        targets.append(("near points", points.lowerBound ..< points.upperBound - Int(MMS_PACKED_TAIL) - 1))
+        targets.append(("near lists", file.section(MMS_SECTION_NEAR_LISTS)))
+        // The lists' entries: TOP from the first list's first entry on (the lists come last in TOP).
+        let list = file.section(MMS_SECTION_NEAR_LISTS)
+        let firstListEntry = Int(file.load(at: list.lowerBound + MemoryLayout<mms_near_list>.offset(of: \.top_first)!, width: 4))
+        let top = file.section(MMS_SECTION_TOP), ranks = file.section(MMS_SECTION_TOP_RANKS)
+        let topBits = Int(file.load(at: IndexFormat.header.field("entry_bits")!.offset, width: 1))
+        targets.append(("near list entries", top.lowerBound + firstListEntry * topBits / 8 + 1 ..< top.upperBound - Int(MMS_PACKED_TAIL) - 1))
+        targets.append(("near list ranks", ranks.lowerBound + firstListEntry * Int(MMS_TOP_RANK_BITS) / 8 + 1 ..< ranks.upperBound - Int(MMS_PACKED_TAIL) - 1))
+        var random = SeededRandom(seed: 32)
+        for (name, range) in targets {
+            #expect(!range.isEmpty, "\(name)")
+            for _ in 0 ..< FullTests.count(quick: 12, full: 60) {
+                let offset = Int.random(in: range, using: &random), mask = UInt8(1) << UInt8.random(in: 0 ..< 8, using: &random)
+                var bytes = file.bytes
+                bytes[offset] ^= mask
+                let damaged = IndexFile(bytes).withChecksumFixed()
+                guard let index = try? CityIndex(bytes: Data(damaged), path: "damaged.mms") else { continue }
+                #expect(throws: MMSearchError.self, "\(name): byte \(offset) ^ \(mask) verified") { try index.verify() }
+                _ = Self.answers(index, points: Self.points.prefix(4)) // throws or answers, never traps
+            }
+        }
+    }
+}
