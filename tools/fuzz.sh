@@ -47,6 +47,14 @@ for i in $(seq 1 140); do
 ' \
     "$((100 + i))" "$i" "$i" "$i" "$i" "$i" "$((i % 80))" "$((i % 170))" "$((i % 3))" "$((i * 1000))" >>"$work/seeds/dump.txt"
 done
+# A dump of more than MMS_NEAR_LIST_THRESHOLD (1,500) records under "s", some found by another name or
+# a word: NEAR_POINTS and NEAR_LISTS answer its first pages near a point.
+: >"$work/seeds/near.txt"
+for i in $(seq 1 1600); do
+  printf '%s	Sa%s	Sa%s	Se %s	%s.5	%s.25	P	PPL	FR		0%s				%s				
+' \
+    "$((5000 + i))" "$i" "$i" "$i" "$((i % 170 - 85))" "$((i * 7 % 359 - 179))" "$((i % 3))" "$((i * 37 % 100000))" >>"$work/seeds/near.txt"
+done
 # Region and country names (admin1CodesASCII.txt's and countryInfo.txt's layouts) for the seeds with
 # regions: the qualifier sections and "Name, Qualifier" matching are fuzzed too.
 printf 'GB.ENG\tEngland\tEngland\t6269131\nBR.27\tSão Paulo\tSao Paulo\t3448433\nPL.74\tŁódź Voivodeship\tLodz Voivodeship\t3337493\nDE.00\tBayern\tBayern\t2951839\nDE.01\tBerlin\tBerlin\t2950157\n' >"$work/seeds/admin1.txt"
@@ -73,6 +81,7 @@ build_seed() { # OUTPUT INPUT [--geonames DUMP] [--admin1 FILE] [--countries FIL
 for list in "$work"/seeds/*.json; do build_seed "$(basename "$list" .json)" "$list"; done
 build_seed joined "$work/seeds/classic.json" --geonames "$work/seeds/joined.txt"
 build_seed dump "$work/seeds/dump.txt"
+build_seed near "$work/seeds/near.txt"
 build_seed regions "$work/seeds/classic.json" --geonames "$work/seeds/joined.txt" --admin1 "$work/seeds/admin1.txt" --countries "$work/seeds/countries.txt" \
   --alternate-names "$work/seeds/alternates.txt"
 build_seed dump-regions "$work/seeds/dump.txt" --admin1 "$work/seeds/admin1.txt" --countries "$work/seeds/countries.txt" \

@@ -120,6 +120,11 @@ public struct IndexInfo: Sendable, Equatable {
     /// Other names of countries and regions that qualifiers match ("uk", "deutschland"), from the
     /// alternate names file.
     public var qualifierNameCount: Int
+    /// Big nodes with a list for searches near a point (NEAR_LISTS), the matches listed (those not by a
+    /// primary name's prefix that may reach a first page), and the bytes of TOP and TOP_RANKS those take.
+    public var nearListCount: Int
+    public var nearListedCount: Int
+    public var nearListedBytes: Int
     /// The checksum the header stores; `CityIndex.verify()` checks it against the bytes.
     public var checksum: UInt64
     /// Every section in file order.
@@ -130,7 +135,7 @@ public struct IndexInfo: Sendable, Equatable {
 
 extension CityIndex {
     /// The header's counts and section table and the SOURCE section, checked against the file. Reads
-    /// the header and SOURCE only, so it costs microseconds; opening the index does not read SOURCE.
+    /// the header, SOURCE and NEAR_LISTS only, so it costs microseconds; opening the index does not read SOURCE.
     ///
     /// ```swift
     /// let info = try CityIndex(path: "cities.mms").info()
@@ -143,6 +148,8 @@ extension CityIndex {
                 name.isEmpty && size == 0 ? nil : SourceDescription.InputFile(name: String(decoding: name, as: UTF8.self), size: size, checksum: checksum)
             }
             let table = index.sectionTable()
+            var listed = 0
+            for list in 0 ..< layout.nearListCount { listed += try index.nearList(list).top.count }
             return IndexInfo(
                 formatVersion: MMS_FORMAT_VERSION, // open accepts exactly this version
                 fileSize: layout.fileSize,
@@ -157,6 +164,9 @@ extension CityIndex {
                 countryCount: layout.countryCount,
                 matchesQualifiers: layout.isQualified,
                 qualifierNameCount: layout.qualifierNameCount,
+                nearListCount: layout.nearListCount,
+                nearListedCount: listed,
+                nearListedBytes: (listed * (layout.top.width + layout.topRanks.width) + 7) / 8,
                 checksum: index.storedChecksum,
                 sections: _IndexLayout.sectionNames.map { kind, name in
                     let entry = table[Int(kind.rawValue)]

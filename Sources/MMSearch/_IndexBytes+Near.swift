@@ -73,12 +73,24 @@ extension _IndexBytes {
     func firstRankedNear(under located: Located, summary: mms_summary, list: Range<Int>, near: Proximity, length: Int) throws(MMSearchError) -> [_Match] {
         var page = Selection<NearKey>(length: length)
         var floor: Double { page.items.count == length ? page.items[length - 1].key.score : 0 }
-        /// Scores record `record` by `matchClass` and offers it (once a record: a better score replaces its own).
+        let bound = _HaversineBound(Haversine(latitude: near.point.latitude, longitude: near.point.longitude))
+        /// The greatest score a base can have at a lower bound `a` of haversine's `a`, taken a relative
+        /// 1e-9 larger (the roundings): its distance is at least 2R√a (asin x >= x), which costs a square
+        /// root where the distance costs an asin too.
+        @inline(__always)
+        func reach(_ base: Double, _ a: Double) -> Double {
+            base * near.boost(distanceKm: 2 * GeoPoint.earthRadiusKm * Swift.min(1, Swift.max(0, a)).squareRoot()) * (1 + 1e-9)
+        }
+        /// Scores record `record` by `matchClass` and offers it (once a record: a better score replaces
+        /// its own); its distance is computed only when a bound from its coordinates can reach the page.
         func offer(_ record: Int, matchClass: UInt32, kind: UInt32, entry: UInt32) throws(MMSearchError) {
-            let base = (population(record) + 1) * Ranking.weight(ofClass: matchClass)
-            if Double(base) * 1001 < floor { return }
-            let score = Double(base) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: record))
-            page.offerOnce(NearKey(score: score, kind: kind, record: UInt32(record)), entry)
+            let base = Double((population(record) + 1) * Ranking.weight(ofClass: matchClass))
+            if base * 1001 < floor { return }
+            let (latitude, longitude) = try coordinates(ofRecord: record)
+            if reach(base, bound.a(south: latitude, north: latitude, west: longitude, east: longitude)) < floor { return }
+            let scale = Double(Coordinate.scale)
+            let distance = GeoPoint.haversineKm(near.point.latitude, near.point.longitude, Double(latitude) / scale, Double(longitude) / scale)
+            page.offerOnce(NearKey(score: base * near.boost(distanceKm: distance), kind: kind, record: UInt32(record)), entry)
         }
         let stored = Int(summary.top_first) ..< Int(summary.top_first) + Swift.min(Int(summary.record_count), Int(MMS_TOP_COUNT))
         for position in stored {
@@ -87,19 +99,13 @@ extension _IndexBytes {
         }
         let primary = summary.primaryRecords
         if !primary.isEmpty {
-            let bound = _HaversineBound(Haversine(latitude: near.point.latitude, longitude: near.point.longitude))
-            /// The greatest score a record with a bound of `code` and the least distance of `a` (a lower
-            /// bound of haversine's) can have as class 2, taken a relative 1e-9 larger (the roundings).
-            func reach(_ code: UInt32, _ a: Double) -> Double {
-                NearBound.value(code) * 100 * near.boost(distanceKm: Haversine.km(Swift.min(1, a))) * (1 + 1e-9)
-            }
             let primaryEntry = MMS_KIND_PRIMARY.rawValue << MMS_ENTRY_KIND_SHIFT
             /// Offers a point of the primary range.
             func consider(_ point: NearPoint, in box: _SpatialBox) throws(MMSearchError) {
                 guard primary.contains(point.record) else { return }
                 let current = floor
                 if NearBound.value(point.bound) * 100 * 1001 < current { return }
-                if reach(point.bound, bound.a(cell: box.cell(latitude: point.cell.latitude, longitude: point.cell.longitude))) < current { return }
+                if reach(NearBound.value(point.bound) * 100, bound.a(cell: box.cell(latitude: point.cell.latitude, longitude: point.cell.longitude))) < current { return }
                 try offer(point.record, matchClass: 2, kind: 0, entry: primaryEntry | UInt32(point.record))
             }
             var heap: [NearFrame] = []
@@ -146,12 +152,15 @@ extension _IndexBytes {
                 } else {
                     (low.box, high.box) = frame.box.split(longitude: axis == 3, atCell: frame.box.cell(latitude: pivot.cell.latitude, longitude: pivot.cell.longitude))
                 }
-                for var child in [low, high] where child.low < child.high
-                    && Int(child.records.lowerBound) < primary.upperBound && primary.lowerBound < Int(child.records.upperBound) {
+                /// Puts `child` on the heap if it holds some of the primary range and its bound can reach the page.
+                func push(_ child: NearFrame) throws(MMSearchError) {
+                    guard child.low < child.high, Int(child.records.lowerBound) < primary.upperBound, primary.lowerBound < Int(child.records.upperBound) else { return }
+                    var child = child
                     // A node's bound: its pivot's (its subtree's), a leaf's its parent's.
                     let code = child.high - child.low > leaf ? try nearPoint(Int(child.low) + Int(child.high - child.low) / 2).bound : pivot.bound
-                    child.bound = reach(code, bound.a(south: child.box.south, north: child.box.north, west: child.box.west, east: child.box.east))
-                    guard child.bound >= floor else { continue }
+                    if NearBound.value(code) * 100 * 1001 < floor { return }
+                    child.bound = reach(NearBound.value(code) * 100, bound.a(south: child.box.south, north: child.box.north, west: child.box.west, east: child.box.east))
+                    guard child.bound >= floor else { return }
                     heap.append(child)
                     var position = heap.count - 1
                     while position > 0 {
@@ -161,6 +170,8 @@ extension _IndexBytes {
                         position = parent
                     }
                 }
+                try push(low)
+                try push(high)
             }
         }
         for position in list {

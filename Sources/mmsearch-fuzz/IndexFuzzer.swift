@@ -46,6 +46,13 @@ enum IndexFuzzer {
                 _ = try? results.cities(in: 0 ..< min(results.count, 25))
                 _ = try? results.cities(in: max(0, results.count - 3) ..< results.count)
             }
+            // Ranked near the point: at a big node, its first page from NEAR_POINTS and NEAR_LISTS.
+            for query in ["s", "sa", "se", "lo"] {
+                if let results = try? index.search(query, near: Proximity(point: point)) {
+                    _ = try? results.cities(in: 0 ..< min(results.count, 20))
+                    _ = try? results.cities(in: min(results.count, 20) ..< min(results.count, 30))
+                }
+            }
         }
         _ = try? index.verify()
     }

@@ -27,6 +27,7 @@ enum InfoCommand: Command {
             "population      \(info.hasPopulation ? "yes: results are ranked by it" : "none (ranked by how the name matched, then alphabetically)")",
             "regions         \(info.regionCount) regions and \(info.countryCount) named countries; \(info.matchesQualifiers ? "\"Name, Region\" and \"Name, Country\" queries match" : "none (build with --admin1 and --countries to match \"Name, Region\")")",
             "qualifier names \(info.qualifierNameCount) other names of countries and regions (\"uk\", \"deutschland\")\(info.qualifierNameCount == 0 ? "; build with --alternate-names to add them" : "")",
+            "near lists      \(info.nearListCount) nodes list \(info.nearListedCount) matches for searches near a point (\(info.nearListedBytes) bytes of top pages and ranks)",
             "checksum        \(hex(info.checksum)) (XXH64, as stored; `mmsearch verify` checks it)",
             "sections",
         ]
