@@ -231,8 +231,9 @@
  * ranks by score = (population + 1) x weight x boost(distance), boost at most 1001. A big node's
  * matches are of two sorts. Those whose best class is 2 (a primary name's prefix, weight 100) are
  * records whose primary key starts with the prefix: the summary's primary range of records (records
- * are numbered in name order). The others (best class 0: a primary name typed whole; 1, 3, 5: another
- * name; 4, 6: a word) are listed at the node.
+ * are numbered in name order), but for a record without a display name, whose first other name stands
+ * in as its primary name: it is numbered by its empty name. The others (best class 0: a primary name
+ * typed whole; 1, 3, 5: another name; 4, 6: a word; and those records) are listed at the node.
  * NEAR_POINTS is an implicit k-d tree over (record number, latitude, longitude), as SPATIAL is over
  * place: one point per record, no node structs. The node of a range [lo, hi) at depth d (the root's
  * [0, record_count) at depth 0) is a leaf when hi - lo <= MMS_NEAR_LEAF_SIZE, else split at
@@ -248,7 +249,9 @@
  * holds for every record of the pivot's subtree (itself included), or for a leaf point its own
  * record: the least such code.
  * NEAR_LISTS holds, sorted by node, one mms_near_list for each summarized node with more than
- * MMS_NEAR_LIST_THRESHOLD records whose other matches (best class not 2) number at most
+ * MMS_NEAR_LIST_THRESHOLD records whose other matches (best class not 2, or outside the primary range)
+ * that may reach a page (base x 1001 at least the least base of the node's stored page, which a search
+ * scores first) number at most
  * MMS_NEAR_LIST_MAX: a range of TOP and TOP_RANKS after the country pages' (each record's best entry,
  * its class and kind, for a query as long as the node's prefix, as a first page holds them), in order
  * of (population + 1) x weight descending, then record number. A node without one is scanned.
@@ -919,7 +922,7 @@ typedef struct mms_country_run {
 /*
  * The other matches of a big node, in TOP (NEAR_LISTS; see "Near a point"). Invariants: node has a
  * summary with more than MMS_NEAR_LIST_THRESHOLD records; lists strictly sorted by node; reserved
- * zero; count at most MMS_NEAR_LIST_MAX, the node's records whose best class is not 2; top_first +
+ * zero; count at most MMS_NEAR_LIST_MAX, the node's other matches that may reach a page; top_first +
  * count <= top_count (the builder puts the lists' ranges after the country pages', in list order).
  * No padding: 16 bytes, 4-aligned.
  */

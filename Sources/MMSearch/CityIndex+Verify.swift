@@ -813,7 +813,7 @@ private struct _Verifier {
             var byRecord: [UInt32: _Ranked] = [:]
             for match in matches { byRecord[match.record] = match }
             let least = Double(ranked.prefix(Int(MMS_TOP_COUNT)).map { base(byRecord[$0.record]!) }.min() ?? 0)
-            let others = matches.filter { $0.matchClass != 2 && Double(base($0)) * 1001 >= least }
+            let others = matches.filter { ($0.matchClass != 2 || !primary.contains(Int($0.record))) && Double(base($0)) * 1001 >= least }
             if others.count <= Int(MMS_NEAR_LIST_MAX) {
                 expectedList = others.sorted { base($0) != base($1) ? base($0) > base($1) : $0.record < $1.record }
             }

@@ -74,6 +74,7 @@ extension _IndexBytes {
         var page = Selection<NearKey>(length: length)
         var floor: Double { page.items.count == length ? page.items[length - 1].key.score : 0 }
         let bound = _HaversineBound(Haversine(latitude: near.point.latitude, longitude: near.point.longitude))
+        let primaryEntry = MMS_KIND_PRIMARY.rawValue << MMS_ENTRY_KIND_SHIFT
         /// The greatest score a base can have at a lower bound `a` of haversine's `a`, taken a relative
         /// 1e-9 larger (the roundings): its distance is at least 2R√a (asin x >= x), which costs a square
         /// root where the distance costs an asin too.
@@ -99,7 +100,6 @@ extension _IndexBytes {
         }
         let primary = summary.primaryRecords
         if !primary.isEmpty {
-            let primaryEntry = MMS_KIND_PRIMARY.rawValue << MMS_ENTRY_KIND_SHIFT
             /// Offers a point of the primary range.
             func consider(_ point: NearPoint, in box: _SpatialBox) throws(MMSearchError) {
                 guard primary.contains(point.record) else { return }
@@ -180,6 +180,15 @@ extension _IndexBytes {
             if Double(base) * 1001 < floor { break }
             try offer(Int(match.record), matchClass: rank.matchClass, kind: rank.kind, entry: match.entry)
         }
-        return page.items.map { _Match(record: $0.key.record, entry: $0.entry) }
+        // A record the tree found is matched by its PRIMARY entry: its display name's, or for a record
+        // without one the name standing in (`emptyQueryEntry`); offered as the display name's, here made right.
+        var matches: [_Match] = []
+        matches.reserveCapacity(page.items.count)
+        for item in page.items {
+            let record = item.key.record
+            let entry = item.entry == primaryEntry | record ? try emptyQueryEntry(ofRecord: Int(record)) : item.entry
+            matches.append(_Match(record: record, entry: entry))
+        }
+        return matches
     }
 }

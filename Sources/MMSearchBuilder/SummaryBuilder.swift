@@ -107,7 +107,9 @@ struct SummaryBuilder {
             ))
             top.append(contentsOf: page.map { bestEntry[Int($0.record)] })
             topRanks.append(contentsOf: page.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
-            // Near a point ("Near a point"): the records not matched by a primary name's prefix, by base.
+            // Near a point ("Near a point"): the records not matched by a primary name's prefix in the
+            // primary range (a record without a display name, whose first other name stands in as its
+            // primary name, is numbered by its empty name: outside it), by base.
             if touched.count > Int(MMS_NEAR_LIST_THRESHOLD) {
                 func base(_ record: UInt32) -> UInt64 {
                     (UInt64(populations.isEmpty ? 0 : populations[Int(record)]) + 1) * Ranking.weight(ofClass: bestClass[Int(record)])
@@ -115,7 +117,7 @@ struct SummaryBuilder {
                 // A search scores the stored page first, so the page's last score is never below the least
                 // of its bases: a match whose base x 1001 is below that never reaches a page.
                 let least = Double(page.map { base($0.record) }.min() ?? 0)
-                let others = touched.filter { bestClass[Int($0)] != 2 && Double(base($0)) * 1001 >= least }
+                let others = touched.filter { (bestClass[Int($0)] != 2 || !primary.contains(Int($0))) && Double(base($0)) * 1001 >= least }
                 if others.count <= Int(MMS_NEAR_LIST_MAX) {
                     let listed = others.map { (base: base($0), record: $0) }.sorted { $0.base != $1.base ? $0.base > $1.base : $0.record < $1.record }
                     nearLists.append(mms_near_list(node: UInt32(node), top_first: UInt32(nearTop.count), count: UInt32(listed.count), reserved: 0))

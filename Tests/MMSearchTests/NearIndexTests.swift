@@ -7,8 +7,8 @@ import Testing
 
 /// A big node's first page near a point from NEAR_POINTS and NEAR_LISTS ("Near a point" in the
 /// format header), on an index built here with more than MMS_NEAR_LIST_THRESHOLD records under "s"
-/// (names, other names and words that start with it, scattered over the world, populations of every
-/// size): each page equal to the naive scan's (every match read, scored, ordered), and every damage
+/// (names, other names and words that start with it, records without a display name, scattered over
+/// the world, populations of every size): each page equal to the naive scan's (every match read, scored, ordered), and every damage
 /// to the two sections or to the lists' part of TOP refused by verify, never a trap. (On the README's
 /// index, GeoFirstPageTests compares real keystrokes near their points.)
 @Suite struct NearIndexTests {
@@ -25,6 +25,9 @@ import Testing
                 name = word() // another name that starts with "s", typed whole at "s" + its length
                 alternates = ["S" + word().lowercased()]
             case 2: name = "S" // a name typed whole at "s"
+            case 4 where number % 3 == 0:
+                name = "" // no display name: its first other name stands in as its primary name
+                alternates = ["S" + word().lowercased()]
             default: name = "S" + word().lowercased() + (number % 7 == 0 ? " " + word() : "")
             }
             let population: UInt32 = number % 5 == 0 ? 0 : number % 97 == 3 ? UInt32.random(in: 1_000_000 ... 9_000_000, using: &random)
