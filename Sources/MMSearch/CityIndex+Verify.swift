@@ -785,6 +785,15 @@ private struct _Verifier {
               Int(summary.primary_count) == primary.count, Int(summary.primary_first) == primary.lowerBound else {
             throw corrupt(offset, "the summary of node \(node) says \(summary.record_count) records, \(summary.name_record_count) by name, primaries \(summary.primary_first)+\(summary.primary_count); the entries give \(ranked.count), \(named.count), \(primary.lowerBound)+\(primary.count)")
         }
+        /// The match of `record`, one of `matches` (sorted by record).
+        func rankedMatch(of record: UInt32) -> _Ranked {
+            var low = 0, high = matches.count
+            while low < high {
+                let middle = (low + high) / 2
+                if matches[middle].record < record { low = middle + 1 } else { high = middle }
+            }
+            return matches[low]
+        }
         /// A stored first page, `TOP[top...]`, against `page` (ranked matches).
         func checkPage(_ page: some Collection<_Match>, top: Int, of what: String) throws(MMSearchError) {
             for (position, match) in page.enumerated() {
@@ -792,12 +801,7 @@ private struct _Verifier {
                 guard try index.topEntry(stored) == match.entry else {
                     throw corrupt(layout.top.byteOffset(stored), "the first page of \(what) differs from its ranked results at position \(position)")
                 }
-                var low = 0, high = matches.count // the record's match: matches are sorted by record
-                while low < high {
-                    let middle = (low + high) / 2
-                    if matches[middle].record < match.record { low = middle + 1 } else { high = middle }
-                }
-                let record = matches[low]
+                let record = rankedMatch(of: match.record)
                 let rank = try index.topRank(stored)
                 guard rank.matchClass == record.matchClass, rank.kind == record.kind else {
                     throw corrupt(layout.topRanks.byteOffset(stored), "the first page of \(what) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
@@ -809,10 +813,8 @@ private struct _Verifier {
         // page, by base; at a node with many records, when they are not too many.
         var expectedList: [_Ranked]?
         if ranked.count > Int(MMS_NEAR_LIST_THRESHOLD) {
-            func base(_ match: _Ranked) -> UInt64 { (index.population(Int(match.record)) + 1) * Ranking.weight(ofClass: match.matchClass) }
-            var byRecord: [UInt32: _Ranked] = [:]
-            for match in matches { byRecord[match.record] = match }
-            let least = Double(ranked.prefix(Int(MMS_TOP_COUNT)).map { base(byRecord[$0.record]!) }.min() ?? 0)
+            func base(_ match: _Ranked) -> UInt64 { Ranking.nearBase(population: index.population(Int(match.record)), ofClass: match.matchClass) }
+            let least = Double(ranked.prefix(Int(MMS_TOP_COUNT)).map { base(rankedMatch(of: $0.record)) }.min() ?? 0)
             let others = matches.filter { ($0.matchClass != 2 || !primary.contains(Int($0.record))) && Double(base($0)) * 1001 >= least }
             if others.count <= Int(MMS_NEAR_LIST_MAX) {
                 expectedList = others.sorted { base($0) != base($1) ? base($0) > base($1) : $0.record < $1.record }

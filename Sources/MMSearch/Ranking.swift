@@ -34,6 +34,14 @@ package enum Ranking {
         return (isAlternate ? (nameLength + 1) / 2 : nil, nameLength)
     }
 
+    /// A match's base near a point (`shared/peers/rank.py`, "Geography"): (population + 1) × its
+    /// class's weight, which the boost multiplies; one definition for the builder's near lists, the
+    /// reader's pages and verify.
+    @inline(__always)
+    package static func nearBase(population: UInt64, ofClass matchClass: UInt32) -> UInt64 {
+        (population + 1) * weight(ofClass: matchClass)
+    }
+
     /// The weight of a class: 1000, 200, 100, 20, 10, 1, 1.
     @inline(__always)
     package static func weight(ofClass matchClass: UInt32) -> UInt64 {

@@ -61,7 +61,13 @@ extension _IndexBytes {
     @inline(__always)
     func distanceKm(from point: GeoPoint, toRecord index: Int) throws(MMSearchError) -> Double {
         let (latitude, longitude) = try coordinates(ofRecord: index)
-        return GeoPoint.haversineKm(point.latitude, point.longitude, Double(latitude) / Double(Coordinate.scale), Double(longitude) / Double(Coordinate.scale))
+        return Self.distanceKm(from: point, latitudeE7: latitude, longitudeE7: longitude)
+    }
+
+    /// The distance in km from `point` to coordinates in 1e-7 degree (a record's, already read).
+    @inline(__always)
+    static func distanceKm(from point: GeoPoint, latitudeE7: Int32, longitudeE7: Int32) -> Double {
+        GeoPoint.haversineKm(point.latitude, point.longitude, Double(latitudeE7) / Double(Coordinate.scale), Double(longitudeE7) / Double(Coordinate.scale))
     }
 
     /// `matches` (one per record) that pass `filter`, in `order`, near `near` when given: ranked by
@@ -88,7 +94,7 @@ extension _IndexBytes {
             keyed.reserveCapacity(kept.count)
             for match in kept {
                 let record = Int(match.record)
-                let base = (population(record) + 1) * Ranking.weight(ofClass: match.matchClass)
+                let base = Ranking.nearBase(population: population(record), ofClass: match.matchClass)
                 let score = Double(base) * near.boost(distanceKm: try distanceKm(from: near.point, toRecord: record))
                 keyed.append((score, match.kind, match))
             }
@@ -175,7 +181,7 @@ extension _IndexBytes {
         }
         var bases: [UInt64] = []
         bases.reserveCapacity(matches.count)
-        for match in matches { bases.append((population(Int(match.record)) + 1) * Ranking.weight(ofClass: match.matchClass)) }
+        for match in matches { bases.append(Ranking.nearBase(population: population(Int(match.record)), ofClass: match.matchClass)) }
         // The least score among the matches of the `length` greatest bases.
         var greatest = Selection<BaseKey>(length: length)
         for (position, base) in bases.enumerated() { greatest.offer(BaseKey(base: base, position: position), 0) }

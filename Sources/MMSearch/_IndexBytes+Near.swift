@@ -82,22 +82,28 @@ extension _IndexBytes {
         func reach(_ base: Double, _ a: Double) -> Double {
             base * near.boost(distanceKm: 2 * GeoPoint.earthRadiusKm * Swift.min(1, Swift.max(0, a)).squareRoot()) * (1 + 1e-9)
         }
-        /// Scores record `record` by `matchClass` and offers it (once a record: a better score replaces
-        /// its own); its distance is computed only when a bound from its coordinates can reach the page.
-        func offer(_ record: Int, matchClass: UInt32, kind: UInt32, entry: UInt32) throws(MMSearchError) {
-            let base = Double((population(record) + 1) * Ranking.weight(ofClass: matchClass))
+        /// Offers record `record` with its base (`Ranking.nearBase`) scored near the point (once a record:
+        /// a better score replaces its own); its distance is computed only when a bound from its
+        /// coordinates can reach the page.
+        func offer(_ record: Int, base: UInt64, kind: UInt32, entry: UInt32) throws(MMSearchError) {
+            let base = Double(base)
             if base * 1001 < floor { return }
             let (latitude, longitude) = try coordinates(ofRecord: record)
             if reach(base, bound.a(south: latitude, north: latitude, west: longitude, east: longitude)) < floor { return }
-            let scale = Double(Coordinate.scale)
-            let distance = GeoPoint.haversineKm(near.point.latitude, near.point.longitude, Double(latitude) / scale, Double(longitude) / scale)
+            let distance = Self.distanceKm(from: near.point, latitudeE7: latitude, longitudeE7: longitude)
             page.offerOnce(NearKey(score: base * near.boost(distanceKm: distance), kind: kind, record: UInt32(record)), entry)
         }
-        let stored = Int(summary.top_first) ..< Int(summary.top_first) + Swift.min(Int(summary.record_count), Int(MMS_TOP_COUNT))
-        for position in stored {
+        /// Offers TOP's record at `position` (a stored page's or a list's), by its stored class and kind;
+        /// returns its base.
+        @discardableResult
+        func offerStored(_ position: Int) throws(MMSearchError) -> UInt64 {
             let rank = try topRank(position), match = try topMatch(position)
-            try offer(Int(match.record), matchClass: rank.matchClass, kind: rank.kind, entry: match.entry)
+            let base = Ranking.nearBase(population: population(Int(match.record)), ofClass: rank.matchClass)
+            try offer(Int(match.record), base: base, kind: rank.kind, entry: match.entry)
+            return base
         }
+        let stored = Int(summary.top_first) ..< Int(summary.top_first) + Swift.min(Int(summary.record_count), Int(MMS_TOP_COUNT))
+        for position in stored { try offerStored(position) }
         let primary = summary.primaryRecords
         if !primary.isEmpty {
             /// Offers a point of the primary range.
@@ -106,7 +112,7 @@ extension _IndexBytes {
                 let current = floor
                 if NearBound.value(point.bound) * 100 * 1001 < current { return }
                 if reach(NearBound.value(point.bound) * 100, bound.a(cell: box.cell(latitude: point.cell.latitude, longitude: point.cell.longitude))) < current { return }
-                try offer(point.record, matchClass: 2, kind: 0, entry: primaryEntry | UInt32(point.record))
+                try offer(point.record, base: Ranking.nearBase(population: population(point.record), ofClass: 2), kind: 0, entry: primaryEntry | UInt32(point.record))
             }
             var heap: [NearFrame] = []
             heap.reserveCapacity(64)
@@ -174,12 +180,8 @@ extension _IndexBytes {
                 try push(high)
             }
         }
-        for position in list {
-            let rank = try topRank(position), match = try topMatch(position)
-            let base = (population(Int(match.record)) + 1) * Ranking.weight(ofClass: rank.matchClass)
-            if Double(base) * 1001 < floor { break }
-            try offer(Int(match.record), matchClass: rank.matchClass, kind: rank.kind, entry: match.entry)
-        }
+        // In base order: once a base cannot reach the page (`offer` turned it down), no later one can.
+        for position in list where Double(try offerStored(position)) * 1001 < floor { break }
         // A record the tree found is matched by its PRIMARY entry: its display name's, or for a record
         // without one the name standing in (`emptyQueryEntry`); offered as the display name's, here made right.
         var matches: [_Match] = []

@@ -112,7 +112,7 @@ struct SummaryBuilder {
             // primary name, is numbered by its empty name: outside it), by base.
             if touched.count > Int(MMS_NEAR_LIST_THRESHOLD) {
                 func base(_ record: UInt32) -> UInt64 {
-                    (UInt64(populations.isEmpty ? 0 : populations[Int(record)]) + 1) * Ranking.weight(ofClass: bestClass[Int(record)])
+                    Ranking.nearBase(population: UInt64(populations.isEmpty ? 0 : populations[Int(record)]), ofClass: bestClass[Int(record)])
                 }
                 // A search scores the stored page first, so the page's last score is never below the least
                 // of its bases: a match whose base x 1001 is below that never reaches a page.
