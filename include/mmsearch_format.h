@@ -235,19 +235,24 @@
  * in as its primary name: it is numbered by its empty name. The others (best class 0: a primary name
  * typed whole; 1, 3, 5: another name; 4, 6: a word; and those records) are listed at the node.
  * NEAR_POINTS is an implicit k-d tree over (record number, latitude, longitude), as SPATIAL is over
- * place: one point per record, no node structs. The node of a range [lo, hi) at depth d (the root's
- * [0, record_count) at depth 0) is a leaf when hi - lo <= MMS_NEAR_LEAF_SIZE, else split at
- * m = lo + (hi - lo) / 2 (NEAR_POINTS[m] its pivot, its low child [lo, m) and high child [m + 1, hi),
- * at depth d + 1) on axis d % 4: 0 and 1 the record number (every record under the low child numbers
- * below the pivot's, every one under the high child above it), 2 the latitude and 3 the longitude
- * (every record under the low child at most the pivot's coordinate, under the high child at least it).
- * The record number is split twice as often as each coordinate: a prefix's range is narrow, and a walk
- * leaves the nodes outside it. Boxes and cells are SPATIAL's ("Boxes and cells"), a box cut only at a
- * latitude or longitude split; a node's records lie between the record-number splits above it. A
- * point is its record's cells in its node's box, its record number, and a population bound, a code c
- * (MMS_NEAR_BOUND_BITS) for which (population + 1) <= 2^(c / 8) (as a double; 255 bounds every number)
- * holds for every record of the pivot's subtree (itself included), or for a leaf point its own
- * record: the least such code.
+ * place: one point per record, no node structs. The node of a non-empty range [lo, hi) at depth d
+ * (the root's [0, record_count) at depth 0) holds first its top, NEAR_POINTS[lo]: a record whose
+ * population bound is the greatest of the node's (the builder takes the least record number of
+ * those). A node is a leaf when hi - lo <= MMS_NEAR_LEAF_SIZE: its other points NEAR_POINTS[lo + 1 ..<
+ * hi], in any order. Else the rest [lo + 1, hi) is split at m = lo + 1 + (hi - lo - 1) / 2
+ * (NEAR_POINTS[m] its pivot, its low child [lo + 1, m) and high child [m + 1, hi), at depth d + 1) on
+ * axis d % 4: 0 and 1 the record number (every record under the low child numbers below the pivot's,
+ * every one under the high child above it), 2 the latitude and 3 the longitude (every record under
+ * the low child at most the pivot's coordinate, under the high child at least it). The record number
+ * is split twice as often as each coordinate: a prefix's range is narrow, and a walk leaves the nodes
+ * outside it. The top takes a node's greatest bound out of its subtrees (a priority search tree's
+ * rule), so a child's bound is its own top's, and bounds fall quickly down the tree (under version
+ * 18's pivots, which held their subtrees' greatest, a big city's bound stayed on every node above
+ * it). Boxes and cells are SPATIAL's ("Boxes and cells"), a box cut only at a latitude or longitude
+ * split; a node's records (its top's too) lie in its box and between the record-number splits above
+ * it. A point is its record's cells in its node's box, its record number, and its record's
+ * population bound: the least code c (MMS_NEAR_BOUND_BITS) for which (population + 1) <= 2^(c / 8) (as
+ * a double; 255 bounds every number).
  * NEAR_LISTS holds, sorted by node, one mms_near_list for each summarized node with more than
  * MMS_NEAR_LIST_THRESHOLD records whose other matches (best class not 2, or outside the primary range)
  * that may reach a page (base x 1001 at least the least base of the node's stored page, which a search
@@ -256,8 +261,8 @@
  * its class and kind, for a query as long as the node's prefix, as a first page holds them), in order
  * of (population + 1) x weight descending, then record number. A node without one is scanned.
  * A search near a point with no filter at a node with a list scores the summary's stored page, then
- * walks the tree best first from the node with the greatest bound, bound(c) x 100 x boost(the least
- * distance to its box), leaving nodes whose record numbers miss the primary range, scoring each
+ * walks the tree best first from the node with the greatest bound, bound(its top's c) x 100 x
+ * boost(the least distance to its box), leaving nodes whose record numbers miss the primary range, scoring each
  * record of the range as class 2; then reads the list until (population + 1) x weight x 1001 falls
  * below the page's last score. A record on both keeps its better score (the list's).
  *
@@ -473,7 +478,8 @@
  *   record order; the width the smallest section's), and SPATIAL a k-d tree
  *   of every record exactly once (every record inside the box its ancestors' splits at their
  *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it); NEAR_POINTS
- *   the same over (record number, latitude, longitude), each bound the least that holds; the near
+ *   the same over (record number, latitude, longitude), each bound its record's, each node's top's the
+ *   greatest of the node's; the near
  *   lists sorted, exactly where they belong, holding what the node's matches give; the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
  *   their steps the stream as "Country entries" says (each block's codes starting where the block
  *   before's end, every bit past them zero), each run's positions
@@ -497,7 +503,8 @@
  * version 12 (country entries' gaps at a width per block) and version 13 (child counts as a byte a
  * node in the child blocks) and version 14 (every population at the greatest's width) and version 15
  * (the spellings' texts in NAMES) and version 16 (spatial cells on a fixed grid) and version 17 (no
- * name-and-place tree or near lists) are not read by version 18.
+ * name-and-place tree or near lists) and version 18 (each NEAR_POINTS pivot with its subtree's greatest
+ * population bound, no node's top) are not read by version 19.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -518,7 +525,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 18u
+#define MMS_FORMAT_VERSION 19u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */

@@ -163,8 +163,8 @@ private struct _Verifier {
     /// NEAR_POINTS ("Near a point"): every record exactly once; each record between the record-number
     /// splits above it and inside the box the latitude and longitude splits give it (the world cut at
     /// each such ancestor's pivot's coordinate), so inside the box a reader knows; every point's cells its
-    /// record's in that box; every bound the least that holds: a leaf point's its own record's, a
-    /// pivot's the greatest of its subtree's. O(record_count log record_count).
+    /// record's in that box; every bound its record's own, and each node's top's the greatest of its
+    /// node's. O(record_count log record_count).
     func checkNearPoints() throws(MMSearchError) {
         var seen = [Bool](repeating: false, count: layout.recordCount)
         func offset(_ position: Int) -> Int { layout.nearPoints.byteOffset(position) }
@@ -188,39 +188,49 @@ private struct _Verifier {
             }
             return (point, at, NearBound.code(population: index.population(record)))
         }
-        /// Checks the subtree of `range` at `depth`; returns its greatest bound.
-        func subtree(_ range: Range<Int>, depth: Int, box: _SpatialBox, tree: _SpatialBox, records: Range<Int>) throws(MMSearchError) -> UInt32 {
-            if range.count <= Int(MMS_NEAR_LEAF_SIZE) {
-                var greatest: UInt32 = 0
-                for position in range {
-                    let (point, _, bound) = try check(position, in: box, tree: tree, records: records)
-                    guard point.bound == bound else {
-                        throw corrupt(offset(position), "near point \(position) has the population bound \(point.bound); its record's is \(bound)")
-                    }
-                    greatest = max(greatest, bound)
-                }
-                return greatest
+        /// The point at `position`, checked as `check` does, with its record's own bound, which must be
+        /// at most `top` (its node's top's).
+        func checkOwn(_ position: Int, in box: _SpatialBox, tree: _SpatialBox, records: Range<Int>, top: UInt32) throws(MMSearchError) -> (point: _IndexBytes.NearPoint, at: (latitude: Int32, longitude: Int32)) {
+            let (point, at, bound) = try check(position, in: box, tree: tree, records: records)
+            guard point.bound == bound else {
+                throw corrupt(offset(position), "near point \(position) has the population bound \(point.bound); its record's is \(bound)")
             }
-            let middle = range.lowerBound + range.count / 2
-            let (pivot, at, own) = try check(middle, in: box, tree: tree, records: records)
+            guard bound <= top else {
+                throw corrupt(offset(position), "near point \(position) has the population bound \(bound), above its node's top's, \(top)")
+            }
+            return (point, at)
+        }
+        /// Checks the subtree of `range` (not empty) at `depth`: its top first, its greatest bound.
+        func subtree(_ range: Range<Int>, depth: Int, box: _SpatialBox, tree: _SpatialBox, records: Range<Int>) throws(MMSearchError) {
+            let top = try checkOwn(range.lowerBound, in: box, tree: tree, records: records, top: NearBound.unbounded).point.bound
+            let rest = range.lowerBound + 1 ..< range.upperBound
+            if range.count <= Int(MMS_NEAR_LEAF_SIZE) {
+                for position in rest { _ = try checkOwn(position, in: box, tree: tree, records: records, top: top) }
+                return
+            }
+            let middle = rest.lowerBound + rest.count / 2
+            let (pivot, at) = try checkOwn(middle, in: box, tree: tree, records: records, top: top)
             let axis = depth % 4
-            var greatest = own
+            let children: [(range: Range<Int>, box: _SpatialBox, tree: _SpatialBox, records: Range<Int>)]
             if axis < 2 {
-                greatest = max(greatest, try subtree(range.lowerBound ..< middle, depth: depth + 1, box: box, tree: tree, records: records.lowerBound ..< pivot.record))
-                greatest = max(greatest, try subtree(middle + 1 ..< range.upperBound, depth: depth + 1, box: box, tree: tree, records: pivot.record + 1 ..< records.upperBound))
+                children = [(rest.lowerBound ..< middle, box, tree, records.lowerBound ..< pivot.record),
+                            (middle + 1 ..< rest.upperBound, box, tree, pivot.record + 1 ..< records.upperBound)]
             } else {
                 let longitude = axis == 3
                 let (low, high) = box.split(longitude: longitude, atCell: box.cell(latitude: pivot.cell.latitude, longitude: pivot.cell.longitude))
                 let (lowTree, highTree) = tree.split(longitude: longitude, at: longitude ? at.longitude : at.latitude)
-                greatest = max(greatest, try subtree(range.lowerBound ..< middle, depth: depth + 1, box: low, tree: lowTree, records: records))
-                greatest = max(greatest, try subtree(middle + 1 ..< range.upperBound, depth: depth + 1, box: high, tree: highTree, records: records))
+                children = [(rest.lowerBound ..< middle, low, lowTree, records), (middle + 1 ..< rest.upperBound, high, highTree, records)]
             }
-            guard pivot.bound == greatest else {
-                throw corrupt(offset(middle), "near point \(middle) has the population bound \(pivot.bound); its subtree's greatest is \(greatest)")
+            for child in children where !child.range.isEmpty {
+                // A child's top holds its greatest: at most this node's top.
+                let childTop = try index.nearPoint(child.range.lowerBound).bound
+                guard childTop <= top else {
+                    throw corrupt(offset(child.range.lowerBound), "near point \(child.range.lowerBound) has the population bound \(childTop), above its parent's top's, \(top)")
+                }
+                try subtree(child.range, depth: depth + 1, box: child.box, tree: child.tree, records: child.records)
             }
-            return greatest
         }
-        _ = try subtree(0 ..< layout.recordCount, depth: 0, box: .world, tree: .world, records: 0 ..< layout.recordCount)
+        if layout.recordCount > 0 { try subtree(0 ..< layout.recordCount, depth: 0, box: .world, tree: .world, records: 0 ..< layout.recordCount) }
     }
 
     /// Regions and countries: each well formed (names in the pool, followed by their end byte, the

@@ -221,6 +221,14 @@ package enum NearBound {
         code >= unbounded ? .infinity : CMath.exp2(Double(code) / 8)
     }
 
+    /// What code `code` bounds the base of a record matched by a primary name's prefix by (class 2,
+    /// `Ranking.nearBase`): `value(code)` times the class's weight, from a table (a near page asks it
+    /// for every node and point it considers).
+    @inline(__always)
+    static func primaryBase(_ code: UInt32) -> Double { primaryBases[Int(Swift.min(code, unbounded))] }
+
+    private static let primaryBases: [Double] = (0 ... unbounded).map { value($0) * Double(Ranking.weight(ofClass: 2)) }
+
     /// The least code that bounds `population`.
     package static func code(population: UInt64) -> UInt32 {
         let target = Double(population) + 1

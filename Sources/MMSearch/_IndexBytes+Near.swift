@@ -25,6 +25,13 @@ extension _IndexBytes {
                          record: record, bound: bits(start, at: bit + fields.bound, UInt64(NearBound.unbounded)))
     }
 
+    /// The population bound of NEAR_POINTS' point at `position` (below the record count: checked by the
+    /// caller) alone: what a walk reads of a node before it enters it.
+    @inline(__always)
+    func nearBound(_ position: Int) -> UInt32 {
+        bits(layout.nearPoints.start, at: position * layout.nearPoints.width + layout.nearPoint.bound, UInt64(NearBound.unbounded))
+    }
+
     /// NEAR_LISTS[index]: its node and its range of TOP, checked to lie inside TOP and be at most
     /// MMS_NEAR_LIST_MAX long.
     func nearList(_ index: Int) throws(MMSearchError) -> (node: Int, top: Range<Int>) {
@@ -54,33 +61,44 @@ extension _IndexBytes {
     }
 
     /// A node of the tree still to enter: its range of NEAR_POINTS, depth, box, the record numbers its
-    /// records lie within, and a bound of its records' scores.
+    /// records lie within, what its top's population bound allows a record's base ((population + 1) x
+    /// 100), and the boost at the least distance to its box, or until `measured` to its parent's (no
+    /// less).
     struct NearFrame {
         var low: Int32
         var high: Int32
         var depth: Int32
+        var measured: Bool
         var box: _SpatialBox
         var records: Range<Int32>
+        var base: Double
+        var boost: Double
+    }
+
+    /// A frame waiting on the walk's max-heap: its bound (its base times its boost) and its place in the
+    /// frames, so that the heap moves 16 bytes, not a frame.
+    struct NearWaiting {
         var bound: Double
+        var frame: Int32
     }
 
     /// The first `length` matches under the summarized node `located`, whose other matches are the TOP
     /// range `list`, ranked near `near` as `firstRanked` ranks every match: the summary's stored page
     /// scored first (a floor at once), then the tree's records of the primary range best first, each as
-    /// class 2 (its best: the others are listed), a node entered only while its bound,
-    /// bound(code) × 100 × boost(the least distance to its box), can reach the page; then the list
-    /// until (population + 1) × weight × 1001 cannot. Each score is the one a scan computes.
+    /// class 2 (its best: the others are listed), a node entered only while its bound, bound(its top's
+    /// code) × 100 × boost(the least distance to its box), can reach the page; then the list until
+    /// (population + 1) × weight × 1001 cannot. Each score is the one a scan computes.
     func firstRankedNear(under located: Located, summary: mms_summary, list: Range<Int>, near: Proximity, length: Int) throws(MMSearchError) -> [_Match] {
         var page = Selection<NearKey>(length: length)
         var floor: Double { page.items.count == length ? page.items[length - 1].key.score : 0 }
         let bound = _HaversineBound(Haversine(latitude: near.point.latitude, longitude: near.point.longitude))
         let primaryEntry = MMS_KIND_PRIMARY.rawValue << MMS_ENTRY_KIND_SHIFT
-        /// The greatest score a base can have at a lower bound `a` of haversine's `a`, taken a relative
-        /// 1e-9 larger (the roundings): its distance is at least 2R√a (asin x >= x), which costs a square
+        /// The greatest boost at a lower bound `a` of haversine's `a`, taken a relative 1e-9 larger (the
+        /// roundings, and exp2 for pow): its distance is at least 2R√a (asin x >= x), which costs a square
         /// root where the distance costs an asin too.
         @inline(__always)
-        func reach(_ base: Double, _ a: Double) -> Double {
-            base * near.boost(distanceKm: 2 * GeoPoint.earthRadiusKm * Swift.min(1, Swift.max(0, a)).squareRoot()) * (1 + 1e-9)
+        func boost(_ a: Double) -> Double {
+            (1 + 1000 * CMath.exp2(-2 * GeoPoint.earthRadiusKm * Swift.min(1, Swift.max(0, a)).squareRoot() / near.halfDistanceKm)) * (1 + 1e-9)
         }
         /// Offers record `record` with its base (`Ranking.nearBase`) scored near the point (once a record:
         /// a better score replaces its own); its distance is computed only when a bound from its
@@ -89,7 +107,8 @@ extension _IndexBytes {
             let base = Double(base)
             if base * 1001 < floor { return }
             let (latitude, longitude) = try coordinates(ofRecord: record)
-            if reach(base, bound.a(south: latitude, north: latitude, west: longitude, east: longitude)) < floor { return }
+            // A place's own bound: the first of a box's, nearly its exact `a` (a cell's is the same).
+            if base * boost(bound.a(cell: _SpatialBox(south: latitude, north: latitude, west: longitude, east: longitude))) < floor { return }
             let distance = Self.distanceKm(from: near.point, latitudeE7: latitude, longitudeE7: longitude)
             page.offerOnce(NearKey(score: base * near.boost(distanceKm: distance), kind: kind, record: UInt32(record)), entry)
         }
@@ -106,25 +125,37 @@ extension _IndexBytes {
         for position in stored { try offerStored(position) }
         let primary = summary.primaryRecords
         if !primary.isEmpty {
-            /// Offers a point of the primary range.
-            func consider(_ point: NearPoint, in box: _SpatialBox) throws(MMSearchError) {
+            /// Offers a point of the primary range, inside a node whose boost is `boost`.
+            func consider(_ point: NearPoint, in box: _SpatialBox, boost nodeBoost: Double) throws(MMSearchError) {
                 guard primary.contains(point.record) else { return }
-                let current = floor
-                if NearBound.value(point.bound) * 100 * 1001 < current { return }
-                if reach(NearBound.value(point.bound) * 100, bound.a(cell: box.cell(latitude: point.cell.latitude, longitude: point.cell.longitude))) < current { return }
+                let current = floor, base = NearBound.primaryBase(point.bound)
+                if base * nodeBoost < current { return }
+                if base * boost(bound.a(cell: box.cell(latitude: point.cell.latitude, longitude: point.cell.longitude))) < current { return }
                 try offer(point.record, base: Ranking.nearBase(population: population(point.record), ofClass: 2), kind: 0, entry: primaryEntry | UInt32(point.record))
             }
-            var heap: [NearFrame] = []
+            // Best first: the frames entered or waiting, and a max-heap of those waiting, by bound. A
+            // child is measured (its box's boost computed) when it is taken off the heap, not when it is
+            // put there: many wait there until the page is full. Until then its parent's boost bounds it.
+            var frames: [NearFrame] = []
+            var heap: [NearWaiting] = []
+            frames.reserveCapacity(256)
             heap.reserveCapacity(64)
-            let records = Int32(truncatingIfNeeded: layout.recordCount)
-            heap.append(NearFrame(low: 0, high: records, depth: 0, box: .world, records: 0 ..< records, bound: .infinity))
-            let leaf = Int32(MMS_NEAR_LEAF_SIZE)
-            var entered = 0
-            while let frame = heap.first {
-                if frame.bound < floor { break }
-                // Take the greatest off the max-heap.
+            func push(_ waiting: NearWaiting) {
+                heap.append(waiting)
+                heap.withUnsafeMutableBufferPointer { heap in
+                    var position = heap.count - 1
+                    while position > 0 {
+                        let parent = (position - 1) / 2
+                        guard heap[position].bound > heap[parent].bound else { break }
+                        heap.swapAt(position, parent)
+                        position = parent
+                    }
+                }
+            }
+            func pop() {
                 let last = heap.removeLast()
-                if !heap.isEmpty {
+                guard !heap.isEmpty else { return }
+                heap.withUnsafeMutableBufferPointer { heap in
                     heap[0] = last
                     var parent = 0
                     while true {
@@ -137,20 +168,47 @@ extension _IndexBytes {
                         parent = greatest
                     }
                 }
+            }
+            let records = Int32(truncatingIfNeeded: layout.recordCount)
+            frames.append(NearFrame(low: 0, high: records, depth: 0, measured: true, box: .world, records: 0 ..< records, base: .infinity, boost: 1001 * (1 + 1e-9)))
+            heap.append(NearWaiting(bound: .infinity, frame: 0))
+            let leaf = Int32(MMS_NEAR_LEAF_SIZE)
+            var entered = 0
+            while let top = heap.first {
+                if top.bound < floor { break }
+                pop()
+                var frame = frames[Int(top.frame)]
+                if !frame.measured {
+                    frame.boost = boost(bound.a(south: frame.box.south, north: frame.box.north, west: frame.box.west, east: frame.box.east))
+                    frame.measured = true
+                    frames[Int(top.frame)] = frame
+                    let measured = frame.base * frame.boost
+                    if measured < floor { continue }
+                    if let next = heap.first, measured < next.bound {
+                        push(NearWaiting(bound: measured, frame: top.frame))
+                        continue
+                    }
+                }
                 entered += 1
                 guard entered <= layout.recordCount, 0 <= frame.low, frame.low <= frame.high, Int(frame.high) <= layout.recordCount else {
                     throw corrupt(layout.nearPoints.start, "the near points' tree does not hold \(layout.recordCount) points")
                 }
+                // The node's top (its greatest bound), then a leaf's other points, or the pivot.
+                try consider(try nearPoint(Int(frame.low)), in: frame.box, boost: frame.boost)
                 if frame.high - frame.low <= leaf {
-                    for position in Int(frame.low) ..< Int(frame.high) { try consider(try nearPoint(position), in: frame.box) }
+                    for position in Int(frame.low) + 1 ..< Int(frame.high) { try consider(try nearPoint(position), in: frame.box, boost: frame.boost) }
                     continue
                 }
-                let middle = Int(frame.low) + Int(frame.high - frame.low) / 2
+                let rest = Int(frame.low) + 1
+                let middle = rest + (Int(frame.high) - rest) / 2
                 let pivot = try nearPoint(middle)
-                try consider(pivot, in: frame.box)
+                try consider(pivot, in: frame.box, boost: frame.boost)
                 let axis = frame.depth % 4
-                var low = NearFrame(low: frame.low, high: Int32(middle), depth: frame.depth + 1, box: frame.box, records: frame.records, bound: 0)
-                var high = NearFrame(low: Int32(middle + 1), high: frame.high, depth: frame.depth + 1, box: frame.box, records: frame.records, bound: 0)
+                var low = NearFrame(low: Int32(rest), high: Int32(middle), depth: frame.depth + 1, measured: axis < 2, box: frame.box,
+                                    records: frame.records, base: 0, boost: frame.boost)
+                var high = low
+                high.low = Int32(middle + 1)
+                high.high = frame.high
                 if axis < 2 {
                     let split = Int32(truncatingIfNeeded: pivot.record)
                     low.records = frame.records.lowerBound ..< Swift.max(frame.records.lowerBound, Swift.min(split, frame.records.upperBound))
@@ -158,26 +216,19 @@ extension _IndexBytes {
                 } else {
                     (low.box, high.box) = frame.box.split(longitude: axis == 3, atCell: frame.box.cell(latitude: pivot.cell.latitude, longitude: pivot.cell.longitude))
                 }
-                /// Puts `child` on the heap if it holds some of the primary range and its bound can reach the page.
-                func push(_ child: NearFrame) throws(MMSearchError) {
+                /// Puts `child` on the heap if it holds some of the primary range and its bound (its
+                /// top's code times its boost so far) can reach the page.
+                func wait(_ child: NearFrame) {
                     guard child.low < child.high, Int(child.records.lowerBound) < primary.upperBound, primary.lowerBound < Int(child.records.upperBound) else { return }
                     var child = child
-                    // A node's bound: its pivot's (its subtree's), a leaf's its parent's.
-                    let code = child.high - child.low > leaf ? try nearPoint(Int(child.low) + Int(child.high - child.low) / 2).bound : pivot.bound
-                    if NearBound.value(code) * 100 * 1001 < floor { return }
-                    child.bound = reach(NearBound.value(code) * 100, bound.a(south: child.box.south, north: child.box.north, west: child.box.west, east: child.box.east))
-                    guard child.bound >= floor else { return }
-                    heap.append(child)
-                    var position = heap.count - 1
-                    while position > 0 {
-                        let parent = (position - 1) / 2
-                        guard heap[position].bound > heap[parent].bound else { break }
-                        heap.swapAt(position, parent)
-                        position = parent
-                    }
+                    child.base = NearBound.primaryBase(nearBound(Int(child.low)))
+                    let bound = child.base * child.boost
+                    guard bound >= floor else { return }
+                    frames.append(child)
+                    push(NearWaiting(bound: bound, frame: Int32(truncatingIfNeeded: frames.count - 1)))
                 }
-                try push(low)
-                try push(high)
+                wait(low)
+                wait(high)
             }
         }
         // In base order: once a base cannot reach the page (`offer` turned it down), no later one can.
