@@ -534,13 +534,7 @@ extension _IndexBytes {
             let records = isSummarized ? try summary(ofNode: located.node).primaryRecords : try primaryRecords(in: located.entries)
             return (records.count, .recordRange(records))
         }
-        // A qualifier match's record is looked at name by name below (its key matches' class); when
-        // there are many ("san luis ": every San Luis), reading the node's entries once costs less.
-        // One record's names cost about as much as 32 entries (median search time of a keystroke,
-        // 256 against 32: "villa " 108 -> 8 µs, "lake " 50 -> 13, "la " 65 -> 31, "san luis " 21 -> 22;
-        // MMSEARCH_BENCH_TIMES, 2026-11-26).
-        let entriesPerQualifier = 32
-        guard isSummarized, located.entries.count / entriesPerQualifier >= qualified.count else {
+        guard isSummarized, Self.readsQualifiersAlone(located, qualified) else {
             let matches = try evaluate([located], for: ClassKeys(query: query), match: match, order: order, qualified: qualified)
             return (matches.count, .listed(matches))
         }
@@ -549,17 +543,40 @@ extension _IndexBytes {
         guard stored <= located.entries.count else { // every record counted has an entry here
             throw corrupt(layout.summaries.start, "the summary of node \(located.node) counts \(stored) records under \(located.entries.count) entries")
         }
-        // The summary counts key matches; a qualifier match adds its record when that has none, and
-        // matters to the order only when it ranks its record better.
+        let (added, raising) = try qualifierChanges(qualified, query: query, match: match)
+        let top = match == .words && order == .rank
+            ? Int(summary.top_first) ..< Int(summary.top_first) + min(stored, Int(MMS_TOP_COUNT)) : nil
+        return (stored + added, .summarized(located, query: query, top: top, qualified: raising))
+    }
+
+    /// Whether a summarized node's "Name, Qualifier" matches are best looked at one by one, name by
+    /// name (`qualifierChanges`), beside its summary; when there are many ("san luis ": every San Luis),
+    /// reading the node's entries once costs less. One record's names cost about as much as 32
+    /// entries (median search time of a keystroke, 256 against 32: "villa " 108 -> 8 µs, "lake " 50 ->
+    /// 13, "la " 65 -> 31, "san luis " 21 -> 22; MMSEARCH_BENCH_TIMES, 2026-11-26).
+    static func readsQualifiersAlone(_ located: Located, _ qualified: [_Ranked]) -> Bool {
+        let entriesPerQualifier = 32
+        return located.entries.count / entriesPerQualifier >= qualified.count
+    }
+
+    /// What the "Name, Qualifier" matches `qualified` change at a summarized node, whose summary counts
+    /// and ranks its key matches: the records they add (matched by no key), and the matches that rank
+    /// a record better than its keys (a better class), each as its record's best match: the qualifier's
+    /// class and entry, the least kind of both (`merged`'s).
+    func qualifierChanges(_ qualified: [_Ranked], query: [UInt8], match: MatchMode) throws(MMSearchError) -> (added: Int, raising: [_Ranked]) {
         var added = 0
         var raising: [_Ranked] = []
         for candidate in qualified {
             let key = try bestKeyClass(ofRecord: Int(candidate.record), query: query, match: match)
             if key == nil { added += 1 }
-            if candidate.matchClass < key?.matchClass ?? Ranking.classCount || candidate.kind < key?.kind ?? 3 { raising.append(candidate) }
+            // A class's kind is at most its record's least kind at the same class: a better kind alone
+            // never raises a record, and a raised record keeps the least kind of both.
+            if candidate.matchClass < key?.matchClass ?? Ranking.classCount {
+                var raised = candidate
+                raised.kind = Swift.min(candidate.kind, key?.kind ?? candidate.kind)
+                raising.append(raised)
+            }
         }
-        let top = match == .words && order == .rank
-            ? Int(summary.top_first) ..< Int(summary.top_first) + min(stored, Int(MMS_TOP_COUNT)) : nil
-        return (stored + added, .summarized(located, query: query, top: top, qualified: raising))
+        return (added, raising)
     }
 }

@@ -126,13 +126,15 @@ extension _IndexBytes {
             if near == nil, match == .words, let resolved, let paged = try countryPagePlan(query, lookedUp: lookedUp, filter: resolved) {
                 return (paged.count, paged.plan, 0)
             }
-            // Near a point, unfiltered, at a big node with a near list: its first page from the tree and
-            // the list ("Near a point"), its count the summary's; the matches are read for a later page.
-            if let near, resolved == nil, match == .words, lookedUp.qualified.isEmpty, let located = lookedUp.located,
-               located.entries.count > Int(MMS_SUMMARY_THRESHOLD), let list = try nearList(ofNode: located.node) {
+            // Near a point, unfiltered, at a big node with a near list: its first page from the tree, the
+            // list and the "Name, Qualifier" matches ("Near a point"), its count the summary's and theirs;
+            // the matches are read for a later page.
+            if let near, resolved == nil, match == .words, let located = lookedUp.located, located.entries.count > Int(MMS_SUMMARY_THRESHOLD),
+               Self.readsQualifiersAlone(located, lookedUp.qualified), let list = try nearList(ofNode: located.node) {
                 let summary = try summary(ofNode: located.node)
-                let page = try firstRankedNear(under: located, summary: summary, list: list, near: near, length: Int(MMS_TOP_COUNT))
-                return (Int(summary.record_count), .firstPage(page, SearchResults.Rest(query: query, match: match, filter: filter, near: near)), 0)
+                let (added, raising) = try qualifierChanges(lookedUp.qualified, query: query, match: match)
+                let page = try firstRankedNear(under: located, summary: summary, list: list, qualified: raising, near: near, length: Int(MMS_TOP_COUNT))
+                return (Int(summary.record_count) + added, .firstPage(page, SearchResults.Rest(query: query, match: match, filter: filter, near: near)), 0)
             }
             let kept = try allMatches(query, match: match, filter: resolved, lookedUp: lookedUp)
             if !kept.isEmpty || typos == .off {

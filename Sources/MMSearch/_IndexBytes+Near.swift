@@ -83,12 +83,14 @@ extension _IndexBytes {
     }
 
     /// The first `length` matches under the summarized node `located`, whose other matches are the TOP
-    /// range `list`, ranked near `near` as `firstRanked` ranks every match: the summary's stored page
-    /// scored first (a floor at once), then the tree's records of the primary range best first, each as
-    /// class 2 (its best: the others are listed), a node entered only while its bound, bound(its top's
-    /// code) × 100 × boost(the least distance to its box), can reach the page; then the list until
-    /// (population + 1) × weight × 1001 cannot. Each score is the one a scan computes.
-    func firstRankedNear(under located: Located, summary: mms_summary, list: Range<Int>, near: Proximity, length: Int) throws(MMSearchError) -> [_Match] {
+    /// range `list`, and of the "Name, Qualifier" matches that raise a record or add one (`qualified`,
+    /// `qualifierChanges`), ranked near `near` as `firstRanked` ranks every match: the summary's stored
+    /// page and `qualified` scored first (a floor at once), then the tree's records of the primary
+    /// range best first, each as class 2 (its best: the others are listed), a node entered only while
+    /// its bound, bound(its top's code) × 100 × boost(the least distance to its box), can reach the
+    /// page; then the list until (population + 1) × weight × 1001 cannot. Each score is the one a scan
+    /// computes.
+    func firstRankedNear(under located: Located, summary: mms_summary, list: Range<Int>, qualified: [_Ranked], near: Proximity, length: Int) throws(MMSearchError) -> [_Match] {
         var page = Selection<NearKey>(length: length)
         var floor: Double { page.items.count == length ? page.items[length - 1].key.score : 0 }
         let bound = _HaversineBound(Haversine(latitude: near.point.latitude, longitude: near.point.longitude))
@@ -123,6 +125,10 @@ extension _IndexBytes {
         }
         let stored = Int(summary.top_first) ..< Int(summary.top_first) + Swift.min(Int(summary.record_count), Int(MMS_TOP_COUNT))
         for position in stored { try offerStored(position) }
+        // A qualifier's score is its record's best (a better class than its keys'): `offerOnce` keeps it.
+        for match in qualified {
+            try offer(Int(match.record), base: Ranking.nearBase(population: population(Int(match.record)), ofClass: match.matchClass), kind: match.kind, entry: match.entry)
+        }
         let primary = summary.primaryRecords
         if !primary.isEmpty {
             /// Offers a point of the primary range, inside a node whose boost is `boost`.

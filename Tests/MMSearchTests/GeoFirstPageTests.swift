@@ -49,9 +49,10 @@ import Testing
         var generator = SeededRandom(seed: 21)
         var sample = (0 ..< FullTests.count(quick: 40, full: 500)).map { _ in lines[Int(generator.next() % UInt64(lines.count))] }
         // Big nodes, whose first page near a point comes from NEAR_POINTS and NEAR_LISTS: at sea, near
-        // a pole, on both sides of the 180th meridian, in a city.
-        for point in ["46.28285,-59.09194", "-89.5,0", "-17.7,179.9", "-17.7,-179.9", "48.8534,2.3488"] {
-            sample += ["S", "Sa", "San", "B", "Ki", "Lo", "A", "Che", "Sain"].map { Substring(point + "\t" + $0) }
+        // a pole, on both sides of the 180th meridian, in a city; and with "Name, Qualifier" matches
+        // beside them ("san ": the records named San, their qualifier empty, which no key matches).
+        for point in ["46.28285,-59.09194", "-89.5,0", "-17.7,179.9", "-17.7,-179.9", "48.8534,2.3488", "13.5,-88.9"] {
+            sample += ["S", "Sa", "San", "B", "Ki", "Lo", "A", "Che", "Sain", "San ", "La ", "Santa ", "Le ", "St. ", "El "].map { Substring(point + "\t" + $0) }
         }
         for line in sample {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
