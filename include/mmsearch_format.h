@@ -248,11 +248,14 @@
  * outside it. The top takes a node's greatest bound out of its subtrees (a priority search tree's
  * rule), so a child's bound is its own top's, and bounds fall quickly down the tree (under version
  * 18's pivots, which held their subtrees' greatest, a big city's bound stayed on every node above
- * it). Boxes and cells are SPATIAL's ("Boxes and cells"), a box cut only at a latitude or longitude
- * split; a node's records (its top's too) lie in its box and between the record-number splits above
- * it. A point is its record's cells in its node's box, its record number, and its record's
- * population bound: the least code c (MMS_NEAR_BOUND_BITS) for which (population + 1) <= 2^(c / 8) (as
- * a double; 255 bounds every number).
+ * it). A node's box is the world (latitude -90 to 90 and longitude -180 to 180 degrees, in 1e-7
+ * degree, edges included) cut at each latitude or longitude pivot above it: the low child's at most
+ * the pivot's record's coordinate on the axis, the high child's at least it; a node's records (its
+ * top's too) lie in its box and between the record-number splits above it. A point is its record
+ * number and its record's population bound: the least code c (MMS_NEAR_BOUND_BITS) for which
+ * (population + 1) <= 2^(c / 8) (as a double; 255 bounds every number). It holds no cell (as
+ * SPATIAL's do): a walk reads a pivot's coordinates from RECORDS to cut its box, and a record's to
+ * measure it, only where its bound can still reach the page.
  * NEAR_LISTS holds, sorted by node, one mms_near_list for each summarized node with more than
  * MMS_NEAR_LIST_THRESHOLD records whose other matches (best class not 2, or outside the primary range)
  * that may reach a page (base x 1001 at least the least base of the node's stored page, which a search
@@ -402,8 +405,8 @@
  *   36-61 for 'a'-'z';
  *   SPATIAL: a point is its lat_cell, then its lon_cell, each in MMS_SPATIAL_CELL_BITS (see "The
  *   spatial index"), then its record number in record_bits, then its axis bit (MMS_SPATIAL_AXIS_BITS);
- *   NEAR_POINTS: a point is its lat_cell, then its lon_cell, each in MMS_SPATIAL_CELL_BITS, then its
- *   record number in record_bits, then its population bound in MMS_NEAR_BOUND_BITS (see "Near a point");
+ *   NEAR_POINTS: a point is its record number in record_bits, then its population bound in
+ *   MMS_NEAR_BOUND_BITS (see "Near a point");
  *   SUMMARIES: a summary is its node in summary_node_bits = max(1, bits of node_count - 1), its
  *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
@@ -478,8 +481,9 @@
  *   record order; the width the smallest section's), and SPATIAL a k-d tree
  *   of every record exactly once (every record inside the box its ancestors' splits at their
  *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it); NEAR_POINTS
- *   the same over (record number, latitude, longitude), each bound its record's, each node's top's the
- *   greatest of the node's; the near
+ *   one over (record number, latitude, longitude) of every record exactly once, each inside its box and
+ *   between the record-number splits above it, each bound its record's, each node's top's the greatest
+ *   of the node's; the near
  *   lists sorted, exactly where they belong, holding what the node's matches give; the country runs sorted by code, their blocks tiling ENTRY_BLOCKS and
  *   their steps the stream as "Country entries" says (each block's codes starting where the block
  *   before's end, every bit past them zero), each run's positions
@@ -504,7 +508,8 @@
  * node in the child blocks) and version 14 (every population at the greatest's width) and version 15
  * (the spellings' texts in NAMES) and version 16 (spatial cells on a fixed grid) and version 17 (no
  * name-and-place tree or near lists) and version 18 (each NEAR_POINTS pivot with its subtree's greatest
- * population bound, no node's top) are not read by version 19.
+ * population bound, no node's top, each point with its cells, lists from 1,500 records) are not read
+ * by version 19.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -606,7 +611,7 @@ extern "C" {
 #define MMS_NEAR_BOUND_BITS 8u
 /* NEAR_LISTS: a summarized node has a list when it has more records than this and at most
    MMS_NEAR_LIST_MAX of them are matched other than by a primary name's prefix. */
-#define MMS_NEAR_LIST_THRESHOLD 1500u
+#define MMS_NEAR_LIST_THRESHOLD 800u
 #define MMS_NEAR_LIST_MAX 2048u
 /* COUNTRY_RUNS: positions in each ENTRY_BLOCKS block (the last of a run holds the rest). */
 #define MMS_ENTRY_BLOCK_SIZE 128u

@@ -162,15 +162,14 @@ private struct _Verifier {
 
     /// NEAR_POINTS ("Near a point"): every record exactly once; each record between the record-number
     /// splits above it and inside the box the latitude and longitude splits give it (the world cut at
-    /// each such ancestor's pivot's coordinate), so inside the box a reader knows; every point's cells its
-    /// record's in that box; every bound its record's own, and each node's top's the greatest of its
-    /// node's. O(record_count log record_count).
+    /// each such ancestor's pivot's coordinate), the box a reader knows; every bound its record's own,
+    /// and each node's top's the greatest of its node's. O(record_count log record_count).
     func checkNearPoints() throws(MMSearchError) {
         var seen = [Bool](repeating: false, count: layout.recordCount)
         func offset(_ position: Int) -> Int { layout.nearPoints.byteOffset(position) }
-        /// The point at `position`, checked (its record once, inside `records` and `tree`, its cells in
-        /// `box`), and its record's coordinates and bound.
-        func check(_ position: Int, in box: _SpatialBox, tree: _SpatialBox, records: Range<Int>) throws(MMSearchError) -> (point: _IndexBytes.NearPoint, at: (latitude: Int32, longitude: Int32), bound: UInt32) {
+        /// The point at `position`, checked: its record once, inside `records` and `box`, its bound its
+        /// record's and at most `top` (its node's top's); and its record's coordinates.
+        func check(_ position: Int, in box: _SpatialBox, records: Range<Int>, top: UInt32) throws(MMSearchError) -> (point: _IndexBytes.NearPoint, at: (latitude: Int32, longitude: Int32)) {
             let point = try index.nearPoint(position)
             let record = point.record
             guard !seen[record] else { throw corrupt(offset(position), "record \(record) appears twice in the near points") }
@@ -179,19 +178,10 @@ private struct _Verifier {
                 throw corrupt(offset(position), "near point \(position) names record \(record), outside the record numbers \(records) its node's splits leave it")
             }
             let at = try index.coordinates(ofRecord: record)
-            guard tree.contains(latitude: at.latitude, longitude: at.longitude) else {
-                throw corrupt(offset(position), "record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) lies outside its near node's box: latitude \(tree.south) to \(tree.north), longitude \(tree.west) to \(tree.east)")
+            guard box.contains(latitude: at.latitude, longitude: at.longitude) else {
+                throw corrupt(offset(position), "record \(record) at \(at.latitude), \(at.longitude) (1e-7 degree) lies outside its near node's box: latitude \(box.south) to \(box.north), longitude \(box.west) to \(box.east)")
             }
-            let cell = box.cellNumbers(latitude: at.latitude, longitude: at.longitude)
-            guard point.cell.latitude == cell.latitude, point.cell.longitude == cell.longitude else {
-                throw corrupt(offset(position), "near point \(position) is cell \(point.cell.latitude), \(point.cell.longitude) of its node's box, but its record \(record) is in cell \(cell.latitude), \(cell.longitude)")
-            }
-            return (point, at, NearBound.code(population: index.population(record)))
-        }
-        /// The point at `position`, checked as `check` does, with its record's own bound, which must be
-        /// at most `top` (its node's top's).
-        func checkOwn(_ position: Int, in box: _SpatialBox, tree: _SpatialBox, records: Range<Int>, top: UInt32) throws(MMSearchError) -> (point: _IndexBytes.NearPoint, at: (latitude: Int32, longitude: Int32)) {
-            let (point, at, bound) = try check(position, in: box, tree: tree, records: records)
+            let bound = NearBound.code(population: index.population(record))
             guard point.bound == bound else {
                 throw corrupt(offset(position), "near point \(position) has the population bound \(point.bound); its record's is \(bound)")
             }
@@ -200,26 +190,25 @@ private struct _Verifier {
             }
             return (point, at)
         }
-        /// Checks the subtree of `range` (not empty) at `depth`: its top first, its greatest bound.
-        func subtree(_ range: Range<Int>, depth: Int, box: _SpatialBox, tree: _SpatialBox, records: Range<Int>) throws(MMSearchError) {
-            let top = try checkOwn(range.lowerBound, in: box, tree: tree, records: records, top: NearBound.unbounded).point.bound
+        /// Checks the subtree of `range` (not empty) at `depth`: its top first.
+        func subtree(_ range: Range<Int>, depth: Int, box: _SpatialBox, records: Range<Int>) throws(MMSearchError) {
+            let top = try check(range.lowerBound, in: box, records: records, top: NearBound.unbounded).point.bound
             let rest = range.lowerBound + 1 ..< range.upperBound
             if range.count <= Int(MMS_NEAR_LEAF_SIZE) {
-                for position in rest { _ = try checkOwn(position, in: box, tree: tree, records: records, top: top) }
+                for position in rest { _ = try check(position, in: box, records: records, top: top) }
                 return
             }
             let middle = rest.lowerBound + rest.count / 2
-            let (pivot, at) = try checkOwn(middle, in: box, tree: tree, records: records, top: top)
+            let (pivot, at) = try check(middle, in: box, records: records, top: top)
             let axis = depth % 4
-            let children: [(range: Range<Int>, box: _SpatialBox, tree: _SpatialBox, records: Range<Int>)]
+            let children: [(range: Range<Int>, box: _SpatialBox, records: Range<Int>)]
             if axis < 2 {
-                children = [(rest.lowerBound ..< middle, box, tree, records.lowerBound ..< pivot.record),
-                            (middle + 1 ..< rest.upperBound, box, tree, pivot.record + 1 ..< records.upperBound)]
+                children = [(rest.lowerBound ..< middle, box, records.lowerBound ..< pivot.record),
+                            (middle + 1 ..< rest.upperBound, box, pivot.record + 1 ..< records.upperBound)]
             } else {
                 let longitude = axis == 3
-                let (low, high) = box.split(longitude: longitude, atCell: box.cell(latitude: pivot.cell.latitude, longitude: pivot.cell.longitude))
-                let (lowTree, highTree) = tree.split(longitude: longitude, at: longitude ? at.longitude : at.latitude)
-                children = [(rest.lowerBound ..< middle, low, lowTree, records), (middle + 1 ..< rest.upperBound, high, highTree, records)]
+                let (low, high) = box.split(longitude: longitude, at: longitude ? at.longitude : at.latitude)
+                children = [(rest.lowerBound ..< middle, low, records), (middle + 1 ..< rest.upperBound, high, records)]
             }
             for child in children where !child.range.isEmpty {
                 // A child's top holds its greatest: at most this node's top.
@@ -227,10 +216,10 @@ private struct _Verifier {
                 guard childTop <= top else {
                     throw corrupt(offset(child.range.lowerBound), "near point \(child.range.lowerBound) has the population bound \(childTop), above its parent's top's, \(top)")
                 }
-                try subtree(child.range, depth: depth + 1, box: child.box, tree: child.tree, records: child.records)
+                try subtree(child.range, depth: depth + 1, box: child.box, records: child.records)
             }
         }
-        if layout.recordCount > 0 { try subtree(0 ..< layout.recordCount, depth: 0, box: .world, tree: .world, records: 0 ..< layout.recordCount) }
+        if layout.recordCount > 0 { try subtree(0 ..< layout.recordCount, depth: 0, box: .world, records: 0 ..< layout.recordCount) }
     }
 
     /// Regions and countries: each well formed (names in the pool, followed by their end byte, the

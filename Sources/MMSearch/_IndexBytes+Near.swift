@@ -5,9 +5,8 @@ import CMMSearchFormat
 /// NEAR_POINTS, a k-d tree over (record number, latitude, longitude) walked best first, and the others
 /// from the node's list in NEAR_LISTS, read by base until no more can reach the page.
 extension _IndexBytes {
-    /// A point of NEAR_POINTS: its cells in its node's box, its record (checked) and population bound.
+    /// A point of NEAR_POINTS: its record (checked) and population bound.
     struct NearPoint {
-        var cell: (latitude: UInt32, longitude: UInt32)
         var record: Int
         var bound: UInt32
     }
@@ -21,8 +20,7 @@ extension _IndexBytes {
         guard record < layout.recordCount else {
             throw corrupt(layout.nearPoints.byteOffset(position), "near point \(position) names record \(record) of \(layout.recordCount)")
         }
-        return NearPoint(cell: (bits(start, at: bit, _PointFields.cellMask), bits(start, at: bit + _PointFields.longitude, _PointFields.cellMask)),
-                         record: record, bound: bits(start, at: bit + fields.bound, UInt64(NearBound.unbounded)))
+        return NearPoint(record: record, bound: bits(start, at: bit + fields.bound, UInt64(NearBound.unbounded)))
     }
 
     /// The population bound of NEAR_POINTS' point at `position` (below the record count: checked by the
@@ -132,11 +130,10 @@ extension _IndexBytes {
         let primary = summary.primaryRecords
         if !primary.isEmpty {
             /// Offers a point of the primary range, inside a node whose boost is `boost`.
-            func consider(_ point: NearPoint, in box: _SpatialBox, boost nodeBoost: Double) throws(MMSearchError) {
+            func consider(_ point: NearPoint, boost nodeBoost: Double) throws(MMSearchError) {
                 guard primary.contains(point.record) else { return }
                 let current = floor, base = NearBound.primaryBase(point.bound)
                 if base * nodeBoost < current { return }
-                if base * boost(bound.a(cell: box.cell(latitude: point.cell.latitude, longitude: point.cell.longitude))) < current { return }
                 try offer(point.record, base: Ranking.nearBase(population: population(point.record), ofClass: 2), kind: 0, entry: primaryEntry | UInt32(point.record))
             }
             // Best first: the frames entered or waiting, and a max-heap of those waiting, by bound. A
@@ -200,15 +197,15 @@ extension _IndexBytes {
                     throw corrupt(layout.nearPoints.start, "the near points' tree does not hold \(layout.recordCount) points")
                 }
                 // The node's top (its greatest bound), then a leaf's other points, or the pivot.
-                try consider(try nearPoint(Int(frame.low)), in: frame.box, boost: frame.boost)
+                try consider(try nearPoint(Int(frame.low)), boost: frame.boost)
                 if frame.high - frame.low <= leaf {
-                    for position in Int(frame.low) + 1 ..< Int(frame.high) { try consider(try nearPoint(position), in: frame.box, boost: frame.boost) }
+                    for position in Int(frame.low) + 1 ..< Int(frame.high) { try consider(try nearPoint(position), boost: frame.boost) }
                     continue
                 }
                 let rest = Int(frame.low) + 1
                 let middle = rest + (Int(frame.high) - rest) / 2
                 let pivot = try nearPoint(middle)
-                try consider(pivot, in: frame.box, boost: frame.boost)
+                try consider(pivot, boost: frame.boost)
                 let axis = frame.depth % 4
                 var low = NearFrame(low: Int32(rest), high: Int32(middle), depth: frame.depth + 1, measured: axis < 2, box: frame.box,
                                     records: frame.records, base: 0, boost: frame.boost)
@@ -220,7 +217,8 @@ extension _IndexBytes {
                     low.records = frame.records.lowerBound ..< Swift.max(frame.records.lowerBound, Swift.min(split, frame.records.upperBound))
                     high.records = Swift.min(frame.records.upperBound, Swift.max(split + 1, frame.records.lowerBound)) ..< frame.records.upperBound
                 } else {
-                    (low.box, high.box) = frame.box.split(longitude: axis == 3, atCell: frame.box.cell(latitude: pivot.cell.latitude, longitude: pivot.cell.longitude))
+                    let at = try coordinates(ofRecord: pivot.record)
+                    (low.box, high.box) = frame.box.split(longitude: axis == 3, at: axis == 3 ? at.longitude : at.latitude)
                 }
                 /// Puts `child` on the heap if it holds some of the primary range and its bound (its
                 /// top's code times its boost so far) can reach the page.

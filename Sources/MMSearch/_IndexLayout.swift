@@ -467,14 +467,13 @@ struct _PointFields: Sendable {
     }
 }
 
-/// Where each field of a packed near point lies in its value: latitude cell, longitude cell (as a
-/// spatial point's), record number, population bound.
+/// Where each field of a packed near point lies in its value: record number, population bound.
 struct _NearPointFields: Sendable {
     let record: Int, bound: Int, recordMask: UInt64
     let width: Int
 
     init(recordBits: Int) {
-        record = 2 * Int(MMS_SPATIAL_CELL_BITS)
+        record = 0
         bound = record + recordBits
         width = bound + Int(MMS_NEAR_BOUND_BITS)
         recordMask = (1 << UInt64(recordBits)) - 1

@@ -404,9 +404,9 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_ALTERNATE_BLOCKS, alternateBlocks.blocks)
         writer.place(MMS_SECTION_ALTERNATE_DELTAS, alternateBlocks.deltas)
         // A near point: its cells in its node's box, its record number and its population bound.
-        writer.place(MMS_SECTION_NEAR_POINTS, packed: nearPoints.count, widths: [Int(MMS_SPATIAL_CELL_BITS), Int(MMS_SPATIAL_CELL_BITS), recordBits, Int(MMS_NEAR_BOUND_BITS)]) { position, field in
+        writer.place(MMS_SECTION_NEAR_POINTS, packed: nearPoints.count, widths: [recordBits, Int(MMS_NEAR_BOUND_BITS)]) { position, field in
             let point = nearPoints[position]
-            return [point.latitudeCell, point.longitudeCell, point.record, point.bound][field]
+            return [point.record, point.bound][field]
         }
         writer.place(MMS_SECTION_NEAR_LISTS, summaries.nearLists)
         let bytes = writer.finish(counts: _SectionWriter.Counts(

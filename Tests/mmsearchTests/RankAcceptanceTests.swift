@@ -397,7 +397,7 @@ struct RealDump: Sendable {
             // The budgets of the names (issue 23) leave out the geographic sections (the spatial part and
             // the country entries). The spatial part (SPATIAL, NEAR_POINTS, NEAR_LISTS and the lists'
             // entries and ranks in TOP) has its own: at most 10% of the joined index (issue 21); the
-            // country entries, 0.82 MB, are counted beside it (with them, 12.1% at format 18).
+            // country entries, 0.82 MB, are counted beside it (with them, 11.8% at format 19: 12.1% at format 18).
             let whole = try FileManager.default.attributesOfItem(atPath: built.path)[.size] as! Int
             func bytes(_ name: String) throws -> Int {
                 let row = try #require(lines.first { $0.hasPrefix("  \(name) ") }, "\(lines)")
