@@ -168,7 +168,8 @@ private struct _Verifier {
         var seen = [Bool](repeating: false, count: layout.recordCount)
         func offset(_ position: Int) -> Int { layout.nearPoints.byteOffset(position) }
         /// The point at `position`, checked: its record once, inside `records` and `box`, its bound its
-        /// record's and at most `top` (its node's top's); and its record's coordinates.
+        /// record's and at most `top` (its node's top's; for a node's top, its parent's top's); and its
+        /// record's coordinates.
         func check(_ position: Int, in box: _SpatialBox, records: Range<Int>, top: UInt32) throws(MMSearchError) -> (point: _IndexBytes.NearPoint, at: (latitude: Int32, longitude: Int32)) {
             let point = try index.nearPoint(position)
             let record = point.record
@@ -186,13 +187,13 @@ private struct _Verifier {
                 throw corrupt(offset(position), "near point \(position) has the population bound \(point.bound); its record's is \(bound)")
             }
             guard bound <= top else {
-                throw corrupt(offset(position), "near point \(position) has the population bound \(bound), above its node's top's, \(top)")
+                throw corrupt(offset(position), "near point \(position) has the population bound \(bound), above \(top), the greatest its place in the tree allows (its node's top's, or its parent's for a top)")
             }
             return (point, at)
         }
-        /// Checks the subtree of `range` (not empty) at `depth`: its top first.
-        func subtree(_ range: Range<Int>, depth: Int, box: _SpatialBox, records: Range<Int>) throws(MMSearchError) {
-            let top = try check(range.lowerBound, in: box, records: records, top: NearBound.unbounded).point.bound
+        /// Checks the subtree of `range` (not empty) at `depth`: its top first, at most `parentTop`.
+        func subtree(_ range: Range<Int>, depth: Int, box: _SpatialBox, records: Range<Int>, parentTop: UInt32) throws(MMSearchError) {
+            let top = try check(range.lowerBound, in: box, records: records, top: parentTop).point.bound
             let rest = range.lowerBound + 1 ..< range.upperBound
             if range.count <= Int(MMS_NEAR_LEAF_SIZE) {
                 for position in rest { _ = try check(position, in: box, records: records, top: top) }
@@ -210,16 +211,12 @@ private struct _Verifier {
                 let (low, high) = box.split(longitude: longitude, at: longitude ? at.longitude : at.latitude)
                 children = [(rest.lowerBound ..< middle, low, records), (middle + 1 ..< rest.upperBound, high, records)]
             }
+            // A child's top holds its greatest: at most this node's top.
             for child in children where !child.range.isEmpty {
-                // A child's top holds its greatest: at most this node's top.
-                let childTop = try index.nearPoint(child.range.lowerBound).bound
-                guard childTop <= top else {
-                    throw corrupt(offset(child.range.lowerBound), "near point \(child.range.lowerBound) has the population bound \(childTop), above its parent's top's, \(top)")
-                }
-                try subtree(child.range, depth: depth + 1, box: child.box, records: child.records)
+                try subtree(child.range, depth: depth + 1, box: child.box, records: child.records, parentTop: top)
             }
         }
-        if layout.recordCount > 0 { try subtree(0 ..< layout.recordCount, depth: 0, box: .world, records: 0 ..< layout.recordCount) }
+        if layout.recordCount > 0 { try subtree(0 ..< layout.recordCount, depth: 0, box: .world, records: 0 ..< layout.recordCount, parentTop: NearBound.unbounded) }
     }
 
     /// Regions and countries: each well formed (names in the pool, followed by their end byte, the

@@ -107,7 +107,7 @@ extension _IndexBytes {
             let base = Double(base)
             if base * 1001 < floor { return }
             let (latitude, longitude) = try coordinates(ofRecord: record)
-            // A place's own bound: the first of a box's, nearly its exact `a` (a cell's is the same).
+            // The place's own bound: `a(cell:)` of a box that is one place, nearly its exact `a`.
             if base * boost(bound.a(cell: _SpatialBox(south: latitude, north: latitude, west: longitude, east: longitude))) < floor { return }
             let distance = Self.distanceKm(from: near.point, latitudeE7: latitude, longitudeE7: longitude)
             page.offerOnce(NearKey(score: base * near.boost(distanceKm: distance), kind: kind, record: UInt32(record)), entry)

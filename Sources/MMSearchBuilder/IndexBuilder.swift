@@ -403,7 +403,7 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_COUNTRY_PAGES, summaries.countryPages)
         writer.place(MMS_SECTION_ALTERNATE_BLOCKS, alternateBlocks.blocks)
         writer.place(MMS_SECTION_ALTERNATE_DELTAS, alternateBlocks.deltas)
-        // A near point: its cells in its node's box, its record number and its population bound.
+        // A near point: its record number and its population bound.
         writer.place(MMS_SECTION_NEAR_POINTS, packed: nearPoints.count, widths: [recordBits, Int(MMS_NEAR_BOUND_BITS)]) { position, field in
             let point = nearPoints[position]
             return [point.record, point.bound][field]
