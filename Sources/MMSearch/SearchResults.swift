@@ -208,14 +208,14 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         return try index.withBytes { (bytes) throws(MMSearchError) in
             /// The cities of `matches` at `positions`, read together.
             func read(_ matches: [_Match]) throws(MMSearchError) -> [City] {
-                try bytes.cities(positions.map { (Int(matches[$0].record), matches[$0].entry) })
+                try bytes.cities(count: positions.count) { (Int(matches[positions.lowerBound + $0].record), matches[positions.lowerBound + $0].entry) }
             }
             var cities: [City]
             switch plan {
             case .listed(let matches):
                 cities = try read(matches)
             case .recordRange(let records):
-                cities = try bytes.cities(positions.map { (records.lowerBound + $0, nil) })
+                cities = try bytes.cities(count: positions.count) { (records.lowerBound + positions.lowerBound + $0, nil) }
             case let .firstPage(page, rest):
                 let matches = positions.upperBound <= page.count ? page : try rest.all(bytes)
                 guard positions.upperBound <= page.count || matches.count == count else {
@@ -228,13 +228,10 @@ public struct SearchResults: RandomAccessCollection, Sendable {
             case let .summarized(located, query, top, qualified):
                 if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {
                     // The stored page as it is: read in place.
-                    var stored: [(record: Int, entry: UInt32?)] = []
-                    stored.reserveCapacity(positions.count)
-                    for position in positions {
-                        let match = try bytes.topMatch(top.lowerBound + position)
-                        stored.append((Int(match.record), match.entry))
+                    cities = try bytes.cities(count: positions.count) { (offset) throws(MMSearchError) in
+                        let match = try bytes.topMatch(top.lowerBound + positions.lowerBound + offset)
+                        return (Int(match.record), match.entry)
                     }
-                    cities = try bytes.cities(stored)
                 } else if let top, positions.upperBound <= firstPageLength {
                     cities = try read(try bytes.firstPage(top: top, length: firstPageLength, qualified: qualified))
                 } else {

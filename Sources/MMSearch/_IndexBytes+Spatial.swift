@@ -79,10 +79,10 @@ extension _IndexBytes {
             throw corrupt(layout.spatial.start, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(expected) that pass")
         }
         let kept = found[Swift.min(positions.lowerBound, found.count)...]
-        var matches: [(record: Int, entry: UInt32?)] = []
-        matches.reserveCapacity(kept.count)
-        for (record, _) in kept { matches.append((record, try emptyQueryEntry(ofRecord: record))) }
-        var cities = try self.cities(matches)
+        var cities = try self.cities(count: kept.count) { (offset) throws(MMSearchError) in
+            let record = kept[kept.startIndex + offset].record
+            return (record, try emptyQueryEntry(ofRecord: record))
+        }
         for (position, (_, distanceKm)) in zip(cities.indices, kept) { cities[position].distanceKm = distanceKm }
         return cities
     }

@@ -680,37 +680,43 @@ struct _IndexBytes {
         try city(index, fields: try cityFields(index), matchedBy: entry)
     }
 
-    /// Records as `City` values, in order, each with the entry it was found by: the fields of every one
-    /// in RECORDS, POPULATION and RECORD_REGIONS read first, then each one's names, so that a page's
-    /// reads of scattered records overlap instead of waiting for one another.
-    func cities(_ matches: [(record: Int, entry: UInt32?)]) throws(MMSearchError) -> [City] {
-        // Every record's packed fields asked for first (a cache hint each; records outside RECORDS are
-        // skipped here and refused below), so that the reads below wait for them together.
-        for match in matches where match.record >= 0 && match.record < layout.recordCount {
-            prefetchFields(ofRecord: match.record)
-        }
-        var fields: [CityFields] = []
-        fields.reserveCapacity(matches.count)
-        for match in matches { fields.append(try cityFields(match.record)) }
-        // Then, before any is decoded, where each one's names and region lie (each address checked to be
-        // inside its section).
-        for (match, fields) in zip(matches, fields) {
-            if Int(fields.record.name_offset) < layout.names.count {
-                prefetch(layout.names.lowerBound + Int(fields.record.name_offset))
+    /// Records as `City` values, in order, each with the entry it was found by (`match(i)` gives the
+    /// i-th of `count`, asked once each): the fields of every one in RECORDS, POPULATION and
+    /// RECORD_REGIONS read first, then each one's names, so that a page's reads of scattered records
+    /// overlap instead of waiting for one another. The matches and fields are held in temporary
+    /// buffers (on the stack for a page), not arrays: two allocations less a page, and no array types
+    /// of theirs to instantiate at a process's first page.
+    func cities(count: Int, _ match: (Int) throws(MMSearchError) -> (record: Int, entry: UInt32?)) throws(MMSearchError) -> [City] {
+        try withUnsafeTemporaryAllocation(of: (record: Int, entry: UInt32?).self, capacity: count) { (matches) throws(MMSearchError) in
+            for position in 0 ..< count { (matches.baseAddress! + position).initialize(to: try match(position)) }
+            // Every record's packed fields asked for first (a cache hint each; records outside RECORDS are
+            // skipped here and refused below), so that the reads below wait for them together.
+            for match in matches where match.record >= 0 && match.record < layout.recordCount {
+                prefetchFields(ofRecord: match.record)
             }
-            if let region = fields.region { prefetch(layout.regions + region * _IndexLayout.regionSize) }
-            if let entry = match.entry {
-                let alternate = Int(entry & MMS_ENTRY_NAME_MASK) - layout.recordCount
-                if alternate >= 0, alternate < layout.alternateCount {
-                    let offset = Int(alternateNameOffset(alternate))
-                    if offset < layout.names.count { prefetch(layout.names.lowerBound + offset) }
+            return try withUnsafeTemporaryAllocation(of: CityFields.self, capacity: count) { (fields) throws(MMSearchError) in
+                for position in 0 ..< count { (fields.baseAddress! + position).initialize(to: try cityFields(matches[position].record)) }
+                // Then, before any is decoded, where each one's names and region lie (each address checked
+                // to be inside its section).
+                for (match, fields) in zip(matches, fields) {
+                    if Int(fields.record.name_offset) < layout.names.count {
+                        prefetch(layout.names.lowerBound + Int(fields.record.name_offset))
+                    }
+                    if let region = fields.region { prefetch(layout.regions + region * _IndexLayout.regionSize) }
+                    if let entry = match.entry {
+                        let alternate = Int(entry & MMS_ENTRY_NAME_MASK) - layout.recordCount
+                        if alternate >= 0, alternate < layout.alternateCount {
+                            let offset = Int(alternateNameOffset(alternate))
+                            if offset < layout.names.count { prefetch(layout.names.lowerBound + offset) }
+                        }
+                    }
                 }
+                var cities: [City] = []
+                cities.reserveCapacity(count)
+                for (match, fields) in zip(matches, fields) { cities.append(try city(match.record, fields: fields, matchedBy: match.entry)) }
+                return cities
             }
         }
-        var cities: [City] = []
-        cities.reserveCapacity(matches.count)
-        for (match, fields) in zip(matches, fields) { cities.append(try city(match.record, fields: fields, matchedBy: match.entry)) }
-        return cities
     }
 
     /// Fetches the cache lines of record `index`'s packed fields (RECORDS, POPULATION, RECORD_REGIONS)
