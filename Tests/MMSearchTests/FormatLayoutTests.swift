@@ -1,5 +1,7 @@
 import CMMSearchFormat
+import Foundation
 import MMSearch
+import MMSearchTestSupport
 import Testing
 
 /// Swift must see the on-disk structs exactly as the C compiler lays them out (the header asserts
@@ -20,6 +22,13 @@ import Testing
         #expect(MemoryLayout<mms_entry_block>.stride == MMS_ENTRY_BLOCK_SIZE_BYTES)
         #expect(MemoryLayout<mms_alternate_block>.stride == MMS_ALTERNATE_BLOCK_SIZE_BYTES)
         #expect(MemoryLayout<mms_section>.stride == 16)
+    }
+
+    /// The header's first line names the version it specifies (it said 17 through versions 18 and 19).
+    @Test func headerNamesItsVersion() throws {
+        let header = try String(contentsOfFile: SharedData.packageRoot + "/include/mmsearch_format.h", encoding: .utf8)
+        let firstLines = header.split(separator: "\n").prefix(3).joined(separator: "\n")
+        #expect(firstLines.contains("the mmsearch index file format, version \(MMS_FORMAT_VERSION)."), "\(firstLines)")
     }
 
     /// Every element of an array section is all fields: no padding inside or after it, so the builder
