@@ -209,7 +209,15 @@ import Testing
         try window.tmux(["pipe-pane", "-t", window.target])
         #expect(TmuxWindow.exitStatus(on: screen) == 0 && screen.contains("mmsearch build: wrote"))
         #expect(!screen.contains("records read")) // the progress line is cleared at the end
-        let output = try String(contentsOfFile: log, encoding: .utf8)
+        // `cat` writes the log as it is scheduled, possibly after the pipe is closed: read it until the
+        // last stage is there, for at most 10 s (under a loaded test run the first read found it empty).
+        let deadline = Date().addingTimeInterval(10)
+        var output = ""
+        repeat {
+            output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if output.contains("bytes written") { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
         for stage in ["reading", "41 records read", "41 records sorted", "bytes written"] {
             #expect(output.contains(stage), "\(stage) in \(output.debugDescription)")
         }
