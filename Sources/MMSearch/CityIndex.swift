@@ -144,7 +144,7 @@ public struct CityIndex: Sendable {
             let scalars = _IndexBytes.scalars(of: foldedPrefix)
             var visited = 0, subtrees = 0
             for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
-                let found = try index.typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees)
+                let found = try index.typoMatches(scalars, queryLength: foldedPrefix.count, maximum: maximum, visited: &visited, subtrees: &subtrees)
                 let matches = _IndexBytes.ordered(try index.rankedMatches(found, queryLength: foldedPrefix.count, match: match), order: order, population: index.population)
                 if !matches.isEmpty { return (matches.count, .listed(matches), maximum) }
             }
@@ -200,10 +200,10 @@ public struct CityIndex: Sendable {
     /// What the typo walk for `query` within `maximum` typos visits (for the benchmark's report): the
     /// trie nodes it enters, the subtrees it matches, and the entries under them.
     package func typoWalk(_ query: some StringProtocol, maximum: Int) throws(MMSearchError) -> (nodes: Int, subtrees: Int, entries: Int) {
-        let scalars = _IndexBytes.scalars(of: Folding.fold(query))
+        let folded = Folding.fold(query), scalars = _IndexBytes.scalars(of: folded)
         return try withBytes { (index) throws(MMSearchError) in
             var visited = 0, subtrees = 0
-            let found = try index.typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees)
+            let found = try index.typoMatches(scalars, queryLength: folded.count, maximum: maximum, visited: &visited, subtrees: &subtrees)
             return (visited, subtrees, found.count)
         }
     }

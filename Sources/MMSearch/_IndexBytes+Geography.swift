@@ -151,7 +151,7 @@ extension _IndexBytes {
         // Restricted to countries, the walk skips the subtrees that hold none of their entries.
         let within = scanning ? nil : try countryRuns(resolved)
         for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
-            let entries = try typoMatches(scalars, maximum: maximum, visited: &visited, subtrees: &subtrees, within: within)
+            let entries = try typoMatches(scalars, queryLength: query.count, maximum: maximum, visited: &visited, subtrees: &subtrees, within: within)
             let found = try geoOrdered(try rankedMatches(entries, queryLength: query.count, match: match), filter: resolved, order: order, near: near)
             if !found.isEmpty { return (found.count, .listed(found), maximum) }
         }

@@ -18,11 +18,13 @@ extension _IndexBytes {
 
     /// The entries (each with its key's length) whose key's name part has a prefix within `maximum`
     /// typos of `query` (Unicode scalars, folded), the first scalar equal, or is within them of the
-    /// query's start with the rest of the query the start of the key's country tail. At most
+    /// query's start with the rest of the query the start of the key's country tail. A key's length is
+    /// exact where a match's class depends on it (`ClassKeys` of the query's `queryLength` bytes) and
+    /// Int32.max past that, as `rankedMatches` reads it. At most
     /// `nodeCount` nodes are visited, whatever the file says; `visited` counts them, `subtrees` the
     /// subtrees matched. With `within` (a country filter's runs), only subtrees holding one of their
     /// entries are walked (the others' entries could not pass it).
-    func typoMatches(_ query: [UInt32], maximum: Int, visited: inout Int, subtrees: inout Int, within: [CountryRun]? = nil) throws(MMSearchError) -> [(position: Int, keyLength: Int)] {
+    func typoMatches(_ query: [UInt32], queryLength: Int, maximum: Int, visited: inout Int, subtrees: inout Int, within: [CountryRun]? = nil) throws(MMSearchError) -> [(position: Int, keyLength: Int)] {
         guard !query.isEmpty, maximum > 0 else { return [] }
         let last = query.count
         var table = _TypoTable(query: query, maximum: maximum)
@@ -38,7 +40,10 @@ extension _IndexBytes {
         }
         /// The entries under `located` (a node at prefix length `located.depth`) with a key of
         /// exactly `keyLength` bytes whose record has a country (so a name part 4 bytes shorter), or,
-        /// with `keyLength` nil, every entry whose name part is at least `shortestName` bytes. With
+        /// with `keyLength` nil, every entry whose name part is at least `shortestName` bytes, each with
+        /// its key's length where the match's class depends on it: the subtree is walked only as deep
+        /// as `ClassKeys` says (a name part up to twice the query, or `shortestName`), and the entries
+        /// below, whose name part is longer than both, are taken without reading their records. With
         /// `within`, only the countries' entries (the others could not pass the filter), and only the
         /// subtrees that hold one: a subtree a typo matches may hold thousands of entries of the world,
         /// each of whose records would be read. The countries' positions under `located` are decoded
@@ -47,12 +52,20 @@ extension _IndexBytes {
         /// dynamic exclusivity check (swift_beginAccess and its bookkeeping, about 80 instructions).
         func collect(under located: Located, keyLength: Int?, shortestName: Int, into found: inout [(position: Int, keyLength: Int)]) throws(MMSearchError) {
             func take(_ position: Int, depth: Int, into found: inout [(position: Int, keyLength: Int)]) throws(MMSearchError) {
+                if keyLength == nil, depth == Int(Int32.max) { return found.append((position, depth)) } // a name part past shortestName
                 let hasCountry = try recordHasCountry(owner(ofEntry: try entry(position), at: layout.entries.byteOffset(position)).record)
                 if keyLength != nil ? hasCountry : depth - (hasCountry ? ClassKeys.tailLength : 0) >= shortestName { found.append((position, depth)) }
             }
+            // Twice the query, or more: every name part shorter than `shortestName` has its length read.
+            let classKeys = keyLength == nil ? ClassKeys(queryLength: Swift.max(queryLength, (shortestName + 1) / 2)) : nil
             guard let within else {
+                if let classKeys {
+                    let lengths = try keyLengths(under: located, for: classKeys)
+                    for (offset, length) in lengths.enumerated() { try take(located.entries.lowerBound + offset, depth: Int(length), into: &found) }
+                    return
+                }
                 try forEachNode(under: located, deepest: keyLength ?? .max) { (depth, ownEntries) throws(MMSearchError) in
-                    if let keyLength, depth != keyLength { return }
+                    if depth != keyLength { return }
                     for position in ownEntries { try take(position, depth: depth, into: &found) }
                 }
                 return
@@ -72,13 +85,18 @@ extension _IndexBytes {
                 let first = firstIndex(atOrAfter: entries.lowerBound)
                 return first < positions.count && positions[first] < entries.upperBound
             }
-            try forEachNode(under: located, deepest: keyLength ?? .max, entering: entering) { (depth, ownEntries) throws(MMSearchError) in
+            // Each position's key length, as deep as the walk goes (Int32.max below).
+            var lengths = [Int32](repeating: .max, count: positions.count)
+            try forEachNode(under: located, deepest: keyLength ?? .max, classKeys: classKeys, entering: entering) { (depth, ownEntries) throws(MMSearchError) in
                 if let keyLength, depth != keyLength { return }
                 var index = firstIndex(atOrAfter: ownEntries.lowerBound)
                 while index < positions.count, positions[index] < ownEntries.upperBound {
-                    try take(positions[index], depth: depth, into: &found)
+                    lengths[index] = Int32(truncatingIfNeeded: depth)
                     index += 1
                 }
+            }
+            for (index, position) in positions.enumerated() where keyLength == nil || lengths[index] != .max {
+                try take(position, depth: Int(lengths[index]), into: &found)
             }
         }
 

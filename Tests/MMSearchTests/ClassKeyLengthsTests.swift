@@ -68,3 +68,56 @@ import Testing
                 "\(commaFreeCompared) entries compared comma-free, \(commaFreePruned) left out")
     }
 }
+
+/// The typo fallback's walk reads a matched subtree's key lengths as deep as the classes need
+/// (`ClassKeys` of the query, or of `shortestName`) and gives the keys below Int32.max, their records
+/// unread. Compared, on the README's index, with every entry's length from a walk of the whole trie:
+/// each entry the typo walk finds, alone and within a country (its runs, as a `--country` search
+/// walks them), has that length, or Int32.max where the length gives the same class as Int32.max (a
+/// name part longer than twice the query, never one a shorter name would turn away). Queries: the
+/// lines of typing-typos.txt that match nothing as typed, within one typo and, from 8 scalars, two.
+@Suite struct TypoKeyLengthsTests {
+    @Test func typoWalkGivesEveryClassTheWholeTrieGives() async throws {
+        let index = try CityIndex(path: try await RealIndexes.shared.path(.joinedRegions))
+        let lines = try String(contentsOfFile: RealData.typingTypos, encoding: .utf8).split(separator: "\n")
+        var compared = 0, pruned = 0, withinCompared = 0
+        try index.withBytes { (bytes: _IndexBytes) throws(MMSearchError) in
+            guard let root = try [UInt8]().withRawBytes({ (query) throws(MMSearchError) in try bytes.locate(query) }),
+                  let within = try bytes.countryRuns(bytes.resolve(GeoFilter(countries: ["US"]))) else {
+                Issue.record("the README's index has no root or no US entries")
+                return
+            }
+            let full = try bytes.keyLengths(under: root)
+            for line in lines.prefix(FullTests.count(quick: 300, full: 3_000)) {
+                let folded = Folding.fold(String(line)), scalars = _IndexBytes.scalars(of: folded)
+                guard scalars.count >= 4, try bytes.plan(folded, match: .words, order: .rank).count == 0 else { continue }
+                for (maximum, shortest) in [(1, 4), (2, 8)] where scalars.count >= shortest {
+                    for runs in [nil, within] {
+                        var visited = 0, subtrees = 0
+                        let found = try bytes.typoMatches(scalars, queryLength: folded.count, maximum: maximum, visited: &visited, subtrees: &subtrees, within: runs)
+                        #expect(Set(found.map(\.position)).count == found.count, "\(line): an entry found twice")
+                        for (position, length) in found {
+                            let value = try bytes.entry(position)
+                            let owner = try bytes.owner(ofEntry: value, at: 0)
+                            func matchClass(_ length: Int) throws(MMSearchError) -> UInt32 {
+                                Ranking.matchClass(kind: value >> MMS_ENTRY_KIND_SHIFT, queryLength: folded.count,
+                                                   nameLength: length == Int(Int32.max) ? length : try bytes.nameLength(ofKey: length, record: owner.record))
+                            }
+                            let exact = Int(full[position])
+                            if runs == nil { compared += 1 } else { withinCompared += 1 }
+                            if length == Int(Int32.max) {
+                                pruned += 1
+                                #expect(try matchClass(exact) == matchClass(length), "\(line): entry \(position) (key length \(exact)) is given Int32.max and another class")
+                            } else {
+                                #expect(length == exact, "\(line): entry \(position) has key length \(exact), the typo walk gives \(length)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The walk must have left keys out, alone and in a country, or this compares nothing it does.
+        #expect(compared > 10_000 && withinCompared > 1_000 && pruned > compared / 10,
+                "\(compared) entries compared, \(withinCompared) within a country, \(pruned) given Int32.max")
+    }
+}
