@@ -478,33 +478,7 @@ extension _IndexBytes {
             return try passing(try rankedMatches([located], for: ClassKeys(query: query), match: match, qualified: qualified), filter: filter)
         }
         let positions = try positions(of: runs, in: located.entries)
-        var lengths = [Int32](repeating: .max, count: positions.count)
-        if !positions.isEmpty {
-            /// The first of `positions` at or after `position` (`positions` is not empty). A binary search
-            /// whose step is a conditional move, not a branch: the walk asks it at every node it may
-            /// enter, and a branch on the comparison is mispredicted half the time.
-            func firstPosition(from position: Int) -> Int {
-                positions.withUnsafeBufferPointer { positions in
-                    var base = 0, length = positions.count
-                    while length > 1 {
-                        let half = length / 2
-                        base = positions[base + half] < position ? base + half : base
-                        length -= half
-                    }
-                    return positions[base] < position ? base + 1 : base
-                }
-            }
-            try forEachNode(under: located, classKeys: ClassKeys(query: query), entering: { range in
-                let first = firstPosition(from: range.lowerBound)
-                return first < positions.count && positions[first] < range.upperBound
-            }) { (depth, ownEntries) in
-                var at = firstPosition(from: ownEntries.lowerBound)
-                while at < positions.count, positions[at] < ownEntries.upperBound {
-                    lengths[at] = Int32(truncatingIfNeeded: depth)
-                    at += 1
-                }
-            }
-        }
+        let lengths = try keyLengths(of: positions, under: located, for: ClassKeys(query: query))
         var candidates: [UInt64] = []
         candidates.reserveCapacity(positions.count)
         for (at, position) in positions.enumerated() {

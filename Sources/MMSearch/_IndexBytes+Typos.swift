@@ -71,31 +71,8 @@ extension _IndexBytes {
                 return
             }
             let positions = try self.positions(of: within, in: located.entries)
-            guard !positions.isEmpty else { return }
-            /// The first of `positions` at or after `start`.
-            func firstIndex(atOrAfter start: Int) -> Int {
-                var low = 0, high = positions.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if positions[middle] < start { low = middle + 1 } else { high = middle }
-                }
-                return low
-            }
-            let entering = { (entries: Range<Int>) throws(MMSearchError) -> Bool in
-                let first = firstIndex(atOrAfter: entries.lowerBound)
-                return first < positions.count && positions[first] < entries.upperBound
-            }
-            // Each position's key length, as deep as the walk goes (Int32.max below).
-            var lengths = [Int32](repeating: .max, count: positions.count)
-            try forEachNode(under: located, deepest: keyLength ?? .max, classKeys: classKeys, entering: entering) { (depth, ownEntries) throws(MMSearchError) in
-                if let keyLength, depth != keyLength { return }
-                var index = firstIndex(atOrAfter: ownEntries.lowerBound)
-                while index < positions.count, positions[index] < ownEntries.upperBound {
-                    lengths[index] = Int32(truncatingIfNeeded: depth)
-                    index += 1
-                }
-            }
-            for (index, position) in positions.enumerated() where keyLength == nil || lengths[index] != .max {
+            let lengths = try keyLengths(of: positions, under: located, for: classKeys, deepest: keyLength ?? .max)
+            for (index, position) in positions.enumerated() where keyLength == nil || Int(lengths[index]) == keyLength {
                 try take(position, depth: Int(lengths[index]), into: &found)
             }
         }

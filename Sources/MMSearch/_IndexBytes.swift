@@ -281,6 +281,40 @@ struct _IndexBytes {
         return lengths
     }
 
+    /// The key lengths of `positions` (ascending, inside `located.entries`), as `keyLengths(under:for:)`
+    /// gives them (Int32.max where the walk does not reach, with `classKeys` or below `deepest`): one
+    /// walk of the subtree that enters only the nodes holding one of them, each node's own entries
+    /// searched in them. A search restricted to countries asks it for their positions under its node.
+    func keyLengths(of positions: [Int], under located: Located, for classKeys: ClassKeys?, deepest: Int = .max) throws(MMSearchError) -> [Int32] {
+        var lengths = [Int32](repeating: .max, count: positions.count)
+        guard !positions.isEmpty else { return lengths }
+        /// The first of `positions` at or after `position`. A binary search whose step is a conditional
+        /// move, not a branch: the walk asks it at every node it may enter, and a branch on the
+        /// comparison is mispredicted half the time.
+        func firstPosition(from position: Int) -> Int {
+            positions.withUnsafeBufferPointer { positions in
+                var base = 0, length = positions.count
+                while length > 1 {
+                    let half = length / 2
+                    base = positions[base + half] < position ? base + half : base
+                    length -= half
+                }
+                return positions[base] < position ? base + 1 : base
+            }
+        }
+        try forEachNode(under: located, deepest: deepest, classKeys: classKeys, entering: { range in
+            let first = firstPosition(from: range.lowerBound)
+            return first < positions.count && positions[first] < range.upperBound
+        }) { (depth, ownEntries) in
+            var at = firstPosition(from: ownEntries.lowerBound)
+            while at < positions.count, positions[at] < ownEntries.upperBound {
+                lengths[at] = Int32(truncatingIfNeeded: depth)
+                at += 1
+            }
+        }
+        return lengths
+    }
+
     /// The keys whose length the class of a match of a query `queryLength` bytes long depends on
     /// (`Ranking.matchClass`): those whose name part, the key without its country tail (", cc", 4
     /// bytes), is at most twice the query; a longer one is neither covered whole nor half. So a walk
