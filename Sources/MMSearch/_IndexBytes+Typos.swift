@@ -99,8 +99,6 @@ extension _IndexBytes {
         let root = try children(ofNode: 0)
         guard let first = try child(startingWith: firstBytes[0], among: root) else { return [] }
         var stack = [Level(children: root, next: first, end: first + 1, entries: 0 ..< layout.entryCount, byteDepth: 0, scalarDepth: 0, pending: PendingScalar())]
-        var wanted: [UInt8] = [] // the bytes a child may start with once no typo is left
-        wanted.reserveCapacity(table.width)
         while let level = stack.last {
             let node = level.next
             if node + 1 < level.end { stack[stack.count - 1].next = node + 1 } else { stack.removeLast() }
@@ -140,24 +138,19 @@ extension _IndexBytes {
                 continue
             }
             let children = try children(ofNode: node)
+            let scalarDepth = table.depth
             func enter(_ nodes: Range<Int>) {
                 guard !nodes.isEmpty else { return }
                 stack.append(Level(children: children, next: nodes.lowerBound, end: nodes.upperBound, entries: entries, byteDepth: level.byteDepth + label.count,
-                                   scalarDepth: table.depth, pending: pending))
+                                   scalarDepth: scalarDepth, pending: pending))
             }
             if pending.isEmpty, !table.hasTypoLeft {
                 // No typo left: the next scalar must be one the table can still match (`onlyNext`),
                 // so only the children whose label starts with one of those scalars' first bytes can go on.
-                // Kept in descending order (a few bytes: insertion), so that they are entered ascending.
-                wanted.removeAll(keepingCapacity: true)
-                table.onlyNext { j in
-                    guard !wanted.contains(firstBytes[j]) else { return }
-                    var slot = wanted.count
-                    wanted.append(firstBytes[j])
-                    while slot > 0, wanted[slot - 1] < firstBytes[j] { wanted[slot] = wanted[slot - 1]; slot -= 1 }
-                    wanted[slot] = firstBytes[j]
-                }
-                for byte in wanted {
+                // Entered in descending order, so that they are walked ascending.
+                var wanted = _ByteSet()
+                table.onlyNext { j in wanted.insert(firstBytes[j]) }
+                while let byte = wanted.removeGreatest() {
                     if let child = try child(startingWith: byte, among: children) { enter(child ..< child + 1) }
                 }
             } else {
@@ -173,16 +166,32 @@ extension _IndexBytes {
 /// row d the distance between the key's first d scalars and the query's first j = d - maximum + k.
 /// A row is kept as maximum + 1 bit sets over its cells, bit k of set e standing for "cell k is at
 /// most e" (Wu and Manber's bit-parallel rows, banded as Hyyrö's): a row is the new scalar compared
-/// with the band's query scalars, then a few shifts, ands and ors of the rows before. Rows and
-/// scalars live in buffers that grow and are never shrunk: going back up the trie only lowers `depth`.
-struct _TypoTable {
+/// with the band's query scalars, then a few shifts, ands and ors of the rows before. The comparison
+/// is a window of the scalar's positions in the query, a bit set made once a walk (a walk pushes a
+/// row for every scalar of every label it reads: a loop over the band's query scalars and the array
+/// accesses around it were most of a one-typo walk's instructions). Rows and the key's scalars live in
+/// buffers made for the deepest a branch can go (a row with no cell left inside the query is dead),
+/// grown if pushed past that, never shrunk: going back up the trie only lowers `depth`.
+struct _TypoTable: ~Copyable {
     let query: [UInt32]
     let maximum: Int
     let width: Int
-    /// The key's scalars so far: scalars[d - 1] made row d.
-    private var scalars: [UInt32]
-    /// Row d's sets at rows[d * (maximum + 1) + e].
-    private var rows: [UInt32]
+    /// 64-bit words a set of query positions takes.
+    private let words: Int
+    /// The positions in the query of each of its distinct scalars (bit j of a set: query[j] is the
+    /// scalar), `words` words a set: set 0 empty (every scalar the query does not hold), then the
+    /// ASCII scalars', then the others'.
+    private let positionSets: UnsafeMutablePointer<UInt64>
+    /// The set of each ASCII scalar, and the query's other scalars, whose sets follow the ASCII ones'
+    /// from `firstOtherSet` on.
+    private let asciiSets: UnsafeMutablePointer<UInt8>
+    private let otherScalars: [UInt32]
+    private let firstOtherSet: Int
+    /// The set of each of the key's scalars so far: keySets[d - 1] is that of the scalar that made row d.
+    private var keySets: UnsafeMutablePointer<Int>
+    /// Row d's sets at rows[d * (maximum + 1) + e], for d up to `capacity`.
+    private var rows: UnsafeMutablePointer<UInt32>
+    private var capacity: Int
     /// The key's scalars so far; rows 0 ... depth are the table.
     private(set) var depth = 0
 
@@ -191,12 +200,40 @@ struct _TypoTable {
         self.query = query
         self.maximum = maximum
         width = 2 * maximum + 1
-        scalars = [UInt32](repeating: 0, count: 64)
-        rows = [UInt32](repeating: 0, count: 65 * (maximum + 1))
+        words = Swift.max(1, (query.count + 63) / 64)
+        var ascii: [UInt32] = [], others: [UInt32] = []
+        for scalar in query where !(scalar < 0x80 ? ascii : others).contains(scalar) {
+            if scalar < 0x80 { ascii.append(scalar) } else { others.append(scalar) }
+        }
+        otherScalars = others
+        firstOtherSet = 1 + ascii.count
+        let setCount = firstOtherSet + others.count
+        let asciiSets = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x80)
+        asciiSets.initialize(repeating: 0, count: 0x80)
+        for (offset, scalar) in ascii.enumerated() { asciiSets[Int(scalar)] = UInt8(1 + offset) }
+        let positionSets = UnsafeMutablePointer<UInt64>.allocate(capacity: setCount * words)
+        positionSets.initialize(repeating: 0, count: setCount * words)
+        for (j, scalar) in query.enumerated() {
+            let set = scalar < 0x80 ? Int(asciiSets[Int(scalar)]) : firstOtherSet + others.firstIndex(of: scalar)!
+            positionSets[set * words + j / 64] |= 1 << UInt64(j % 64)
+        }
+        self.asciiSets = asciiSets
+        self.positionSets = positionSets
+        capacity = query.count + maximum + 2
+        keySets = .allocate(capacity: capacity)
+        rows = .allocate(capacity: (capacity + 1) * (maximum + 1))
+        rows.initialize(repeating: 0, count: (capacity + 1) * (maximum + 1))
         // Row 0: cell k is j = k - maximum, at distance j from the empty key.
         for e in 0 ... maximum {
             for j in 0 ... min(e, query.count) { rows[e] |= 1 << UInt32(maximum + j) }
         }
+    }
+
+    deinit {
+        positionSets.deallocate()
+        asciiSets.deallocate()
+        keySets.deallocate()
+        rows.deallocate()
     }
 
     /// Whether the key so far is within `maximum` of the query's first j scalars: cell j - depth +
@@ -230,61 +267,119 @@ struct _TypoTable {
     @inline(__always)
     mutating func pop(to depth: Int) { self.depth = depth }
 
-    /// Bit i set where query[start + i] is `scalar`, for i in 0 ..< count (positions outside the query
-    /// never are).
+    /// The position set of `scalar` (0, the empty set, for a scalar the query does not hold).
     @inline(__always)
-    private func equal(_ scalar: UInt32, from start: Int, count: Int) -> UInt32 {
-        let first = Swift.max(0, -start), end = Swift.min(count, query.count - start)
-        guard first < end else { return 0 }
-        return query.withUnsafeBufferPointer { query in
-            var bits: UInt32 = 0
-            for i in first ..< end { bits |= (query[start + i] == scalar ? 1 : 0) << UInt32(i) }
-            return bits
+    private func positionSet(of scalar: UInt32) -> Int {
+        if scalar < 0x80 { return Int(asciiSets[Int(scalar)]) }
+        guard let other = otherScalars.firstIndex(of: scalar) else { return 0 }
+        return firstOtherSet + other
+    }
+
+    /// Bit i set where query[start + i] is a scalar whose position set (`words` words) is at `set`,
+    /// for i in 0 ..< count (count at most 32; positions outside the query never are): a window of
+    /// the set. Static, given the set's words: a method of the noncopyable table copied the table to
+    /// the stack at each call.
+    @inline(__always)
+    private static func window(_ set: UnsafePointer<UInt64>, words: Int, from start: Int, count: Int) -> UInt32 {
+        var bits: UInt64
+        if start < 0 {
+            guard start > -64 else { return 0 }
+            bits = set[0] &<< UInt64(-start)
+        } else {
+            let word = start &>> 6, bit = start & 63
+            guard word < words else { return 0 }
+            bits = set[word] &>> UInt64(bit)
+            if bit != 0, word &+ 1 < words { bits |= set[word &+ 1] &<< UInt64(64 &- bit) }
         }
+        return UInt32(truncatingIfNeeded: bits & ((1 &<< UInt64(count)) &- 1))
+    }
+
+    /// Room for rows past `capacity` (only a caller that pushes below a dead row needs it).
+    private mutating func grow() {
+        let stride = maximum + 1, larger = 2 * capacity
+        let newRows = UnsafeMutablePointer<UInt32>.allocate(capacity: (larger + 1) * stride)
+        newRows.initialize(repeating: 0, count: (larger + 1) * stride)
+        newRows.update(from: rows, count: (capacity + 1) * stride)
+        rows.deallocate()
+        rows = newRows
+        let newSets = UnsafeMutablePointer<Int>.allocate(capacity: larger)
+        newSets.initialize(from: keySets, count: capacity)
+        keySets.deallocate()
+        keySets = newSets
+        capacity = larger
     }
 
     /// Adds the row for the key's next scalar; returns whether the walk goes on below it (not dead,
     /// not a match) and whether the key so far is a match (its last cell within `maximum`).
     mutating func push(_ scalar: UInt32) -> (alive: Bool, matched: Bool) {
         let depth = self.depth + 1
-        let stride = maximum + 1
-        if depth > scalars.count {
-            scalars.append(contentsOf: repeatElement(0, count: scalars.count))
-            rows.append(contentsOf: repeatElement(0, count: rows.count))
-        }
+        if depth > capacity { grow() }
         self.depth = depth
-        scalars[depth - 1] = scalar
+        let set = positionSet(of: scalar)
+        keySets[depth - 1] = set
         let (maximum, width, last) = (self.maximum, self.width, query.count)
+        let stride = maximum + 1
         // Cell k is j = low + k: inside the table while 0 <= j <= last, so for k from -low to last - low.
         let low = depth - maximum, band: UInt32 = (1 << UInt32(width)) - 1
         let fromStart = low < 0 ? band & ~((1 << UInt32(-low)) - 1) : band
         let toEnd: UInt32 = last - low < 0 ? 0 : last - low >= width - 1 ? band : (1 << UInt32(last - low + 1)) - 1
         let inside = fromStart & toEnd
         // Bit k of `scalarAt`: query[j - 2] is this scalar; bit k + 1: query[j - 1] is (a match).
-        let scalarAt = equal(scalar, from: low - 2, count: width + 1)
+        let scalarAt = Self.window(positionSets + set * words, words: words, from: low - 2, count: width + 1)
         let match = scalarAt >> 1
         // Two swapped: query[j - 1] the key's scalar before and query[j - 2] this one.
-        let swapped = depth >= 2 ? equal(scalars[depth - 2], from: low - 1, count: width) & scalarAt : 0
-        let alive: Bool = rows.withUnsafeMutableBufferPointer { rows in
-            let previous = (depth - 1) * stride, row = depth * stride, before = (depth - 2) * stride
-            var lower: UInt32 = 0 // this row's set e - 1
-            for e in 0 ... maximum {
-                var set = rows[previous + e] & match                      // a match
-                if e > 0 {
-                    set |= rows[previous + e - 1]                          // a substitution
-                        | rows[previous + e - 1] >> 1                      // a key scalar extra
-                        | lower << 1                                       // a query scalar extra
-                    if depth >= 2 { set |= rows[before + e - 1] & swapped } // two swapped
-                }
-                set &= inside
-                rows[row + e] = set
-                lower = set
+        let swapped = depth >= 2 ? Self.window(positionSets + keySets[depth - 2] * words, words: words, from: low - 1, count: width) & scalarAt : 0
+        let previous = (depth - 1) * stride, row = depth * stride, before = (depth - 2) * stride
+        var lower: UInt32 = 0 // this row's set e - 1
+        for e in 0 ... maximum {
+            var set = rows[previous + e] & match                      // a match
+            if e > 0 {
+                set |= rows[previous + e - 1]                          // a substitution
+                    | rows[previous + e - 1] >> 1                      // a key scalar extra
+                    | lower << 1                                       // a query scalar extra
+                if depth >= 2 { set |= rows[before + e - 1] & swapped } // two swapped
             }
-            return lower != 0
+            set &= inside
+            rows[row + e] = set
+            lower = set
         }
         if depth == 1, scalar != query[0] { return (false, false) }
         let matched = isWithin(queryPrefix: last)
-        return (alive && !matched, matched)
+        return (lower != 0 && !matched, matched)
+    }
+}
+
+/// A set of bytes, 256 bits: the first bytes a typo walk's next child may start with (a few; an
+/// array's append and clear cost more than the walk's use of them).
+struct _ByteSet {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    @inline(__always)
+    mutating func insert(_ byte: UInt8) {
+        let bit = UInt64(1) &<< UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: words.0 |= bit
+        case 1: words.1 |= bit
+        case 2: words.2 |= bit
+        default: words.3 |= bit
+        }
+    }
+
+    /// The greatest byte of the set, taken out of it; nil when it is empty.
+    @inline(__always)
+    mutating func removeGreatest() -> UInt8? {
+        if words.3 != 0 { return Self.removeHighest(&words.3, base: 192) }
+        if words.2 != 0 { return Self.removeHighest(&words.2, base: 128) }
+        if words.1 != 0 { return Self.removeHighest(&words.1, base: 64) }
+        if words.0 != 0 { return Self.removeHighest(&words.0, base: 0) }
+        return nil
+    }
+
+    @inline(__always)
+    private static func removeHighest(_ word: inout UInt64, base: UInt8) -> UInt8 {
+        let bit = 63 &- word.leadingZeroBitCount
+        word &= ~(UInt64(1) &<< UInt64(bit))
+        return base &+ UInt8(truncatingIfNeeded: bit)
     }
 }
 

@@ -72,4 +72,30 @@ import Testing
         }
         #expect(cells > 20_000 && within > cells / 20 && pruned > 100 && deepest > 70, "\(cells) cells, \(within) within, \(pruned) pruned, \(deepest) deepest")
     }
+
+    /// The table is made for the deepest a walk goes (a dead row ends a branch); a caller that pushes
+    /// on below dead rows, several times that deep, gets rows grown to hold them, each still the band
+    /// of the whole table (all cells outside the query, so nothing within), and the rows above intact.
+    @Test(arguments: [1, 2])
+    func rowsPastDeadRowsGrow(maximum: Int) {
+        let query: [Unicode.Scalar] = ["a", "é", "b"]
+        var table = _TypoTable(query: query.map(\.value), maximum: maximum)
+        var key: [Unicode.Scalar] = []
+        for round in 0 ..< 40 {
+            let scalar = query[round % query.count]
+            let (alive, matched) = table.push(scalar.value)
+            key.append(scalar)
+            let row = RankedReference.distances(key, toPrefixesOf: query)
+            for j in 0 ... query.count {
+                #expect(table.isWithin(queryPrefix: j) == (row[j] <= maximum), "\(key) j \(j)")
+            }
+            #expect(alive == (row.contains { $0 <= maximum } && row[query.count] > maximum), "\(key) alive")
+            #expect(matched == (row[query.count] <= maximum), "\(key) matched")
+        }
+        // Back up to a row made before any growth: it is the one pushed then.
+        table.pop(to: 2)
+        let row = RankedReference.distances(Array(key.prefix(2)), toPrefixesOf: query)
+        for j in 0 ... query.count { #expect(table.isWithin(queryPrefix: j) == (row[j] <= maximum), "popped, j \(j)") }
+        #expect(table.depth == 2)
+    }
 }
