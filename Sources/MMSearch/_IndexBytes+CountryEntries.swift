@@ -187,7 +187,9 @@ extension _IndexBytes {
         cursor.bit = Int(block.delta_bit)
     }
 
-    /// The first position of the cursor's run at or after `start`, or nil when none is.
+    /// The first position of the cursor's run at or after `start`, or nil when none is. The codes are
+    /// read into locals, the cursor written back once: read and written through the cursor (an
+    /// element of the walk's array), every code cost twice the instructions.
     func firstPosition(_ cursor: inout CountryCursor, atOrAfter start: Int) throws(MMSearchError) -> Int? {
         let blocks = cursor.run.blocks
         guard !blocks.isEmpty else { return nil }
@@ -195,7 +197,14 @@ extension _IndexBytes {
             try enter(&cursor, block: try lastBlock(in: blocks, startingAtOrBefore: start))
         }
         cursor.start = start
-        while cursor.position < start {
+        guard cursor.position < start else { return cursor.position }
+        var position = cursor.position, bit = cursor.bit, step = cursor.step
+        defer {
+            cursor.position = position
+            cursor.bit = bit
+            cursor.step = step
+        }
+        while position < start {
             if cursor.nextFirst <= start {
                 // Skip to the last block starting at or before `start`: galloping, then a binary search.
                 var low = cursor.block + 1, reach = 1
@@ -204,22 +213,52 @@ extension _IndexBytes {
                     reach *= 2
                 }
                 try enter(&cursor, block: try lastBlock(in: low ..< Swift.min(low + reach, blocks.upperBound), startingAtOrBefore: start))
+                (position, bit, step) = (cursor.position, cursor.bit, cursor.step)
                 continue
             }
-            if cursor.step + 1 < cursor.count {
-                // A run of steps of 1 at once (as far as `start`), or one longer step.
-                let next = try steps(at: cursor.bit, block: cursor.block, most: Swift.min(cursor.count - 1 - cursor.step, start - cursor.position))
-                cursor.position += next.step * next.repeats
-                cursor.bit = next.end
-                cursor.step += next.repeats
-                guard cursor.position < layout.entryCount else { throw positionPastEntries(cursor.position, block: cursor.block) }
+            if step + 1 < cursor.count {
+                // The codes that lie whole in 57 bits loaded at once: runs of steps of 1 (as far as
+                // `start`) and longer steps, each shifted out. A code longer than what is left waits
+                // for the next load, and one longer than 57 bits (a step past 2^28) is read by `steps`.
+                let last = cursor.count - 1
+                var word = try stepBits(at: bit, block: cursor.block) & (UInt64(1) &<< 57 &- 1), left = 57
+                let before = step
+                while position < start, step < last {
+                    let ones = (~word).trailingZeroBitCount
+                    if ones > 0 {
+                        let repeats = Swift.min(ones, last &- step, start &- position)
+                        position &+= repeats
+                        step &+= repeats
+                        bit &+= repeats
+                        word &>>= UInt64(repeats)
+                        left &-= repeats
+                    } else {
+                        let zeros = word.trailingZeroBitCount, length = 2 &* zeros &+ 1
+                        guard length <= left else { break }
+                        let high = UInt64(1) &<< UInt64(zeros)
+                        position &+= Int(high | word &>> UInt64(zeros &+ 1) & (high &- 1))
+                        step &+= 1
+                        bit &+= length
+                        word &>>= UInt64(length)
+                        left &-= length
+                    }
+                }
+                if step == before {
+                    let next = try steps(at: bit, block: cursor.block, most: Swift.min(last - step, start - position))
+                    position += next.step * next.repeats
+                    bit = next.end
+                    step += next.repeats
+                }
             } else if cursor.block + 1 < blocks.upperBound {
                 try enter(&cursor, block: cursor.block + 1)
+                (position, bit, step) = (cursor.position, cursor.bit, cursor.step)
             } else {
                 return nil
             }
         }
-        return cursor.position
+        // Every step read is at least 1 and at most 2^(MMS_ENTRY_STEP_MAX_ZEROS + 1): checked once, here.
+        guard position < layout.entryCount else { throw positionPastEntries(position, block: cursor.block) }
+        return position
     }
 
     /// Whether any of the cursors' runs has a position inside `range`.
