@@ -169,7 +169,7 @@ extension _IndexBytes {
 /// with the band's query scalars, then a few shifts, ands and ors of the rows before. The comparison
 /// is a window of the scalar's positions in the query, a bit set made once a walk (a walk pushes a
 /// row for every scalar of every label it reads: a loop over the band's query scalars and the array
-/// accesses around it were most of a one-typo walk's instructions). Rows and the key's scalars live in
+/// accesses around it were most of a one-typo walk's instructions). Rows and the key's scalars' sets live in
 /// buffers made for the deepest a branch can go (a row with no cell left inside the query is dead),
 /// grown if pushed past that, never shrunk: going back up the trie only lowers `depth`.
 struct _TypoTable: ~Copyable {
