@@ -103,10 +103,13 @@ struct _IndexBytes {
     @inline(__always)
     func labelStart(ofNode index: Int) throws(MMSearchError) -> Int {
         let offset = Int(bits(layout.nodes.start, at: index * layout.nodes.width, layout.nodeLabelMask))
-        guard offset < layout.labels.count else {
-            throw corrupt(nodeOffset(index), "node \(index) has its label at \(offset), outside the \(layout.labels.count)-byte label pool")
-        }
+        guard offset < layout.labels.count else { throw labelOutsidePool(index, offset) }
         return layout.labels.lowerBound + offset
+    }
+
+    /// The error for node `index` whose label offset `offset` is past the label pool.
+    func labelOutsidePool(_ index: Int, _ offset: Int) -> MMSearchError {
+        corrupt(nodeOffset(index), "node \(index) has its label at \(offset), outside the \(layout.labels.count)-byte label pool")
     }
 
     /// The label of node `index` (up to its MMS_STRING_END), checked to end inside the label pool.
@@ -244,15 +247,26 @@ struct _IndexBytes {
     }
 
     /// The child among `children` (a node's, sorted by their labels' first bytes) whose label starts
-    /// with `byte`: a binary search.
+    /// with `byte`: a binary search, each probe reading a child's label offset (checked to lie in the
+    /// label pool) and its first byte. The walks' most frequent step: its arithmetic wraps, as it cannot
+    /// overflow (`children(ofNode:)` checked the children to be below node_count, and NODES holds that
+    /// many packed offsets inside the file).
     @inline(__always)
     func child(startingWith byte: UInt8, among children: Children) throws(MMSearchError) -> Int? {
         var low = children.nodes.lowerBound, high = children.nodes.upperBound
-        while low < high {
-            let middle = low + (high - low) / 2
-            if raw[try labelStart(ofNode: middle)] < byte { low = middle + 1 } else { high = middle }
+        let nodes = layout.nodes, labels = layout.labels, mask = layout.nodeLabelMask
+        @inline(__always)
+        func firstByte(_ node: Int) throws(MMSearchError) -> UInt8 {
+            let bit = node &* nodes.width
+            let offset = Int(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: nodes.start &+ bit &>> 3, as: UInt64.self) &>> UInt64(bit & 7) & mask)
+            guard offset < labels.count else { throw labelOutsidePool(node, offset) }
+            return raw[labels.lowerBound &+ offset]
         }
-        guard low < children.nodes.upperBound, raw[try labelStart(ofNode: low)] == byte else { return nil }
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if try firstByte(middle) < byte { low = middle &+ 1 } else { high = middle }
+        }
+        guard low < children.nodes.upperBound, try firstByte(low) == byte else { return nil }
         return low
     }
 
