@@ -18,10 +18,11 @@ struct _IndexBytes {
 
     /// The field of at most 32 bits (`mask`) at bit `bit` of a packed array from byte `start`: one
     /// unaligned 8-byte load, which the array's checked length and zero tail keep inside the file for
-    /// any field of a value below its count.
+    /// any field of a value below its count (so `start + bit / 8` lies in the file: it wraps, as it
+    /// cannot overflow).
     @inline(__always)
     func bits(_ start: Int, at bit: Int, _ mask: UInt64) -> UInt32 {
-        UInt32(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: start + bit >> 3, as: UInt64.self) >> UInt64(bit & 7) & mask)
+        UInt32(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: start &+ bit &>> 3, as: UInt64.self) &>> UInt64(bit & 7) & mask)
     }
 
     /// A node's children (numbered `nodes`) and where their entry deltas are: from bit `deltaBit` of
@@ -100,11 +101,14 @@ struct _IndexBytes {
     }
 
     /// Where node `index`'s label starts in the file, checked to lie inside the label pool.
+    /// Every caller's node is below node_count (the root, or a child `children(ofNode:)` checked), so
+    /// its arithmetic wraps, as it cannot overflow: a binary search for a child (`child(startingWith:)`)
+    /// reads it at every probe.
     @inline(__always)
     func labelStart(ofNode index: Int) throws(MMSearchError) -> Int {
-        let offset = Int(bits(layout.nodes.start, at: index * layout.nodes.width, layout.nodeLabelMask))
+        let offset = Int(bits(layout.nodes.start, at: index &* layout.nodes.width, layout.nodeLabelMask))
         guard offset < layout.labels.count else { throw labelOutsidePool(index, offset) }
-        return layout.labels.lowerBound + offset
+        return layout.labels.lowerBound &+ offset
     }
 
     /// The error for node `index` whose label offset `offset` is past the label pool.
@@ -247,26 +251,16 @@ struct _IndexBytes {
     }
 
     /// The child among `children` (a node's, sorted by their labels' first bytes) whose label starts
-    /// with `byte`: a binary search, each probe reading a child's label offset (checked to lie in the
-    /// label pool) and its first byte. The walks' most frequent step: its arithmetic wraps, as it cannot
-    /// overflow (`children(ofNode:)` checked the children to be below node_count, and NODES holds that
-    /// many packed offsets inside the file).
+    /// with `byte`: a binary search, the walks' most frequent step (its arithmetic wraps: the children
+    /// are below node_count, checked by `children(ofNode:)`).
     @inline(__always)
     func child(startingWith byte: UInt8, among children: Children) throws(MMSearchError) -> Int? {
         var low = children.nodes.lowerBound, high = children.nodes.upperBound
-        let nodes = layout.nodes, labels = layout.labels, mask = layout.nodeLabelMask
-        @inline(__always)
-        func firstByte(_ node: Int) throws(MMSearchError) -> UInt8 {
-            let bit = node &* nodes.width
-            let offset = Int(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: nodes.start &+ bit &>> 3, as: UInt64.self) &>> UInt64(bit & 7) & mask)
-            guard offset < labels.count else { throw labelOutsidePool(node, offset) }
-            return raw[labels.lowerBound &+ offset]
-        }
         while low < high {
             let middle = (low &+ high) &>> 1
-            if try firstByte(middle) < byte { low = middle &+ 1 } else { high = middle }
+            if raw[try labelStart(ofNode: middle)] < byte { low = middle &+ 1 } else { high = middle }
         }
-        guard low < children.nodes.upperBound, try firstByte(low) == byte else { return nil }
+        guard low < children.nodes.upperBound, raw[try labelStart(ofNode: low)] == byte else { return nil }
         return low
     }
 
