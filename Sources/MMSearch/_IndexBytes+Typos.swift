@@ -211,14 +211,9 @@ struct _TypoTable: ~Copyable {
         let asciiSets = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x80)
         asciiSets.initialize(repeating: 0, count: 0x80)
         for (offset, scalar) in ascii.enumerated() { asciiSets[Int(scalar)] = UInt8(1 + offset) }
-        let positionSets = UnsafeMutablePointer<UInt64>.allocate(capacity: setCount * words)
-        positionSets.initialize(repeating: 0, count: setCount * words)
-        for (j, scalar) in query.enumerated() {
-            let set = scalar < 0x80 ? Int(asciiSets[Int(scalar)]) : firstOtherSet + others.firstIndex(of: scalar)!
-            positionSets[set * words + j / 64] |= 1 << UInt64(j % 64)
-        }
         self.asciiSets = asciiSets
-        self.positionSets = positionSets
+        positionSets = .allocate(capacity: setCount * words)
+        positionSets.initialize(repeating: 0, count: setCount * words)
         capacity = query.count + maximum + 2
         keySets = .allocate(capacity: capacity)
         rows = .allocate(capacity: (capacity + 1) * (maximum + 1))
@@ -227,6 +222,8 @@ struct _TypoTable: ~Copyable {
         for e in 0 ... maximum {
             for j in 0 ... min(e, query.count) { rows[e] |= 1 << UInt32(maximum + j) }
         }
+        // Each query position in its scalar's set, found as a push finds it.
+        for (j, scalar) in query.enumerated() { positionSets[positionSet(of: scalar) * words + j / 64] |= 1 << UInt64(j % 64) }
     }
 
     deinit {
