@@ -26,9 +26,12 @@ public struct CityIndex: Sendable {
     /// ```swift
     /// try CityIndex(path: "cities.mms").path   // "cities.mms"
     /// ```
-    public let path: String
-    let bytes: Data
-    let layout: _IndexLayout
+    public var path: String { storage.path }
+    /// The mapped bytes, their layout and the path, shared by every copy of the index: a copy (a
+    /// `SearchResults` holds one) is one reference, not the layout's 900-odd bytes.
+    let storage: _IndexStorage
+    /// The layout read at open, borrowed from `storage` (not copied out at each use).
+    var layout: _IndexLayout { _read { yield storage.layout } }
 
     /// Maps the index at `path` and checks its header (magic, version, byte order, section bounds),
     /// in O(1): nothing else of the file is read.
@@ -60,9 +63,8 @@ public struct CityIndex: Sendable {
     public init(bytes: Data, path: String = "<memory>") throws(MMSearchError) {
         // A slice keeps its parent's indices; rebase so offsets count from the file's first byte.
         let bytes = bytes.startIndex == 0 ? bytes : Data(bytes)
-        self.path = path
-        self.bytes = bytes
-        self.layout = try bytes.withRawBytes { (raw) throws(MMSearchError) in try _IndexLayout(raw, path: path) }
+        let layout = try bytes.withRawBytes { (raw) throws(MMSearchError) in try _IndexLayout(raw, path: path) }
+        storage = _IndexStorage(path: path, bytes: bytes, layout: layout)
     }
 
     /// Whether the index has populations (built with GeoNames data): `City.population` is then set.
@@ -208,9 +210,10 @@ public struct CityIndex: Sendable {
         }
     }
 
-    /// Runs `body` over the raw layer; the only way into the mapped bytes.
+    /// Runs `body` over the raw layer; the only way into the mapped bytes. The raw layer refers to
+    /// `storage` without owning it: `self` holds it for the whole call.
     func withBytes<Value>(_ body: (_IndexBytes) throws(MMSearchError) -> Value) throws(MMSearchError) -> Value {
-        try bytes.withRawBytes { (raw) throws(MMSearchError) in try body(_IndexBytes(raw: raw, layout: layout, path: path)) }
+        try storage.bytes.withRawBytes { (raw) throws(MMSearchError) in try body(_IndexBytes(raw: raw, layout: storage.layout, storage: storage)) }
     }
 
     /// The errno behind a failed `Data(contentsOf:)`, or EIO when Foundation gives none.
@@ -220,5 +223,19 @@ public struct CityIndex: Sendable {
             return underlying.code.rawValue
         }
         return 5 // EIO
+    }
+}
+
+/// What an open index holds: the path it was opened from, the mapped bytes and the layout read from
+/// their header at open. Immutable; one instance behind every copy of a `CityIndex`.
+final class _IndexStorage: Sendable {
+    let path: String
+    let bytes: Data
+    let layout: _IndexLayout
+
+    init(path: String, bytes: Data, layout: _IndexLayout) {
+        self.path = path
+        self.bytes = bytes
+        self.layout = layout
     }
 }
