@@ -28,7 +28,7 @@ public struct CityIndex: Sendable {
     /// ```
     public var path: String { storage.path }
     /// The mapped bytes, their layout and the path, shared by every copy of the index: a copy (a
-    /// `SearchResults` holds one) is one reference, not the layout's 900-odd bytes.
+    /// `SearchResults` holds one) is one reference, not the layout's 952 bytes.
     let storage: _IndexStorage
     /// The layout read at open, borrowed from `storage` (not copied out at each use).
     var layout: _IndexLayout { _read { yield storage.layout } }

@@ -4,7 +4,8 @@ import CMMSearchFormat
 /// pointer never escapes), and every read checks the index or span it was given against the layout
 /// before loading, so a corrupt file throws instead of reading out of bounds.
 ///
-/// Trivial to copy (a closure that uses it holds a copy): plain integers and pointers, nothing retained.
+/// Plain integers and pointers: a copy (a closure that uses it holds one) is a `memcpy` that retains
+/// nothing.
 struct _IndexBytes {
     let raw: UnsafeRawBufferPointer
     /// The layout, copied from the storage: a walk reads it from memory nothing else writes to, so
@@ -290,8 +291,8 @@ struct _IndexBytes {
     /// the node's subtree gives them all, without reading any name. With a query's `ClassKeys`, only the
     /// lengths its matches' classes depend on; the others read as Int32.max.
     func keyLengths(under located: Located, for classKeys: ClassKeys? = nil) throws(MMSearchError) -> [Int32] {
-        // Not `Array(repeating:count:)`: its allocator is not specialized, and finds the storage's
-        // generic metadata at every call (about 500 instructions, a tenth of a small node's ranking).
+        // Not `Array(repeating:count:)`: its allocator is not specialized, and looks up the storage's
+        // generic metadata at every call (about 500 instructions).
         var lengths = Array(repeatElement(classKeys == nil ? Int32(0) : .max, count: located.entries.count))
         try forEachNode(under: located, classKeys: classKeys) { (depth, ownEntries) in
             for position in ownEntries { lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth) }
