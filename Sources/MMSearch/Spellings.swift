@@ -7,75 +7,116 @@ import CMMSearchFormat
 /// separators, compared folded. The builder keeps the spellings a record's names bring; a reader
 /// writes a stored one out from its name and form (SPELLINGS), by the same code.
 package enum Spellings {
-    static let short = table(["saint": "St", "sainte": "Ste", "sankt": "St", "santa": "Sta", "mount": "Mt", "fort": "Ft", "port": "Pt", "point": "Pt"])
-    static let long = table(["st": "Saint", "ste": "Sainte", "sta": "Santa", "mt": "Mount", "ft": "Fort"])
+    /// The words short() and long() replace, folded, as `key(ofFolded:)` packs them, each with its
+    /// replacement: looked up by comparing one integer with a handful, not by hashing arrays.
+    private static let short = table(["saint": "St", "sainte": "Ste", "sankt": "St", "santa": "Sta", "mount": "Mt", "fort": "Ft", "port": "Pt", "point": "Pt"])
+    private static let long = table(["st": "Saint", "ste": "Sainte", "sta": "Santa", "mt": "Mount", "ft": "Fort"])
 
-    private static func table(_ words: [String: String]) -> [[UInt8]: [UInt8]] {
-        Dictionary(uniqueKeysWithValues: words.map { (Array($0.key.utf8), Array($0.value.utf8)) })
+    private static func table(_ words: KeyValuePairs<String, String>) -> [(key: UInt64, replacement: [UInt8])] {
+        words.map { word, replacement in (Array(word.utf8).withUnsafeBufferPointer { key(ofFolded: $0)! }, Array(replacement.utf8)) }
     }
 
     private static let dot = UInt8(ascii: "."), hyphen = UInt8(ascii: "-"), space = UInt8(ascii: " ")
+    /// The tables' words are at most this long (folded); a longer word is none of them.
+    private static let longestWord = 6
 
     /// rank.py's six generated names of `name` (UTF-8), in its order (form i at i); none when every one
     /// would be `name` itself (no period, no hyphen, no word either table knows), as is so for most names.
     package static func generated(from name: [UInt8]) -> [[UInt8]] {
-        guard name.contains(where: { $0 == dot || $0 == hyphen }) || hasTableWord(name) else { return [] }
-        let periodless = name.filter { $0 != dot }
-        return (0 ..< MMS_SPELLING_FORM_COUNT.rawValue).map { form($0, ofPeriodless: periodless) }
+        name.withUnsafeBufferPointer { name in
+            guard name.contains(where: { $0 == dot || $0 == hyphen }) || hasTableWord(name) else { return [] }
+            return (0 ..< MMS_SPELLING_FORM_COUNT.rawValue).map { form($0, of: name) }
+        }
     }
 
     /// Form `form` (below MMS_SPELLING_FORM_COUNT) of `name`.
     package static func form(_ form: UInt32, of name: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        self.form(form, ofPeriodless: name.filter { $0 != dot })
+        withForm(form, of: name) { Array($0) }
     }
 
-    /// Form `form` of a name without its periods (P).
-    private static func form(_ form: UInt32, ofPeriodless periodless: [UInt8]) -> [UInt8] {
-        var text = periodless
-        if form & 1 == 1 { text = text.map { $0 == hyphen ? space : $0 } } // the spaced forms are odd
-        switch form >> 1 {
-        case 1: return words(text, short)
-        case 2: return words(text, long)
-        default: return text
+    /// Form `form` of `name`, written into a buffer on the stack (a reader writes one out for each
+    /// result matched by a spelling: allocating arrays and hashing words there made a page of them,
+    /// "St M", take 13 µs) and handed to `body`.
+    package static func withForm<R>(_ form: UInt32, of name: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        // A replaced word (at least a byte) becomes at most 6 bytes, and replaced words are apart by
+        // separators: at most 1 + 5 x (count + 1) / 2 bytes more than the name's, whatever a word folds to.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * name.count + 8) { buffer in
+            body(UnsafeBufferPointer(rebasing: buffer[..<write(form, of: name, into: buffer)]))
         }
     }
 
-    /// `text` with every word whose fold is a key of `table` replaced by its value. Separators are
-    /// ASCII, so words are found on the bytes.
-    static func words(_ text: [UInt8], _ table: [[UInt8]: [UInt8]]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count + 8)
-        forEachWord(text) { word, separator in
-            if let replacement = table[fold(word)] { out += replacement } else { out += word }
-            if let separator { out.append(separator) }
+    /// Writes form `form` of `name` into `output` (at least 4 x name.count + 8 bytes) and returns its
+    /// length: the name without its periods (P), with its hyphens as spaces in the odd forms (S), and
+    /// in forms 2-3 short(), in 4-5 long() applied word by word.
+    private static func write(_ form: UInt32, of name: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let spaced = form & 1 == 1
+        let table: [(key: UInt64, replacement: [UInt8])]? = switch form >> 1 { case 1: short; case 2: long; default: nil }
+        var count = 0, wordStart = 0, word = WordKey()
+        /// The word output[wordStart ..< count] replaced when the table has it.
+        func replaceWord(_ table: [(key: UInt64, replacement: [UInt8])]) {
+            guard let key = word.key(of: UnsafeBufferPointer(rebasing: output[wordStart ..< count])),
+                  let replacement = table.first(where: { $0.key == key })?.replacement else { return }
+            count = wordStart
+            for byte in replacement { output[count] = byte; count += 1 }
         }
-        return out
+        for var byte in name where byte != dot {
+            if spaced, byte == hyphen { byte = space }
+            if let table {
+                if WordStarts.isSeparator(byte) {
+                    replaceWord(table)
+                    wordStart = count + 1
+                    word = WordKey()
+                } else {
+                    word.add(byte)
+                }
+            }
+            output[count] = byte
+            count += 1
+        }
+        if let table { replaceWord(table) }
+        return count
     }
 
-    private static func hasTableWord(_ text: [UInt8]) -> Bool {
-        var found = false
-        forEachWord(text) { word, _ in
-            if !found, !word.isEmpty { let folded = fold(word); found = short[folded] != nil || long[folded] != nil }
+    /// Whether a word of `text` is one either table replaces.
+    private static func hasTableWord(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var wordStart = 0, word = WordKey()
+        for end in 0 ... text.count {
+            guard end == text.count || WordStarts.isSeparator(text[end]) else { word.add(text[end]); continue }
+            if let key = word.key(of: UnsafeBufferPointer(rebasing: text[wordStart ..< end])),
+               short.contains(where: { $0.key == key }) || long.contains(where: { $0.key == key }) {
+                return true
+            }
+            wordStart = end + 1
+            word = WordKey()
         }
-        return found
+        return false
     }
 
-    /// Each maximal run of non-separators (possibly empty), with the separator that ends it (nil at the end).
-    private static func forEachWord(_ text: [UInt8], _ body: (ArraySlice<UInt8>, UInt8?) -> Void) {
-        var start = 0
-        for index in text.indices where WordStarts.isSeparator(text[index]) {
-            body(text[start ..< index], text[index])
-            start = index + 1
+    /// fold(word) as the tables key it, made as the word's bytes come: an ASCII word's folded (upper
+    /// case to lower, what folding does to ASCII) into one integer byte by byte; a word with other
+    /// bytes folded whole by `Folding` at the end.
+    private struct WordKey {
+        var bytes: UInt64 = 0, length = 0, isASCII = true
+
+        mutating func add(_ byte: UInt8) {
+            if length < Spellings.longestWord { bytes |= UInt64(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) << (8 * UInt64(length)) }
+            length += 1
+            if byte >= 0x80 { isASCII = false }
         }
-        body(text[start...], nil)
+
+        /// The key of the word added, whose bytes are `word`; nil when it can be no table's word.
+        func key(of word: UnsafeBufferPointer<UInt8>) -> UInt64? {
+            guard isASCII else { return Folding.fold(utf8: word).withUnsafeBufferPointer { Spellings.key(ofFolded: $0) } }
+            return (1 ... Spellings.longestWord).contains(length) ? bytes | UInt64(length) << 56 : nil
+        }
     }
 
-    /// fold(word): lowercase for ASCII (what folding does to it), `Folding` otherwise; the table keys
-    /// are at most 6 ASCII letters, so a longer ASCII word is no key.
-    private static func fold(_ word: ArraySlice<UInt8>) -> [UInt8] {
-        if word.allSatisfy({ $0 < 0x80 }) {
-            return word.count > 6 ? [] : word.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
-        }
-        return Folding.fold(utf8: word)
+    /// A folded word of 1 to 6 bytes as one integer: its bytes, the first lowest, and its length on
+    /// top (so that a zero byte cannot make two words one); nil for any other length.
+    private static func key(ofFolded word: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard (1 ... longestWord).contains(word.count) else { return nil }
+        var key = UInt64(word.count) << 56
+        for (index, byte) in word.enumerated() { key |= UInt64(byte) << (8 * index) }
+        return key
     }
 }

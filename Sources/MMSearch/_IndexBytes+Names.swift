@@ -42,13 +42,18 @@ extension _IndexBytes {
             return try withDecodedName(at: Int(alternateNameOffset(index)), location: location, { "alternate name \(index)" }, body)
         }
         let form = try spellingForm(index)
-        let text = try withDecodedName(at: Int(alternateNameOffset(index)), location: location, { "the name spelling \(index - layout.givenAlternateCount) is made from" }) {
-            Spellings.form(form, of: $0)
+        // Decoded and written out on the stack; nil when the spelling is longer than a name may be.
+        var length = 0
+        let result: R? = try withDecodedName(at: Int(alternateNameOffset(index)), location: location, { "the name spelling \(index - layout.givenAlternateCount) is made from" }) { name in
+            Spellings.withForm(form, of: name) { text in
+                length = text.count
+                return text.count <= Int(MMS_MAX_STRING_LENGTH) ? body(text) : nil
+            }
         }
-        guard text.count <= Int(MMS_MAX_STRING_LENGTH) else {
-            throw corrupt(location, "spelling \(index - layout.givenAlternateCount) is \(text.count) bytes long; a name has at most \(MMS_MAX_STRING_LENGTH)")
+        guard let result else {
+            throw corrupt(location, "spelling \(index - layout.givenAlternateCount) is \(length) bytes long; a name has at most \(MMS_MAX_STRING_LENGTH)")
         }
-        return text.withUnsafeBufferPointer(body)
+        return result
     }
 
     /// The text of the name an entry value was made from: a display name or an alternate.
