@@ -36,10 +36,10 @@ package enum Spellings {
 
     /// Form `form` of `name`, written into a buffer on the stack (a reader writes one out for each
     /// result matched by a spelling: allocating arrays and hashing words there made a page of them,
-    /// "St M", take 13 µs) and handed to `body`.
+    /// "St M", take 10 to 14 µs) and handed to `body`.
     package static func withForm<R>(_ form: UInt32, of name: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         // A replaced word (at least a byte) becomes at most 6 bytes, and replaced words are apart by
-        // separators: at most 1 + 5 x (count + 1) / 2 bytes more than the name's, whatever a word folds to.
+        // separators: at most 5 x (count + 1) / 2 bytes more than the name's, whatever a word folds to.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * name.count + 8) { buffer in
             body(UnsafeBufferPointer(rebasing: buffer[..<write(form, of: name, into: buffer)]))
         }
