@@ -27,6 +27,11 @@ public enum Folding {
         return output
     }
 
+    /// The fold of an ASCII byte: A-Z lower-cased, every other byte as it is (fold.py changes only
+    /// A-Z in ASCII; the tests check all 128). For callers that fold ASCII text byte by byte.
+    @inline(__always)
+    package static func fold(ascii byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+
     /// The fold of the UTF-8 text in `bytes` (invalid UTF-8 read as `append(foldingUTF8:to:)` reads it).
     package static func fold(utf8 bytes: some Collection<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
@@ -74,8 +79,7 @@ public enum Folding {
                     let byte = bytes[index]
                     if byte < 0x80 {
                         guard !span.isFull else { return }
-                        // fold.py changes only A-Z in ASCII (the tests check all 128), so no lookup.
-                        span.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+                        span.append(fold(ascii: byte)) // no lookup in the table for ASCII
                         index += 1
                         continue
                     }

@@ -99,7 +99,7 @@ package enum Spellings {
         var bytes: UInt64 = 0, length = 0, isASCII = true
 
         mutating func add(_ byte: UInt8) {
-            if length < Spellings.longestWord { bytes |= UInt64(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) << (8 * UInt64(length)) }
+            if length < Spellings.longestWord { bytes |= UInt64(Folding.fold(ascii: byte)) << (8 * UInt64(length)) }
             length += 1
             if byte >= 0x80 { isASCII = false }
         }

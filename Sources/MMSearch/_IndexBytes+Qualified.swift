@@ -93,7 +93,7 @@ extension _IndexBytes {
     /// A record's key tail: ", " and its folded country code, or nil when it has no country.
     @inline(__always)
     static func tailBytes(of record: mms_record) -> (UInt8, UInt8, UInt8, UInt8)? {
-        record.country == (0, 0) ? nil : (UInt8(ascii: ","), UInt8(ascii: " "), asciiLowercased(record.country.0), asciiLowercased(record.country.1))
+        record.country == (0, 0) ? nil : (UInt8(ascii: ","), UInt8(ascii: " "), Folding.fold(ascii: record.country.0), Folding.fold(ascii: record.country.1))
     }
 
     /// Whether a record's key tail starts with `bytes`, without making the tail.
@@ -105,9 +105,6 @@ extension _IndexBytes {
             bytes.indices.allSatisfy { bytes[$0] == tail[$0 - bytes.startIndex] }
         }
     }
-
-    @inline(__always)
-    static func asciiLowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
 
     /// The class of record `index`'s best key match for the folded `query` and the least kind among
     /// its key matches (see `Ranking`), or nil when none of its keys starts with it: its names folded

@@ -274,7 +274,7 @@ struct Qualifiers {
         var position = start
         var anyLetter = false
         while offset < text.count {
-            let byte = isCode ? _IndexBytes.asciiLowercased(text[offset]) : text[offset]
+            let byte = isCode ? Folding.fold(ascii: text[offset]) : text[offset]
             if byte == UInt8(ascii: ".") { offset += 1; continue }
             anyLetter = true
             guard position < bytes.count, byte == bytes[position] else { break }
