@@ -4,6 +4,7 @@
 #   swift run mmsearch-fuzz CRASH_FILE
 # (lld: gold fails to link libFuzzer into a SwiftPM executable.)
 # usage: tools/fuzz.sh [SECONDS] [WORK_DIR]
+# MMSEARCH_BIN=PATH builds the seeds with that mmsearch (CI: the shipped one) instead of a build of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -12,7 +13,11 @@ work=${2:-${TMPDIR:-/tmp}/mmsearch-fuzz}
 rm -rf "$work/seeds"
 mkdir -p "$work/seeds" "$work/corpus" "$work/crashes"
 
-swift build -c release --product mmsearch --scratch-path .build-fuzz-tools >/dev/null
+mmsearch=${MMSEARCH_BIN:-}
+if [ -z "$mmsearch" ]; then
+  swift build -c release --product mmsearch --scratch-path .build-fuzz-tools >/dev/null
+  mmsearch=.build-fuzz-tools/release/mmsearch
+fi
 swift build -c release --product mmsearch-fuzz --scratch-path .build-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER -Xswiftc -use-ld=lld >/dev/null
 
@@ -75,7 +80,7 @@ ROWS
 printf '1\t2635167\tabbr\tUK\t\t\t\t\t\t\n2\t2921044\tde\tDeutschland\t1\t\t\t\t\t\n3\t6252001\tabbr\tU.S.A.\t\t\t\t\t\t\n4\t6269131\ten\tEngland and Wales\t\t\t\t\t\t\n5\t2951839\ten\tBavaria\t\t\t\t\t\t\n6\t3\tfr\tLondres\t\t\t\t\t\t\n7\t3\tlink\thttps://en.wikipedia.org/wiki/London\t\t\t\t\t\t\n8\t5\ten\tSt. Paul of Brazil\t\t\t\t1\t\t\n9\t101\ten\tSt. Place-One\t\t\t\t\t\t\n' >"$work/seeds/alternates.txt"
 build_seed() { # OUTPUT INPUT [--geonames DUMP] [--admin1 FILE] [--countries FILE] [--alternate-names FILE]
   local output=$1; shift
-  .build-fuzz-tools/release/mmsearch build "$@" -o "$work/corpus/$output.mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\|joined\|regions\|countries\|other names\)' || true
+  "$mmsearch" build "$@" -o "$work/corpus/$output.mms" 2>&1 | grep -v '^mmsearch build: \(wrote\|warning\|joined\|regions\|countries\|other names\)' || true
   [ -s "$work/corpus/$output.mms" ] || { echo "could not build the seed $output from $*" >&2; exit 1; }
 }
 for list in "$work"/seeds/*.json; do build_seed "$(basename "$list" .json)" "$list"; done
