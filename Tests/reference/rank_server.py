@@ -24,6 +24,9 @@ result is kept in .build/rank-cache/ (pickled, one file per input and match mode
 rank.py, fold.py, this file or an input file changes: their contents' or stats' hash is checked
 before use), which a later run reads in a few seconds. MMSEARCH_RANK_CACHE=off turns it off;
 MMSEARCH_RANK_CACHE=DIR keeps it in DIR.
+
+MMSEARCH_RANK_LOG=FILE appends a line to FILE for each load and each request: the process, the inputs,
+what was asked and the CPU seconds it took (where a full run's time goes: docs/development.md, "CI").
 """
 import argparse
 import gc
@@ -32,6 +35,7 @@ import json
 import os
 import pickle
 import sys
+import time
 
 sys.path.insert(0, sys.argv[1])
 import rank  # noqa: E402
@@ -103,12 +107,24 @@ def keep(match, index):
             pass
 
 
+log_path = os.environ.get("MMSEARCH_RANK_LOG")
+
+
+def log(what, started):
+    """A line of MMSEARCH_RANK_LOG: process, inputs, what, CPU seconds since `started` (process_time)."""
+    if log_path:
+        with open(log_path, "a") as file:
+            names = " ".join(os.path.basename(path) for path in inputs if path)
+            file.write(f"{os.getpid()}\t{names}\t{what}\t{time.process_time() - started:.3f}\n")
+
+
 records = None
 indexes = {}
 by_id = None  # id -> record, for "exact_distances"
 for line in sys.stdin:
     request = json.loads(line)
     match = request["match"]
+    started = time.process_time()
     if match not in indexes:
         index = cached_index(match)
         if index is None:
@@ -118,6 +134,8 @@ for line in sys.stdin:
             index = rank.Index(records, match, rules=4)
             keep(match, index)
         indexes[match] = index
+        log(f"load {match}", started)
+        started = time.process_time()
     index = indexes[match]
     queries = request["queries"]
     geos = request.get("geos") or [request.get("geo", {})] * len(queries)
@@ -141,4 +159,6 @@ for line in sys.stdin:
                     by_id = {r["id"]: r for r in index.records}
                 answer["exact_distances"] = [rank.distance_km(lat, lon, by_id[i]["lat"], by_id[i]["lon"]) for i in answer["ids"] + answer["tied_ids"]]
         print(json.dumps(answer, ensure_ascii=False))
+    log(f"{match} {request['order']} typos={request['typos']} offset={offset} limit={limit} queries={len(queries)} "
+        f"geo={sorted({key for geo in geos for key in geo})} values={values}", started)
     print("end", flush=True)
