@@ -6,21 +6,12 @@ import MMSearchTestSupport
 import Testing
 
 /// The 10 columns of a plausible row (alternateNamesV2.txt), for tests to change one or two of.
-private let defaultColumns = ["1", "2643743", "en", "London", "1", "", "", "", "", ""]
-
-private func row(_ changes: [Int: String] = [:]) -> String {
-    defaultColumns.indices.map { changes[$0] ?? defaultColumns[$0] }.joined(separator: "\t")
-}
+private let plausible = TabRow(columns: ["1", "2643743", "en", "London", "1", "", "", "", "", ""])
 
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 private func parse(_ text: String, wanted: @escaping (UInt32) -> Bool = { _ in true }) throws(MMSearchError) -> AlternateNames {
     try AlternateNamesParser.parse(bytes(text), file: "alt.txt", wanted: wanted)
-}
-
-private func placeAndMessage(_ error: MMSearchError) -> String {
-    guard case let .invalidInput(_, line, column, _, message) = error else { return "not invalidInput: \(error)" }
-    return "\(line):\(column): \(message)"
 }
 
 extension AlternateNamesParser {
@@ -34,18 +25,18 @@ extension AlternateNamesParser {
 
     @Test func keepsNamesInFileOrderAndDropsWhatRankPyDrops() throws {
         let text = [
-            row([3: "London"]),
-            row([0: "2", 3: "Londres", 2: "fr"]),
-            row([0: "3", 2: "link", 3: "https://en.wikipedia.org/wiki/London"]),
-            row([0: "4", 2: "wkdt", 3: "Q84"]),
-            row([0: "5", 2: "post", 3: "EC1"]),
-            row([0: "6", 2: "iata", 3: "LON"]),
-            row([0: "7", 2: "fr_1793", 3: "Londres-la-Révolution"]),
-            row([0: "8", 3: "Londinium", 7: "1"]),  // historic
-            row([0: "9", 3: ""]),  // empty
-            row([0: "10", 1: "2988507", 3: "Lutèce", 2: "fr", 6: "1", 8: "0", 9: "500"]),
-            row([0: "11", 2: "abbr", 3: "LDN"]),  // an abbreviation is a name
-            row([0: "12", 1: "99", 3: "Nowhere"]),  // not wanted
+            plausible.row([3: "London"]),
+            plausible.row([0: "2", 3: "Londres", 2: "fr"]),
+            plausible.row([0: "3", 2: "link", 3: "https://en.wikipedia.org/wiki/London"]),
+            plausible.row([0: "4", 2: "wkdt", 3: "Q84"]),
+            plausible.row([0: "5", 2: "post", 3: "EC1"]),
+            plausible.row([0: "6", 2: "iata", 3: "LON"]),
+            plausible.row([0: "7", 2: "fr_1793", 3: "Londres-la-Révolution"]),
+            plausible.row([0: "8", 3: "Londinium", 7: "1"]),  // historic
+            plausible.row([0: "9", 3: ""]),  // empty
+            plausible.row([0: "10", 1: "2988507", 3: "Lutèce", 2: "fr", 6: "1", 8: "0", 9: "500"]),
+            plausible.row([0: "11", 2: "abbr", 3: "LDN"]),  // an abbreviation is a name
+            plausible.row([0: "12", 1: "99", 3: "Nowhere"]),  // not wanted
         ].joined(separator: "\n") + "\n"
         let names = try parse(text, wanted: { $0 != 99 })
         #expect(names.byID == [2643743: [bytes("London"), bytes("Londres"), bytes("LDN")], 2988507: [bytes("Lutèce")]])
@@ -53,25 +44,25 @@ extension AlternateNamesParser {
     }
 
     @Test func aLastRowWithoutALineEndAndAByteOrderMarkAreRead() throws {
-        let names = try AlternateNamesParser.parse([0xEF, 0xBB, 0xBF] + bytes(row() + "\n" + row([0: "2", 3: "Londra"])), file: "alt.txt")
+        let names = try AlternateNamesParser.parse([0xEF, 0xBB, 0xBF] + bytes(plausible.row() + "\n" + plausible.row([0: "2", 3: "Londra"])), file: "alt.txt")
         #expect(names.byID[2643743] == [bytes("London"), bytes("Londra")])
     }
 
     // MARK: Errors: file, line:column, what was expected
 
     @Test(arguments: [
-        ("9 columns", row().split(separator: "\t", omittingEmptySubsequences: false).dropLast().joined(separator: "\t"), "1:1: expected 10 tab-separated columns, found 9"),
-        ("an empty line", row() + "\n\n" + row(), "2:1: expected 10 tab-separated columns, found 1 (an empty line)"),
-        ("a geonameid that is not a number", row([1: "26x"]), #"1:3: expected a whole number from 0 to 4294967295 in column 2 (geonameid), found "26x""#),
-        ("a geonameid past 2^32", row([1: "4294967296"]), #"1:3: expected a whole number from 0 to 4294967295 in column 2 (geonameid), found "4294967296""#),
-        ("an empty alternateNameId", row([0: ""]), #"1:1: expected a whole number from 0 to 4294967295 in column 1 (alternateNameId), found """#),
-        ("a flag that is not 1", row([7: "yes"]), #"1:25: expected empty or "1" in column 8 (isHistoric), found "yes""#),
-        ("a carriage return", row() + "\r\n" + row(), #"1:27: unexpected carriage return (U+000D) in column 10 (to): a row ends at "\n" alone"#),
-        ("a name too long", row([3: String(repeating: "a", count: 70_000)]), "1:14: the name in column 4 (alternate name) is 70000 bytes of UTF-8, more than the limit of"),
+        ("9 columns", plausible.row().split(separator: "\t", omittingEmptySubsequences: false).dropLast().joined(separator: "\t"), "1:1: expected 10 tab-separated columns, found 9"),
+        ("an empty line", plausible.row() + "\n\n" + plausible.row(), "2:1: expected 10 tab-separated columns, found 1 (an empty line)"),
+        ("a geonameid that is not a number", plausible.row([1: "26x"]), #"1:3: expected a whole number from 0 to 4294967295 in column 2 (geonameid), found "26x""#),
+        ("a geonameid past 2^32", plausible.row([1: "4294967296"]), #"1:3: expected a whole number from 0 to 4294967295 in column 2 (geonameid), found "4294967296""#),
+        ("an empty alternateNameId", plausible.row([0: ""]), #"1:1: expected a whole number from 0 to 4294967295 in column 1 (alternateNameId), found """#),
+        ("a flag that is not 1", plausible.row([7: "yes"]), #"1:25: expected empty or "1" in column 8 (isHistoric), found "yes""#),
+        ("a carriage return", plausible.row() + "\r\n" + plausible.row(), #"1:27: unexpected carriage return (U+000D) in column 10 (to): a row ends at "\n" alone"#),
+        ("a name too long", plausible.row([3: String(repeating: "a", count: 70_000)]), "1:14: the name in column 4 (alternate name) is 70000 bytes of UTF-8, more than the limit of"),
     ])
     func rejectsBadRows(_ label: String, _ text: String, _ expected: String) {
         #expect {
-            _ = try parse(row([0: "0"]) + "\n" + text)
+            _ = try parse(plausible.row([0: "0"]) + "\n" + text)
         } throws: { error in
             // The bad row is line 2 here: the message's line is one more than the table's.
             let place = placeAndMessage(error as! MMSearchError)
@@ -89,7 +80,7 @@ extension AlternateNamesParser {
     }
 
     @Test func skipInvalidDropsBadRowsAndNotesWhere() throws {
-        let text = bytes([row(), row([1: "x"]), row([0: "3", 3: "Londra"]), row([5: "2"])].joined(separator: "\n"))
+        let text = bytes([plausible.row(), plausible.row([1: "x"]), plausible.row([0: "3", 3: "Londra"]), plausible.row([5: "2"])].joined(separator: "\n"))
         let names = try AlternateNamesParser.parse(text, file: "alt.txt", options: CityListParseOptions(skipInvalid: true))
         #expect(names.byID[2643743] == [bytes("London"), bytes("Londra")])
         #expect(names.skipped.map(placeAndMessage).map { $0.prefix(4) } == ["2:3:", "4:23"])
@@ -103,7 +94,7 @@ extension AlternateNamesParser {
     @Test func aFileReadInPiecesAnswersAsTheWholeFile() throws {
         var lines: [String] = []
         for number in 0 ..< 80_000 {
-            lines.append(row([0: String(number), 1: String(number % 1000), 3: "Name \(number) — ünïcödé"]))
+            lines.append(plausible.row([0: String(number), 1: String(number % 1000), 3: "Name \(number) — ünïcödé"]))
         }
         let text = lines.joined(separator: "\n") + "\n"
         #expect(text.utf8.count > 3 * InputStream.pieceSize)
@@ -123,7 +114,7 @@ extension AlternateNamesParser {
 
             // A bad row past the first pieces: its line and byte offset are the whole file's.
             var bad = lines
-            bad[45_678] = row([0: "1", 1: "oops"])
+            bad[45_678] = plausible.row([0: "1", 1: "oops"])
             let badText = bad.joined(separator: "\n")
             try Data(badText.utf8).write(to: URL(fileURLWithPath: plain))
             _ = try GzipTool.compress(plain)
@@ -149,7 +140,7 @@ extension AlternateNamesParser {
                 "\(error)".contains("no rows")
             }
             let plain = directory.file("alt.txt")
-            try Data((row() + "\n").utf8).write(to: URL(fileURLWithPath: plain))
+            try Data((plausible.row() + "\n").utf8).write(to: URL(fileURLWithPath: plain))
             _ = try GzipTool.compress(plain)
             var compressed = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
             compressed = compressed.prefix(compressed.count - 6)

@@ -5,25 +5,13 @@ import MMSearchTestSupport
 import Testing
 
 /// The 19 columns of a plausible row, for tests to change one or two of.
-private let defaultColumns = [
+private let plausible = TabRow(columns: [
     "DE", "DEU", "276", "GM", "Germany", "Berlin", "357021", "82927922", "EU", ".de", "EUR", "Euro", "49",
     "#####", #"^(\d{5})$"#, "de", "2921044", "CH,PL,NL,DK,BE,CZ,LU,FR,AT", "",
-]
+])
 
 /// GeoNames' own header, a comment with tabs in it.
 private let header = "#ISO\tISO3\tISO-Numeric\tfips\tCountry\tCapital\tArea(in sq km)\tPopulation\tContinent\ttld\tCurrencyCode\tCurrencyName\tPhone\tPostal Code Format\tPostal Code Regex\tLanguages\tgeonameid\tneighbours\tEquivalentFipsCode"
-
-/// One row (without its line end): the default columns, with `changes` (by column counted from 0).
-private func row(_ changes: [Int: String] = [:]) -> String {
-    defaultColumns.indices.map { changes[$0] ?? defaultColumns[$0] }.joined(separator: "\t")
-}
-
-/// One row as bytes, with `bytes` as column `column` (counted from 0).
-private func row(column: Int, bytes: [UInt8]) -> [UInt8] {
-    var columns = defaultColumns.map { Array($0.utf8) }
-    columns[column] = bytes
-    return Array(columns.joined(separator: [UInt8(ascii: "\t")]))
-}
 
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
@@ -43,12 +31,6 @@ private func parseSkipping(_ bytes: [UInt8]) throws(MMSearchError) -> ParsedCoun
     return parsed
 }
 
-/// "line:column: message" of an `invalidInput` error.
-private func placeAndMessage(_ error: MMSearchError) -> String {
-    guard case let .invalidInput(_, line, column, _, message) = error else { return "not invalidInput: \(error)" }
-    return "\(line):\(column): \(message)"
-}
-
 private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID: UInt32? = nil) -> CountryInfo {
     CountryInfo(code: bytes(code), iso3: bytes(iso3), name: bytes(name), geonameID: geonameID)
 }
@@ -59,10 +41,10 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
     /// Column 17, the geonameid the alternate names file names a country by: a number, nil when
     /// empty, an error otherwise (at the column's start, named).
     @Test func readsTheGeonameID() throws {
-        let countries = try CountryInfoParser.parse(bytes(row() + "\n" + row([0: "FR", 16: ""])), file: "x").countries
+        let countries = try CountryInfoParser.parse(bytes(plausible.row() + "\n" + plausible.row([0: "FR", 16: ""])), file: "x").countries
         #expect(countries.map(\.geonameID) == [2921044, nil])
         #expect {
-            _ = try CountryInfoParser.parse(bytes(row([16: "29x"])), file: "x")
+            _ = try CountryInfoParser.parse(bytes(plausible.row([16: "29x"])), file: "x")
         } throws: { error in
             guard case let .invalidInput(_, line, _, _, message) = error as! MMSearchError else { return false }
             return line == 1 && message == #"expected a geonameid (empty, or a whole number from 0 to 4294967295) in column 17 (geonameid), found "29x""#
@@ -74,11 +56,11 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
             "# GeoNames Country Info",
             "#",
             header,
-            row(),
-            row([0: "AX", 1: "ALA", 4: "Åland", 5: "Mariehamn"]),
+            plausible.row(),
+            plausible.row([0: "AX", 1: "ALA", 4: "Åland", 5: "Mariehamn"]),
             "#  a comment between rows, with\ttabs",
-            row([0: "CI", 1: "CIV", 4: "Côte d’Ivoire"]),
-            row([0: "XK", 1: "", 4: ""]),
+            plausible.row([0: "CI", 1: "CIV", 4: "Côte d’Ivoire"]),
+            plausible.row([0: "XK", 1: "", 4: ""]),
             "#",
         ].joined(separator: "\n")
         #expect(try parse(text) == [
@@ -92,32 +74,32 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
 
     @Test func keepsNamesAsGiven() throws {
         let name = "Tür \"kiye\" \\ 😀 \u{7F}x\u{85}"
-        #expect(try parse(row([4: name])) == [country("DE", "DEU", name)])
+        #expect(try parse(plausible.row([4: name])) == [country("DE", "DEU", name)])
         // Columns not used are not checked beyond UTF-8 and control characters (the geonameid is:
         // `readsTheGeonameID`).
-        let odd = row([2: "x", 3: "??", 6: "-1.5e3", 7: "lots", 8: "", 16: "", 17: ",,"])
+        let odd = plausible.row([2: "x", 3: "??", 6: "-1.5e3", 7: "lots", 8: "", 16: "", 17: ",,"])
         #expect(try parse(odd) == [country("DE", "DEU", "Germany")])
     }
 
     @Test(arguments: ["DE", "00", "9Z", "A1"])
     func acceptsCountryCodes(_ code: String) throws {
-        #expect(try parse(row([0: code])).map(\.code) == [bytes(code)])
+        #expect(try parse(plausible.row([0: code])).map(\.code) == [bytes(code)])
     }
 
     @Test func skipsALeadingByteOrderMark() throws {
-        let withMark: [UInt8] = [0xEF, 0xBB, 0xBF] + bytes(header + "\n" + row() + "\n")
-        #expect(try withoutIDs(CountryInfoParser.parse(withMark, file: "bom.txt").countries) == parse(row()))
+        let withMark: [UInt8] = [0xEF, 0xBB, 0xBF] + bytes(header + "\n" + plausible.row() + "\n")
+        #expect(try withoutIDs(CountryInfoParser.parse(withMark, file: "bom.txt").countries) == parse(plausible.row()))
         // Columns count from after the mark; byte offsets from the file's start.
         #expect(throws: MMSearchError.invalidInput(
             file: "bom.txt", line: 1, column: 1, byteOffset: 3,
             message: #"expected a country code (two characters A-Z or 0-9: ISO 3166-1 alpha-2) in column 1 (ISO), found "usa""#
         )) {
-            try CountryInfoParser.parse([0xEF, 0xBB, 0xBF] + bytes(row([0: "usa"])), file: "bom.txt")
+            try CountryInfoParser.parse([0xEF, 0xBB, 0xBF] + bytes(plausible.row([0: "usa"])), file: "bom.txt")
         }
         // A mark anywhere else is part of the text: here it makes a line that is not a comment.
-        let lateMark = bytes(row() + "\n") + [0xEF, 0xBB, 0xBF] + bytes("# not a comment")
+        let lateMark = bytes(plausible.row() + "\n") + [0xEF, 0xBB, 0xBF] + bytes("# not a comment")
         #expect(throws: MMSearchError.invalidInput(
-            file: "x", line: 2, column: 1, byteOffset: row().utf8.count + 1,
+            file: "x", line: 2, column: 1, byteOffset: plausible.row().utf8.count + 1,
             message: "expected 19 tab-separated columns, found 1"
         )) {
             try CountryInfoParser.parse(lateMark, file: "x")
@@ -125,7 +107,7 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
     }
 
     @Test func lineEnds() throws {
-        let one = row(), two = row([0: "FR", 1: "FRA", 4: "France"])
+        let one = plausible.row(), two = plausible.row([0: "FR", 1: "FRA", 4: "France"])
         // A final line without "\n", and a final "\n" after which nothing is a row.
         for text in [one + "\n" + two, one + "\n" + two + "\n", header + "\n" + one + "\n" + two + "\n#"] {
             #expect(try parse(text).map(\.code) == [bytes("DE"), bytes("FR")])
@@ -140,7 +122,7 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
     }
 
     @Test func arrayConvenienceMatchesBufferEntryPoint() throws {
-        let input = bytes(header + "\n" + row() + "\n" + row([0: "FR"]))
+        let input = bytes(header + "\n" + plausible.row() + "\n" + plausible.row([0: "FR"]))
         let fromBuffer = try input.withUnsafeBytes { try CountryInfoParser.parse($0, file: "x", options: CityListParseOptions()) }
         #expect(try CountryInfoParser.parse(input, file: "x") == fromBuffer)
         #expect(fromBuffer.skipped.isEmpty && fromBuffer.countries.count == 2)
@@ -149,79 +131,75 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
     // MARK: Errors
 
     /// A comment and a valid row, then `text` on line 3.
-    static func third(_ text: String) -> String { header + "\n" + row([0: "AT"]) + "\n" + text }
-    static func third(_ bytes: [UInt8]) -> [UInt8] { Array((header + "\n" + row([0: "AT"]) + "\n").utf8) + bytes }
+    static func third(_ text: String) -> String { header + "\n" + plausible.row([0: "AT"]) + "\n" + text }
+    static func third(_ bytes: [UInt8]) -> [UInt8] { Array((header + "\n" + plausible.row([0: "AT"]) + "\n").utf8) + bytes }
 
-    /// The column (in scalars) where column `index` (counted from 0) of `row(changes)` starts.
-    static func start(of index: Int, _ changes: [Int: String] = [:]) -> Int {
-        1 + (0..<index).reduce(0) { $0 + (changes[$1] ?? defaultColumns[$1]).unicodeScalars.count + 1 }
-    }
 
     static let codeMessage = "expected a country code (two characters A-Z or 0-9: ISO 3166-1 alpha-2) in column 1 (ISO), found "
     static let iso3Message = "expected an ISO3 code (empty, or three letters A-Z: ISO 3166-1 alpha-3) in column 2 (ISO3), found "
 
     static let badInputs: [BadInput] = [
         // Column counts.
-        BadInput("18 columns", third(defaultColumns.dropLast().joined(separator: "\t")), 3, 1, "expected 19 tab-separated columns, found 18"),
+        BadInput("18 columns", third(plausible.columns.dropLast().joined(separator: "\t")), 3, 1, "expected 19 tab-separated columns, found 18"),
         BadInput("1 column", "hello", 1, 1, "expected 19 tab-separated columns, found 1"),
-        BadInput("empty line", third("\n" + row([0: "FR"])), 3, 1, "expected 19 tab-separated columns, found 1 (an empty line)"),
-        BadInput("empty line among comments", "#a\n\n#b\n" + row(), 2, 1, "expected 19 tab-separated columns, found 1 (an empty line)"),
+        BadInput("empty line", third("\n" + plausible.row([0: "FR"])), 3, 1, "expected 19 tab-separated columns, found 1 (an empty line)"),
+        BadInput("empty line among comments", "#a\n\n#b\n" + plausible.row(), 2, 1, "expected 19 tab-separated columns, found 1 (an empty line)"),
         BadInput("only a line end", "\n", 1, 1, "expected 19 tab-separated columns, found 1 (an empty line)"),
         BadInput("a comment after a space", " #ISO\tISO3", 1, 1, "expected 19 tab-separated columns, found 2"),
         BadInput(
-            "20 columns", third(row([0: "FR"]) + "\textra"), 3, start(of: 19) - 1,
+            "20 columns", third(plausible.row([0: "FR"]) + "\textra"), 3, plausible.start(of: 19) - 1,
             "expected 19 tab-separated columns, found 20; this tab starts a column after column 19 (EquivalentFipsCode)"
         ),
-        BadInput("22 columns", row() + "\t\t\t", 1, start(of: 19) - 1, "expected 19 tab-separated columns, found 22"),
+        BadInput("22 columns", plausible.row() + "\t\t\t", 1, plausible.start(of: 19) - 1, "expected 19 tab-separated columns, found 22"),
         BadInput("4 columns (an admin1 row)", "US.IL\tIllinois\tIllinois\t4896861", 1, 1, "expected 19 tab-separated columns, found 4"),
 
         // Column 1, ISO.
-        BadInput("code of three letters", row([0: "DEU"]), 1, 1, codeMessage + #""DEU""#),
-        BadInput("code of one letter", row([0: "D"]), 1, 1, codeMessage + #""D""#),
-        BadInput("empty code", third(row([0: ""])), 3, 1, codeMessage + #""""#),
-        BadInput("lowercase code", row([0: "de"]), 1, 1, codeMessage + #""de""#),
-        BadInput("non-ASCII code", row([0: "DÄ"]), 1, 1, codeMessage + #""DÄ""#),
-        BadInput("code with a space", row([0: "D "]), 1, 1, codeMessage + #""D ""#),
-        BadInput("repeated code", header + "\n" + row() + "\n" + row([0: "FR"]) + "\n" + row([4: "Again"]), 4, 1, "duplicate country code DE; the first is on line 2"),
+        BadInput("code of three letters", plausible.row([0: "DEU"]), 1, 1, codeMessage + #""DEU""#),
+        BadInput("code of one letter", plausible.row([0: "D"]), 1, 1, codeMessage + #""D""#),
+        BadInput("empty code", third(plausible.row([0: ""])), 3, 1, codeMessage + #""""#),
+        BadInput("lowercase code", plausible.row([0: "de"]), 1, 1, codeMessage + #""de""#),
+        BadInput("non-ASCII code", plausible.row([0: "DÄ"]), 1, 1, codeMessage + #""DÄ""#),
+        BadInput("code with a space", plausible.row([0: "D "]), 1, 1, codeMessage + #""D ""#),
+        BadInput("repeated code", header + "\n" + plausible.row() + "\n" + plausible.row([0: "FR"]) + "\n" + plausible.row([4: "Again"]), 4, 1, "duplicate country code DE; the first is on line 2"),
 
         // Column 2, ISO3.
-        BadInput("ISO3 of two letters", row([1: "DE"]), 1, start(of: 1), iso3Message + #""DE""#),
-        BadInput("ISO3 of four letters", row([1: "DEUT"]), 1, start(of: 1), iso3Message + #""DEUT""#),
-        BadInput("lowercase ISO3", row([1: "deu"]), 1, start(of: 1), iso3Message + #""deu""#),
-        BadInput("ISO3 with a digit", third(row([1: "DE1"])), 3, start(of: 1), iso3Message + #""DE1""#),
-        BadInput("ISO3 with a space", row([1: "DE "]), 1, start(of: 1), iso3Message + #""DE ""#),
-        BadInput("non-ASCII ISO3", row([1: "DEÜ"]), 1, start(of: 1), iso3Message + #""DEÜ""#),
+        BadInput("ISO3 of two letters", plausible.row([1: "DE"]), 1, plausible.start(of: 1), iso3Message + #""DE""#),
+        BadInput("ISO3 of four letters", plausible.row([1: "DEUT"]), 1, plausible.start(of: 1), iso3Message + #""DEUT""#),
+        BadInput("lowercase ISO3", plausible.row([1: "deu"]), 1, plausible.start(of: 1), iso3Message + #""deu""#),
+        BadInput("ISO3 with a digit", third(plausible.row([1: "DE1"])), 3, plausible.start(of: 1), iso3Message + #""DE1""#),
+        BadInput("ISO3 with a space", plausible.row([1: "DE "]), 1, plausible.start(of: 1), iso3Message + #""DE ""#),
+        BadInput("non-ASCII ISO3", plausible.row([1: "DEÜ"]), 1, plausible.start(of: 1), iso3Message + #""DEÜ""#),
 
         // Encoding and control characters, each at its byte; columns count scalars.
         BadInput(
-            "invalid UTF-8 in a name", third(row(column: 4, bytes: Array("é東😀".utf8) + [0xFE])), 3, start(of: 4) + 3,
+            "invalid UTF-8 in a name", third(plausible.row(column: 4, bytes: Array("é東😀".utf8) + [0xFE])), 3, plausible.start(of: 4) + 3,
             "invalid UTF-8 byte 0xfe in column 5 (Country): it never occurs in UTF-8"
         ),
-        BadInput("stray continuation byte", row(column: 5, bytes: [0x41, 0x80]), 1, start(of: 5) + 1, "invalid UTF-8 byte 0x80 in column 6 (Capital): a continuation byte with no lead byte"),
-        BadInput("UTF-8 surrogate", row(column: 4, bytes: [0xED, 0xA0, 0x80]), 1, start(of: 4), "invalid UTF-8 byte 0xed in column 5 (Country): it starts an encoded UTF-16 surrogate"),
-        BadInput("cut short at the end", row(column: 18, bytes: [0xF0, 0x9F, 0x98]), 1, start(of: 18), "invalid UTF-8 byte 0xf0 in column 19 (EquivalentFipsCode): a sequence cut short"),
-        BadInput("NUL in a name", row(column: 4, bytes: [0x41, 0x00]), 1, start(of: 4) + 1, "unexpected control character U+0000 in column 5 (Country)"),
-        BadInput("escape in an unused column", row(column: 14, bytes: [0x1B]), 1, start(of: 14), "unexpected control character U+001B in column 15 (Postal Code Regex)"),
+        BadInput("stray continuation byte", plausible.row(column: 5, bytes: [0x41, 0x80]), 1, plausible.start(of: 5) + 1, "invalid UTF-8 byte 0x80 in column 6 (Capital): a continuation byte with no lead byte"),
+        BadInput("UTF-8 surrogate", plausible.row(column: 4, bytes: [0xED, 0xA0, 0x80]), 1, plausible.start(of: 4), "invalid UTF-8 byte 0xed in column 5 (Country): it starts an encoded UTF-16 surrogate"),
+        BadInput("cut short at the end", plausible.row(column: 18, bytes: [0xF0, 0x9F, 0x98]), 1, plausible.start(of: 18), "invalid UTF-8 byte 0xf0 in column 19 (EquivalentFipsCode): a sequence cut short"),
+        BadInput("NUL in a name", plausible.row(column: 4, bytes: [0x41, 0x00]), 1, plausible.start(of: 4) + 1, "unexpected control character U+0000 in column 5 (Country)"),
+        BadInput("escape in an unused column", plausible.row(column: 14, bytes: [0x1B]), 1, plausible.start(of: 14), "unexpected control character U+001B in column 15 (Postal Code Regex)"),
         BadInput(
-            "CRLF line ends", row() + "\r\n" + row([0: "FR"]), 1, start(of: 19) - 1,
+            "CRLF line ends", plausible.row() + "\r\n" + plausible.row([0: "FR"]), 1, plausible.start(of: 19) - 1,
             #"unexpected carriage return (U+000D) in column 19 (EquivalentFipsCode): a row ends at "\n" alone, so a "\r\n" line end leaves "\r" in the last column"#
         ),
-        BadInput("CR inside a name", row([4: "A\rB"]), 1, start(of: 4) + 1, "unexpected carriage return (U+000D) in column 5 (Country)"),
+        BadInput("CR inside a name", plausible.row([4: "A\rB"]), 1, plausible.start(of: 4) + 1, "unexpected carriage return (U+000D) in column 5 (Country)"),
 
         // Comments are checked for UTF-8 and control characters too.
-        BadInput("invalid UTF-8 in a comment", [0x23, 0xC3, 0xA9, 0xFF, 0x0A] + bytes(row()), 1, 3, "invalid UTF-8 byte 0xff in a comment line: it never occurs in UTF-8"),
+        BadInput("invalid UTF-8 in a comment", [0x23, 0xC3, 0xA9, 0xFF, 0x0A] + bytes(plausible.row()), 1, 3, "invalid UTF-8 byte 0xff in a comment line: it never occurs in UTF-8"),
         BadInput("NUL in a comment", third("# a\u{0}b"), 3, 4, "unexpected control character U+0000 in a comment line"),
-        BadInput("CRLF after a comment", header + "\r\n" + row(), 1, header.unicodeScalars.count + 1, #"unexpected carriage return (U+000D) in a comment line: a line ends at "\n" alone, so a "\r\n" line end leaves "\r" at its end"#),
+        BadInput("CRLF after a comment", header + "\r\n" + plausible.row(), 1, header.unicodeScalars.count + 1, #"unexpected carriage return (U+000D) in a comment line: a line ends at "\n" alone, so a "\r\n" line end leaves "\r" at its end"#),
 
         // Within a row, the error at the lowest offset comes first.
-        BadInput("bad byte inside a bad field", row(column: 0, bytes: [0x44, 0xFF]).replacing(Array("DEU".utf8), with: Array("x".utf8)), 1, 1, codeMessage + "\"D\u{FFFD}\""),
-        BadInput("bad field before a bad byte", row(column: 5, bytes: [0xFF]).replacing(Array("DEU".utf8), with: Array("x".utf8)), 1, start(of: 1), iso3Message + #""x""#),
-        BadInput("control character shown escaped", row(column: 0, bytes: Array("D".utf8) + [0x01]), 1, 1, codeMessage + #""D\u0001""#),
-        BadInput("first of two bad fields", row([0: "de", 1: "x"]), 1, 1, codeMessage + #""de""#),
+        BadInput("bad byte inside a bad field", plausible.row(column: 0, bytes: [0x44, 0xFF]).replacing(Array("DEU".utf8), with: Array("x".utf8)), 1, 1, codeMessage + "\"D\u{FFFD}\""),
+        BadInput("bad field before a bad byte", plausible.row(column: 5, bytes: [0xFF]).replacing(Array("DEU".utf8), with: Array("x".utf8)), 1, plausible.start(of: 1), iso3Message + #""x""#),
+        BadInput("control character shown escaped", plausible.row(column: 0, bytes: Array("D".utf8) + [0x01]), 1, 1, codeMessage + #""D\u0001""#),
+        BadInput("first of two bad fields", plausible.row([0: "de", 1: "x"]), 1, 1, codeMessage + #""de""#),
 
         // Lengths.
         BadInput(
-            "name too long", row([4: String(repeating: "a", count: 65_536)]), 1, start(of: 4),
+            "name too long", plausible.row([4: String(repeating: "a", count: 65_536)]), 1, plausible.start(of: 4),
             "the country name in column 5 (Country) is 65536 bytes of UTF-8, more than the limit of 65535"
         ),
 
@@ -234,24 +212,12 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
 
     @Test(arguments: badInputs)
     func rejectsBadInput(_ input: BadInput) {
-        #expect {
-            try CountryInfoParser.parse(input.bytes, file: "bad.txt")
-        } throws: { error in
-            guard case let MMSearchError.invalidInput(file, line, column, byteOffset, message) = error else { return false }
-            #expect(file == "bad.txt")
-            #expect(line == input.line && column == input.column, "\(message)")
-            #expect(message.contains(input.fragment), "\(message)")
-            // The byte offset is where line and column say.
-            #expect(byteOffset >= 0 && byteOffset <= input.bytes.count)
-            let place = naivePlace(of: min(byteOffset, input.bytes.count), in: input.bytes)
-            #expect(place.line == line && place.column == column, "byte \(byteOffset): \(message)")
-            return true
-        }
+        input.expectRefused { bytes, file in _ = try CountryInfoParser.parse(bytes, file: file) }
     }
 
     @Test func acceptsTheLongestName() throws {
         let long = String(repeating: "é", count: 65_534 / 2) + "a"
-        #expect(try parse(row([4: long])) == [country("DE", "DEU", long)])
+        #expect(try parse(plausible.row([4: long])) == [country("DE", "DEU", long)])
     }
 
     @Test func describesTheErrorWithFileAndPlace() {
@@ -259,7 +225,7 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
             file: "countryInfo.txt", line: 2, column: 1, byteOffset: header.utf8.count + 1,
             message: #"expected a country code (two characters A-Z or 0-9: ISO 3166-1 alpha-2) in column 1 (ISO), found "usa""#
         )
-        let text = header + "\n" + row([0: "usa"]) + "\n"
+        let text = header + "\n" + plausible.row([0: "usa"]) + "\n"
         #expect(throws: expected) { try CountryInfoParser.parse(bytes(text), file: "countryInfo.txt") }
         #expect(expected.description.hasPrefix(#"countryInfo.txt:2:1: expected a country code (two characters A-Z or 0-9: ISO 3166-1 alpha-2) in column 1 (ISO), found "usa" (byte "#))
     }
@@ -269,26 +235,26 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
     @Test func skipInvalidKeepsTheFirstOfRepeatedCodes() throws {
         let text = [
             header,
-            row([4: "first"]),
-            row([0: "FR"]),
-            row([4: "second"]),
-            row([0: "FR", 1: "x"]),
+            plausible.row([4: "first"]),
+            plausible.row([0: "FR"]),
+            plausible.row([4: "second"]),
+            plausible.row([0: "FR", 1: "x"]),
             "# \u{1}",
-            row([4: "third"]),
-            row([0: "AT"]),
+            plausible.row([4: "third"]),
+            plausible.row([0: "AT"]),
         ].joined(separator: "\n")
         let parsed = try parseSkipping(bytes(text))
         #expect(parsed.countries == [country("DE", "DEU", "first"), country("FR", "DEU", "Germany"), country("AT", "DEU", "Germany")])
         #expect(parsed.skipped.map(placeAndMessage) == [
             "4:1: duplicate country code DE; the first is on line 2",
-            "5:\(Self.start(of: 1)): " + Self.iso3Message + #""x""#,
+            "5:\(plausible.start(of: 1)): " + Self.iso3Message + #""x""#,
             "6:3: unexpected control character U+0001 in a comment line",
             "7:1: duplicate country code DE; the first is on line 2",
         ])
     }
 
     @Test func aRowDroppedForAnotherErrorDoesNotUseUpItsCode() throws {
-        let text = row([1: "x"]) + "\n" + row([4: "good"])
+        let text = plausible.row([1: "x"]) + "\n" + plausible.row([4: "good"])
         let parsed = try parseSkipping(bytes(text))
         #expect(parsed.countries == [country("DE", "DEU", "good")])
         #expect(parsed.skipped.count == 1)
@@ -300,7 +266,7 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
     func skipInvalidDropsTheRowAndKeepsTheSameError(_ input: BadInput) throws {
         // The bad input, then a good row with a code none of them has.
         let endsWithLineEnd = input.bytes.last == UInt8(ascii: "\n")
-        let bytes = input.bytes + (endsWithLineEnd ? [] : [UInt8(ascii: "\n")]) + Array(row([0: "ZZ", 4: "Last"]).utf8)
+        let bytes = input.bytes + (endsWithLineEnd ? [] : [UInt8(ascii: "\n")]) + Array(plausible.row([0: "ZZ", 4: "Last"]).utf8)
         let strictError: MMSearchError
         do {
             _ = try CountryInfoParser.parse(bytes, file: "bad.txt")
@@ -316,7 +282,7 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
     }
 
     @Test func validFilesGiveTheSameCountriesEitherWay() throws {
-        let text = bytes(header + "\n" + row() + "\n" + row([0: "FR"]) + "\n")
+        let text = bytes(header + "\n" + plausible.row() + "\n" + plausible.row([0: "FR"]) + "\n")
         let parsed = try parseSkipping(text)
         let strict = try CountryInfoParser.parse(text, file: "x")
         #expect(parsed.countries == withoutIDs(strict.countries) && parsed.skipped == strict.skipped)
@@ -329,10 +295,10 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
             file: "bad.txt", line: 1, column: 1, byteOffset: 0,
             message: "no valid row: the only row was skipped; the first: " + firstError
         )) {
-            try parseSkipping(bytes(row([0: "x"]) + "\n"))
+            try parseSkipping(bytes(plausible.row([0: "x"]) + "\n"))
         }
         // A bad comment is skipped too, but the error quotes the first bad row, and counts rows only.
-        let three = ["#\u{1}", row([0: "x"]), "#", row([1: "x"]), "short"].joined(separator: "\n")
+        let three = ["#\u{1}", plausible.row([0: "x"]), "#", plausible.row([1: "x"]), "short"].joined(separator: "\n")
         #expect(throws: MMSearchError.invalidInput(
             file: "bad.txt", line: 2, column: 1, byteOffset: 3,
             message: "no valid row: all 3 rows were skipped; the first: " + firstError
@@ -362,7 +328,7 @@ private func country(_ code: String, _ iso3: String, _ name: String, _ geonameID
         var lines: [String] = [header]
         for number in 1..<codes.count {
             if number % 100 == 0 { lines.append("# Ωμέγα \(number)") }
-            lines.append(row([
+            lines.append(plausible.row([
                 0: codes[number % 53 == 0 ? number - 1 : number], 1: number % 37 == 0 ? "ÄÄÄ" : "",
                 4: "Zürich 東京 😀 \(number)",
             ]))

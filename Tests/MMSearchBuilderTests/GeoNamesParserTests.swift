@@ -5,22 +5,10 @@ import MMSearchTestSupport
 import Testing
 
 /// The 19 columns of a plausible row, for tests to change one or two of.
-private let defaultColumns = [
+private let plausible = TabRow(columns: [
     "1", "Name", "Name", "", "1.5", "-2.25", "P", "PPL", "UA", "", "01", "", "", "", "1000", "", "12",
     "Europe/Kyiv", "2024-01-01",
-]
-
-/// One row (without its line end): the default columns, with `changes` (by column counted from 0).
-private func row(_ changes: [Int: String] = [:]) -> String {
-    defaultColumns.indices.map { changes[$0] ?? defaultColumns[$0] }.joined(separator: "\t")
-}
-
-/// One row as bytes, with `bytes` as column `column` (counted from 0).
-private func row(column: Int, bytes: [UInt8]) -> [UInt8] {
-    var columns = defaultColumns.map { Array($0.utf8) }
-    columns[column] = bytes
-    return Array(columns.joined(separator: [UInt8(ascii: "\t")]))
-}
+])
 
 private func parse(_ text: String) throws(MMSearchError) -> [GeoNamesRow] {
     try GeoNamesParser.parse(Array(text.utf8), file: "test.txt").rows
@@ -29,12 +17,6 @@ private func parse(_ text: String) throws(MMSearchError) -> [GeoNamesRow] {
 /// Parses with `skipInvalid`.
 private func parseSkipping(_ bytes: [UInt8]) throws(MMSearchError) -> ParsedGeoNames {
     try GeoNamesParser.parse(bytes, file: "bad.txt", options: CityListParseOptions(skipInvalid: true))
-}
-
-/// "line:column: message" of an `invalidInput` error.
-private func placeAndMessage(_ error: MMSearchError) -> String {
-    guard case let .invalidInput(_, line, column, _, message) = error else { return "not invalidInput: \(error)" }
-    return "\(line):\(column): \(message)"
 }
 
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
@@ -66,7 +48,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         // Raw UTF-8 of every length, quotes, backslashes, DEL and C1 controls (the real dump has
         // mojibake with U+0080-U+009F in it, which rank.py keeps too) are all kept byte for byte.
         let name = "Gorkhā \"Mar’ina\" \\ 서울 東京 😀 \u{7F}Barœ\u{9C}ul"
-        let rows = try parse(row([1: name, 2: "", 3: "\u{85}x"]))
+        let rows = try parse(plausible.row([1: name, 2: "", 3: "\u{85}x"]))
         #expect(rows.first?.name == bytes(name))
         #expect(rows.first?.asciiName == [])
         #expect(rows.first?.alternateNames == [bytes("\u{85}x")])
@@ -77,15 +59,15 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         (",a", ["", "a"]), ("a,", ["a", ""]), (" a , b ", [" a ", " b "]), ("Wien,Vienna,Bécs", ["Wien", "Vienna", "Bécs"]),
     ] as [(String, [String])])
     func splitsAlternateNamesAsPythonDoes(column: String, expected: [String]) throws {
-        let rows = try parse(row([3: column]))
+        let rows = try parse(plausible.row([3: column]))
         #expect(rows.first?.alternateNames == expected.map(bytes))
     }
 
     @Test func skipsALeadingByteOrderMark() throws {
-        let withMark: [UInt8] = [0xEF, 0xBB, 0xBF] + bytes(row() + "\n")
-        #expect(try GeoNamesParser.parse(withMark, file: "bom.txt").rows == parse(row()))
+        let withMark: [UInt8] = [0xEF, 0xBB, 0xBF] + bytes(plausible.row() + "\n")
+        #expect(try GeoNamesParser.parse(withMark, file: "bom.txt").rows == parse(plausible.row()))
         // Columns count from after the mark; byte offsets from the file's start.
-        let bad: [UInt8] = [0xEF, 0xBB, 0xBF] + bytes(row([0: "x"]))
+        let bad: [UInt8] = [0xEF, 0xBB, 0xBF] + bytes(plausible.row([0: "x"]))
         #expect(throws: MMSearchError.invalidInput(
             file: "bom.txt", line: 1, column: 1, byteOffset: 3,
             message: #"expected a geonameid (a whole number from 0 to 4294967295) in column 1, found "x""#
@@ -93,9 +75,9 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
             try GeoNamesParser.parse(bad, file: "bom.txt")
         }
         // A mark anywhere else is part of the text: here it makes the id not a number.
-        let lateMark = bytes(row() + "\n") + [0xEF, 0xBB, 0xBF] + bytes(row([0: "2"]))
+        let lateMark = bytes(plausible.row() + "\n") + [0xEF, 0xBB, 0xBF] + bytes(plausible.row([0: "2"]))
         #expect(throws: MMSearchError.invalidInput(
-            file: "x", line: 2, column: 1, byteOffset: row().utf8.count + 1,
+            file: "x", line: 2, column: 1, byteOffset: plausible.row().utf8.count + 1,
             message: "expected a geonameid (a whole number from 0 to 4294967295) in column 1, found \"\u{FEFF}2\""
         )) {
             try GeoNamesParser.parse(lateMark, file: "x")
@@ -103,7 +85,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     }
 
     @Test func lineEnds() throws {
-        let one = row([0: "1"]), two = row([0: "2", 18: "2024-12-31"])
+        let one = plausible.row([0: "1"]), two = plausible.row([0: "2", 18: "2024-12-31"])
         // A final line without "\n", and a final "\n" after which nothing is a row.
         for text in [one + "\n" + two, one + "\n" + two + "\n"] {
             let rows = try parse(text)
@@ -121,19 +103,19 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func readsPopulations() throws {
         for (text, expected) in [("", 0), ("0", 0), ("007", 7), ("8933", 8933), ("18446744073709551615", UInt64.max)] as [(String, UInt64)] {
-            #expect(try parse(row([14: text])).first?.population == expected, "\(text)")
+            #expect(try parse(plausible.row([14: text])).first?.population == expected, "\(text)")
         }
     }
 
     @Test func readsIds() throws {
         for (text, expected) in [("0", 0), ("007", 7), ("4294967295", UInt32.max), ("0004294967295", UInt32.max)] as [(String, UInt32)] {
-            #expect(try parse(row([0: text])).first?.id == expected, "\(text)")
+            #expect(try parse(plausible.row([0: text])).first?.id == expected, "\(text)")
         }
     }
 
     @Test func readsCountryCodes() throws {
         for text in ["", "UA", "XK", "A1", "00", "ZZ"] {
-            #expect(try parse(row([8: text])).first?.country == bytes(text), "\(text)")
+            #expect(try parse(plausible.row([8: text])).first?.country == bytes(text), "\(text)")
         }
     }
 
@@ -147,17 +129,17 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         ("0000000000044.5", 445_000_000),
     ] as [(String, Int32)])
     func convertsLatitudeExactly(text: String, expected: Int32) throws {
-        #expect(try parse(row([4: text])).first?.latitudeE7 == expected)
+        #expect(try parse(plausible.row([4: text])).first?.latitudeE7 == expected)
     }
 
     @Test func acceptsLongitudeUpTo180() throws {
         for (text, expected) in [("180", 1_800_000_000), ("-180", -1_800_000_000), ("-180.00000004", -1_800_000_000), ("179.99999995", 1_800_000_000)] as [(String, Int32)] {
-            #expect(try parse(row([5: text])).first?.longitudeE7 == expected, "\(text)")
+            #expect(try parse(plausible.row([5: text])).first?.longitudeE7 == expected, "\(text)")
         }
     }
 
     @Test func arrayConvenienceMatchesBufferEntryPoint() throws {
-        let input = bytes(row() + "\n" + row([0: "2"]))
+        let input = bytes(plausible.row() + "\n" + plausible.row([0: "2"]))
         let fromBuffer = try input.withUnsafeBytes { try GeoNamesParser.parse($0, file: "x", options: CityListParseOptions()) }
         #expect(try GeoNamesParser.parse(input, file: "x") == fromBuffer)
         #expect(fromBuffer.skipped.isEmpty && fromBuffer.rows.count == 2)
@@ -166,13 +148,9 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     // MARK: Errors
 
     /// A valid row with id 1, a line end, then `text` on line 2.
-    static func second(_ text: String) -> String { row() + "\n" + text }
-    static func second(_ bytes: [UInt8]) -> [UInt8] { Array((row() + "\n").utf8) + bytes }
+    static func second(_ text: String) -> String { plausible.row() + "\n" + text }
+    static func second(_ bytes: [UInt8]) -> [UInt8] { Array((plausible.row() + "\n").utf8) + bytes }
 
-    /// The column (in scalars) where column `index` (counted from 0) of `row(changes)` starts.
-    static func start(of index: Int, _ changes: [Int: String] = [:]) -> Int {
-        1 + (0..<index).reduce(0) { $0 + (changes[$1] ?? defaultColumns[$1]).unicodeScalars.count + 1 }
-    }
 
     static let idMessage = "expected a geonameid (a whole number from 0 to 4294967295) in column 1, found "
     static let latitudeSyntax = "expected a latitude (a decimal number of degrees: an optional '-', digits, and an optional '.' and digits) in column 5, found "
@@ -182,107 +160,107 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     static let badInputs: [BadInput] = [
         // Column counts.
-        BadInput("18 columns", second(defaultColumns.dropLast().joined(separator: "\t")), 2, 1, "expected 19 tab-separated columns, found 18"),
+        BadInput("18 columns", second(plausible.columns.dropLast().joined(separator: "\t")), 2, 1, "expected 19 tab-separated columns, found 18"),
         BadInput("1 column", "hello", 1, 1, "expected 19 tab-separated columns, found 1"),
-        BadInput("empty line", second("\n" + row([0: "3"])), 2, 1, "expected 19 tab-separated columns, found 1 (an empty line)"),
+        BadInput("empty line", second("\n" + plausible.row([0: "3"])), 2, 1, "expected 19 tab-separated columns, found 1 (an empty line)"),
         BadInput("only a line end", "\n", 1, 1, "expected 19 tab-separated columns, found 1 (an empty line)"),
         BadInput(
-            "20 columns", second(row([0: "2"]) + "\textra"), 2, start(of: 19) - 1,
+            "20 columns", second(plausible.row([0: "2"]) + "\textra"), 2, plausible.start(of: 19) - 1,
             "expected 19 tab-separated columns, found 20; this tab starts a column after column 19 (modification date)"
         ),
-        BadInput("22 columns", row() + "\t\t\t", 1, start(of: 19) - 1, "expected 19 tab-separated columns, found 22"),
+        BadInput("22 columns", plausible.row() + "\t\t\t", 1, plausible.start(of: 19) - 1, "expected 19 tab-separated columns, found 22"),
         BadInput("a space-separated dump", "1 Name Name", 1, 1, "expected 19 tab-separated columns, found 1"),
         BadInput("a JSON object", #"{"_id":1}"#, 1, 1, "expected 19 tab-separated columns, found 1"),
 
         // Ids.
-        BadInput("id x12", row([0: "x12"]), 1, 1, idMessage + #""x12""#),
-        BadInput("empty id", second(row([0: ""])), 2, 1, idMessage + #""""#),
-        BadInput("negative id", row([0: "-1"]), 1, 1, idMessage + #""-1""#),
-        BadInput("id with plus", row([0: "+1"]), 1, 1, idMessage + #""+1""#),
-        BadInput("id with space", row([0: " 1"]), 1, 1, idMessage + #"" 1""#),
-        BadInput("fractional id", row([0: "1.0"]), 1, 1, idMessage + #""1.0""#),
-        BadInput("id too large", row([0: "4294967296"]), 1, 1, idMessage + #""4294967296""#),
-        BadInput("id far too large", row([0: "123456789012345678901234567890"]), 1, 1, idMessage + #""123456789012345678901234567890""#),
-        BadInput("repeated id", second(row([0: "2"]) + "\n" + row([0: "1", 1: "Again"])), 3, 1, "duplicate geonameid 1 in column 1; the first is on line 1"),
+        BadInput("id x12", plausible.row([0: "x12"]), 1, 1, idMessage + #""x12""#),
+        BadInput("empty id", second(plausible.row([0: ""])), 2, 1, idMessage + #""""#),
+        BadInput("negative id", plausible.row([0: "-1"]), 1, 1, idMessage + #""-1""#),
+        BadInput("id with plus", plausible.row([0: "+1"]), 1, 1, idMessage + #""+1""#),
+        BadInput("id with space", plausible.row([0: " 1"]), 1, 1, idMessage + #"" 1""#),
+        BadInput("fractional id", plausible.row([0: "1.0"]), 1, 1, idMessage + #""1.0""#),
+        BadInput("id too large", plausible.row([0: "4294967296"]), 1, 1, idMessage + #""4294967296""#),
+        BadInput("id far too large", plausible.row([0: "123456789012345678901234567890"]), 1, 1, idMessage + #""123456789012345678901234567890""#),
+        BadInput("repeated id", second(plausible.row([0: "2"]) + "\n" + plausible.row([0: "1", 1: "Again"])), 3, 1, "duplicate geonameid 1 in column 1; the first is on line 1"),
 
         // Coordinates.
-        BadInput("latitude abc", row([4: "abc"]), 1, start(of: 4), latitudeSyntax + #""abc""#),
-        BadInput("empty latitude", row([4: ""]), 1, start(of: 4), latitudeSyntax + #""""#),
-        BadInput("exponent", row([4: "1e5"]), 1, start(of: 4), latitudeSyntax + #""1e5""#),
-        BadInput("capital exponent", row([5: "4.5E1"]), 1, start(of: 5), longitudeSyntax + #""4.5E1""#),
-        BadInput("nan", row([4: "nan"]), 1, start(of: 4), latitudeSyntax + #""nan""#),
-        BadInput("inf", row([5: "-inf"]), 1, start(of: 5), longitudeSyntax + #""-inf""#),
-        BadInput("plus sign", row([4: "+1"]), 1, start(of: 4), latitudeSyntax + #""+1""#),
-        BadInput("leading space", row([4: " 1"]), 1, start(of: 4), latitudeSyntax + #"" 1""#),
-        BadInput("trailing space", row([5: "1 "]), 1, start(of: 5), longitudeSyntax + #""1 ""#),
-        BadInput("point alone", row([4: "."]), 1, start(of: 4), latitudeSyntax + #"".""#),
-        BadInput("minus alone", row([4: "-"]), 1, start(of: 4), latitudeSyntax + #""-""#),
-        BadInput("minus point", row([5: "-."]), 1, start(of: 5), longitudeSyntax + #""-.""#),
-        BadInput("two points", row([4: "1.2.3"]), 1, start(of: 4), latitudeSyntax + #""1.2.3""#),
-        BadInput("decimal comma", row([4: "1,5"]), 1, start(of: 4), latitudeSyntax + #""1,5""#),
-        BadInput("underscore", row([4: "1_0"]), 1, start(of: 4), latitudeSyntax + #""1_0""#),
-        BadInput("two minus signs", row([4: "--1"]), 1, start(of: 4), latitudeSyntax + #""--1""#),
-        BadInput("latitude too large", row([4: "90.00000005"]), 1, start(of: 4), #"expected a latitude from -90 to 90 degrees in column 5, found "90.00000005""#),
-        BadInput("latitude too small", second(row([4: "-91"])), 2, start(of: 4), #"expected a latitude from -90 to 90 degrees in column 5, found "-91""#),
-        BadInput("longitude too large", row([5: "180.0000001"]), 1, start(of: 5), #"expected a longitude from -180 to 180 degrees in column 6, found "180.0000001""#),
-        BadInput("longitude of 1000", row([5: "-1000"]), 1, start(of: 5), #"expected a longitude from -180 to 180 degrees in column 6, found "-1000""#),
-        BadInput("longitude with zeros and too large", row([5: "000000000000181"]), 1, start(of: 5), #"expected a longitude from -180 to 180 degrees in column 6, found "000000000000181""#),
-        BadInput("huge longitude", row([5: String(repeating: "9", count: 50)]), 1, start(of: 5), #"found "9999999999999999999999999999999999999999…""#),
+        BadInput("latitude abc", plausible.row([4: "abc"]), 1, plausible.start(of: 4), latitudeSyntax + #""abc""#),
+        BadInput("empty latitude", plausible.row([4: ""]), 1, plausible.start(of: 4), latitudeSyntax + #""""#),
+        BadInput("exponent", plausible.row([4: "1e5"]), 1, plausible.start(of: 4), latitudeSyntax + #""1e5""#),
+        BadInput("capital exponent", plausible.row([5: "4.5E1"]), 1, plausible.start(of: 5), longitudeSyntax + #""4.5E1""#),
+        BadInput("nan", plausible.row([4: "nan"]), 1, plausible.start(of: 4), latitudeSyntax + #""nan""#),
+        BadInput("inf", plausible.row([5: "-inf"]), 1, plausible.start(of: 5), longitudeSyntax + #""-inf""#),
+        BadInput("plus sign", plausible.row([4: "+1"]), 1, plausible.start(of: 4), latitudeSyntax + #""+1""#),
+        BadInput("leading space", plausible.row([4: " 1"]), 1, plausible.start(of: 4), latitudeSyntax + #"" 1""#),
+        BadInput("trailing space", plausible.row([5: "1 "]), 1, plausible.start(of: 5), longitudeSyntax + #""1 ""#),
+        BadInput("point alone", plausible.row([4: "."]), 1, plausible.start(of: 4), latitudeSyntax + #"".""#),
+        BadInput("minus alone", plausible.row([4: "-"]), 1, plausible.start(of: 4), latitudeSyntax + #""-""#),
+        BadInput("minus point", plausible.row([5: "-."]), 1, plausible.start(of: 5), longitudeSyntax + #""-.""#),
+        BadInput("two points", plausible.row([4: "1.2.3"]), 1, plausible.start(of: 4), latitudeSyntax + #""1.2.3""#),
+        BadInput("decimal comma", plausible.row([4: "1,5"]), 1, plausible.start(of: 4), latitudeSyntax + #""1,5""#),
+        BadInput("underscore", plausible.row([4: "1_0"]), 1, plausible.start(of: 4), latitudeSyntax + #""1_0""#),
+        BadInput("two minus signs", plausible.row([4: "--1"]), 1, plausible.start(of: 4), latitudeSyntax + #""--1""#),
+        BadInput("latitude too large", plausible.row([4: "90.00000005"]), 1, plausible.start(of: 4), #"expected a latitude from -90 to 90 degrees in column 5, found "90.00000005""#),
+        BadInput("latitude too small", second(plausible.row([4: "-91"])), 2, plausible.start(of: 4), #"expected a latitude from -90 to 90 degrees in column 5, found "-91""#),
+        BadInput("longitude too large", plausible.row([5: "180.0000001"]), 1, plausible.start(of: 5), #"expected a longitude from -180 to 180 degrees in column 6, found "180.0000001""#),
+        BadInput("longitude of 1000", plausible.row([5: "-1000"]), 1, plausible.start(of: 5), #"expected a longitude from -180 to 180 degrees in column 6, found "-1000""#),
+        BadInput("longitude with zeros and too large", plausible.row([5: "000000000000181"]), 1, plausible.start(of: 5), #"expected a longitude from -180 to 180 degrees in column 6, found "000000000000181""#),
+        BadInput("huge longitude", plausible.row([5: String(repeating: "9", count: 50)]), 1, plausible.start(of: 5), #"found "9999999999999999999999999999999999999999…""#),
 
         // Populations.
-        BadInput("negative population", row([14: "-5"]), 1, start(of: 14), populationMessage + #""-5""#),
-        BadInput("fractional population", row([14: "1.5"]), 1, start(of: 14), populationMessage + #""1.5""#),
-        BadInput("population with exponent", row([14: "1e3"]), 1, start(of: 14), populationMessage + #""1e3""#),
-        BadInput("population with space", row([14: " 1"]), 1, start(of: 14), populationMessage + #"" 1""#),
-        BadInput("population too large", row([14: "18446744073709551616"]), 1, start(of: 14), populationMessage + #""18446744073709551616""#),
+        BadInput("negative population", plausible.row([14: "-5"]), 1, plausible.start(of: 14), populationMessage + #""-5""#),
+        BadInput("fractional population", plausible.row([14: "1.5"]), 1, plausible.start(of: 14), populationMessage + #""1.5""#),
+        BadInput("population with exponent", plausible.row([14: "1e3"]), 1, plausible.start(of: 14), populationMessage + #""1e3""#),
+        BadInput("population with space", plausible.row([14: " 1"]), 1, plausible.start(of: 14), populationMessage + #"" 1""#),
+        BadInput("population too large", plausible.row([14: "18446744073709551616"]), 1, plausible.start(of: 14), populationMessage + #""18446744073709551616""#),
 
         // Countries.
-        BadInput("country of three letters", row([8: "UKR"]), 1, start(of: 8), countryMessage + #""UKR""#),
-        BadInput("country of one letter", row([8: "U"]), 1, start(of: 8), countryMessage + #""U""#),
-        BadInput("lowercase country", row([8: "ua"]), 1, start(of: 8), countryMessage + #""ua""#),
-        BadInput("non-ASCII country", row([8: "UÄ"]), 1, start(of: 8), countryMessage + #""UÄ""#),
-        BadInput("country with a space", row([8: "U "]), 1, start(of: 8), countryMessage + #""U ""#),
+        BadInput("country of three letters", plausible.row([8: "UKR"]), 1, plausible.start(of: 8), countryMessage + #""UKR""#),
+        BadInput("country of one letter", plausible.row([8: "U"]), 1, plausible.start(of: 8), countryMessage + #""U""#),
+        BadInput("lowercase country", plausible.row([8: "ua"]), 1, plausible.start(of: 8), countryMessage + #""ua""#),
+        BadInput("non-ASCII country", plausible.row([8: "UÄ"]), 1, plausible.start(of: 8), countryMessage + #""UÄ""#),
+        BadInput("country with a space", plausible.row([8: "U "]), 1, plausible.start(of: 8), countryMessage + #""U ""#),
 
         // Encoding and control characters, each at its byte; columns count scalars.
         BadInput(
-            "invalid UTF-8 in a name", second(row(column: 1, bytes: Array("é東😀".utf8) + [0xFE])), 2, 6,
+            "invalid UTF-8 in a name", second(plausible.row(column: 1, bytes: Array("é東😀".utf8) + [0xFE])), 2, 6,
             "invalid UTF-8 byte 0xfe in column 2 (name): it never occurs in UTF-8"
         ),
-        BadInput("stray continuation byte", row(column: 2, bytes: [0x41, 0x80]), 1, start(of: 2) + 1, "invalid UTF-8 byte 0x80 in column 3 (asciiname): a continuation byte with no lead byte"),
-        BadInput("overlong two bytes", row(column: 1, bytes: [0xC0, 0x80]), 1, 3, "invalid UTF-8 byte 0xc0 in column 2 (name): it only starts overlong encodings"),
-        BadInput("overlong three bytes", row(column: 3, bytes: [0xE0, 0x80, 0x80]), 1, start(of: 3), "invalid UTF-8 byte 0xe0 in column 4 (alternatenames): it starts an overlong encoding"),
-        BadInput("UTF-8 surrogate", row(column: 1, bytes: [0xED, 0xA0, 0x80]), 1, 3, "invalid UTF-8 byte 0xed in column 2 (name): it starts an encoded UTF-16 surrogate"),
-        BadInput("past U+10FFFF", row(column: 1, bytes: [0xF4, 0x90, 0x80, 0x80]), 1, 3, "invalid UTF-8 byte 0xf4 in column 2 (name): it starts a code point past U+10FFFF"),
-        BadInput("cut short before a tab", row(column: 1, bytes: [0x41, 0xE6, 0x9D]), 1, 4, "invalid UTF-8 byte 0xe6 in column 2 (name): a sequence cut short"),
-        BadInput("cut short at the end", row(column: 18, bytes: [0xF0, 0x9F, 0x98]), 1, start(of: 18), "invalid UTF-8 byte 0xf0 in column 19 (modification date): a sequence cut short"),
-        BadInput("invalid UTF-8 in an unused column", row(column: 17, bytes: Array("Europe/".utf8) + [0xFF]), 1, start(of: 17) + 7, "invalid UTF-8 byte 0xff in column 18 (timezone)"),
-        BadInput("NUL in a name", row(column: 1, bytes: [0x41, 0x00]), 1, 4, "unexpected control character U+0000 in column 2 (name)"),
-        BadInput("escape in an unused column", row(column: 9, bytes: [0x1B]), 1, start(of: 9), "unexpected control character U+001B in column 10 (cc2)"),
+        BadInput("stray continuation byte", plausible.row(column: 2, bytes: [0x41, 0x80]), 1, plausible.start(of: 2) + 1, "invalid UTF-8 byte 0x80 in column 3 (asciiname): a continuation byte with no lead byte"),
+        BadInput("overlong two bytes", plausible.row(column: 1, bytes: [0xC0, 0x80]), 1, 3, "invalid UTF-8 byte 0xc0 in column 2 (name): it only starts overlong encodings"),
+        BadInput("overlong three bytes", plausible.row(column: 3, bytes: [0xE0, 0x80, 0x80]), 1, plausible.start(of: 3), "invalid UTF-8 byte 0xe0 in column 4 (alternatenames): it starts an overlong encoding"),
+        BadInput("UTF-8 surrogate", plausible.row(column: 1, bytes: [0xED, 0xA0, 0x80]), 1, 3, "invalid UTF-8 byte 0xed in column 2 (name): it starts an encoded UTF-16 surrogate"),
+        BadInput("past U+10FFFF", plausible.row(column: 1, bytes: [0xF4, 0x90, 0x80, 0x80]), 1, 3, "invalid UTF-8 byte 0xf4 in column 2 (name): it starts a code point past U+10FFFF"),
+        BadInput("cut short before a tab", plausible.row(column: 1, bytes: [0x41, 0xE6, 0x9D]), 1, 4, "invalid UTF-8 byte 0xe6 in column 2 (name): a sequence cut short"),
+        BadInput("cut short at the end", plausible.row(column: 18, bytes: [0xF0, 0x9F, 0x98]), 1, plausible.start(of: 18), "invalid UTF-8 byte 0xf0 in column 19 (modification date): a sequence cut short"),
+        BadInput("invalid UTF-8 in an unused column", plausible.row(column: 17, bytes: Array("Europe/".utf8) + [0xFF]), 1, plausible.start(of: 17) + 7, "invalid UTF-8 byte 0xff in column 18 (timezone)"),
+        BadInput("NUL in a name", plausible.row(column: 1, bytes: [0x41, 0x00]), 1, 4, "unexpected control character U+0000 in column 2 (name)"),
+        BadInput("escape in an unused column", plausible.row(column: 9, bytes: [0x1B]), 1, plausible.start(of: 9), "unexpected control character U+001B in column 10 (cc2)"),
         BadInput(
-            "CRLF line ends", row() + "\r\n" + row([0: "3"]), 1, start(of: 19) - 1,
+            "CRLF line ends", plausible.row() + "\r\n" + plausible.row([0: "3"]), 1, plausible.start(of: 19) - 1,
             #"unexpected carriage return (U+000D) in column 19 (modification date): a row ends at "\n" alone, so a "\r\n" line end leaves "\r" in the last column"#
         ),
-        BadInput("CR at the very end", second(row([0: "2"]) + "\r"), 2, start(of: 19) - 1, "unexpected carriage return (U+000D) in column 19 (modification date): a row ends at"),
-        BadInput("CR inside a name", row([1: "A\rB"]), 1, 4, "unexpected carriage return (U+000D) in column 2 (name)"),
+        BadInput("CR at the very end", second(plausible.row([0: "2"]) + "\r"), 2, plausible.start(of: 19) - 1, "unexpected carriage return (U+000D) in column 19 (modification date): a row ends at"),
+        BadInput("CR inside a name", plausible.row([1: "A\rB"]), 1, 4, "unexpected carriage return (U+000D) in column 2 (name)"),
 
         // Within a row, the error at the lowest offset comes first.
-        BadInput("bad byte before a bad field", row(column: 1, bytes: [0xFF]).replacing(Array("1.5".utf8), with: Array("x".utf8)), 1, 3, "invalid UTF-8 byte 0xff in column 2 (name)"),
-        BadInput("bad field before a bad byte", row(column: 17, bytes: [0xFF]).replacing(Array("1.5".utf8), with: Array("x".utf8)), 1, start(of: 4), latitudeSyntax + #""x""#),
-        BadInput("bad byte inside a bad field", row(column: 8, bytes: [0x55, 0xFF]), 1, start(of: 8), countryMessage + "\"U\u{FFFD}\""),
-        BadInput("first of two bad fields", row([4: "x", 0: "y"]), 1, 1, idMessage + #""y""#),
-        BadInput("control character shown escaped", row(column: 0, bytes: [0x31, 0x00]), 1, 1, idMessage + #""1\u0000""#),
+        BadInput("bad byte before a bad field", plausible.row(column: 1, bytes: [0xFF]).replacing(Array("1.5".utf8), with: Array("x".utf8)), 1, 3, "invalid UTF-8 byte 0xff in column 2 (name)"),
+        BadInput("bad field before a bad byte", plausible.row(column: 17, bytes: [0xFF]).replacing(Array("1.5".utf8), with: Array("x".utf8)), 1, plausible.start(of: 4), latitudeSyntax + #""x""#),
+        BadInput("bad byte inside a bad field", plausible.row(column: 8, bytes: [0x55, 0xFF]), 1, plausible.start(of: 8), countryMessage + "\"U\u{FFFD}\""),
+        BadInput("first of two bad fields", plausible.row([4: "x", 0: "y"]), 1, 1, idMessage + #""y""#),
+        BadInput("control character shown escaped", plausible.row(column: 0, bytes: [0x31, 0x00]), 1, 1, idMessage + #""1\u0000""#),
 
         // Lengths.
         BadInput(
-            "name too long", row([1: String(repeating: "a", count: 65_536)]), 1, 3,
+            "name too long", plausible.row([1: String(repeating: "a", count: 65_536)]), 1, 3,
             "the name in column 2 (name) is 65536 bytes of UTF-8, more than the limit of 65535"
         ),
         BadInput(
-            "asciiname too long", row([2: String(repeating: "a", count: 70_000)]), 1, start(of: 2, [1: "Name"]),
+            "asciiname too long", plausible.row([2: String(repeating: "a", count: 70_000)]), 1, plausible.start(of: 2, [1: "Name"]),
             "the asciiname in column 3 (asciiname) is 70000 bytes of UTF-8, more than the limit of 65535"
         ),
         BadInput(
-            "alternate name too long", row([3: "a,b," + String(repeating: "c", count: 65_536) + ",d"]), 1, start(of: 3) + 4,
+            "alternate name too long", plausible.row([3: "a,b," + String(repeating: "c", count: 65_536) + ",d"]), 1, plausible.start(of: 3) + 4,
             "an alternate name in column 4 (alternatenames) is 65536 bytes of UTF-8, more than the limit of 65535"
         ),
 
@@ -293,27 +271,15 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test(arguments: badInputs)
     func rejectsBadInput(_ input: BadInput) {
-        #expect {
-            try GeoNamesParser.parse(input.bytes, file: "bad.txt")
-        } throws: { error in
-            guard case let MMSearchError.invalidInput(file, line, column, byteOffset, message) = error else { return false }
-            #expect(file == "bad.txt")
-            #expect(line == input.line && column == input.column, "\(message)")
-            #expect(message.contains(input.fragment), "\(message)")
-            // The byte offset is where line and column say.
-            #expect(byteOffset >= 0 && byteOffset <= input.bytes.count)
-            let place = naivePlace(of: min(byteOffset, input.bytes.count), in: input.bytes)
-            #expect(place.line == line && place.column == column, "byte \(byteOffset): \(message)")
-            return true
-        }
+        input.expectRefused { bytes, file in _ = try GeoNamesParser.parse(bytes, file: file) }
     }
 
     @Test func describesTheErrorWithFileAndPlace() {
         let expected = MMSearchError.invalidInput(
-            file: "cities.txt", line: 3, column: 1, byteOffset: 2 * (row().utf8.count + 1),
+            file: "cities.txt", line: 3, column: 1, byteOffset: 2 * (plausible.row().utf8.count + 1),
             message: #"expected a geonameid (a whole number from 0 to 4294967295) in column 1, found "x12""#
         )
-        let text = row() + "\n" + row([0: "2"]) + "\n" + row([0: "x12"]) + "\n"
+        let text = plausible.row() + "\n" + plausible.row([0: "2"]) + "\n" + plausible.row([0: "x12"]) + "\n"
         #expect(throws: expected) { try GeoNamesParser.parse(bytes(text), file: "cities.txt") }
         #expect(expected.description.hasPrefix(#"cities.txt:3:1: expected a geonameid (a whole number from 0 to 4294967295) in column 1, found "x12" (byte "#))
     }
@@ -322,31 +288,31 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func aRepeatedIDIsReportedAfterOtherErrors() {
         // Ids 5 and 6 each repeat; 6's repeat comes first in the input.
-        let repeats = [row([0: "5"]), row([0: "6"]), row([0: "6"]), row([0: "5"])].joined(separator: "\n")
+        let repeats = [plausible.row([0: "5"]), plausible.row([0: "6"]), plausible.row([0: "6"]), plausible.row([0: "5"])].joined(separator: "\n")
         #expect(throws: MMSearchError.invalidInput(
-            file: "bad.txt", line: 3, column: 1, byteOffset: 2 * (row().utf8.count + 1),
+            file: "bad.txt", line: 3, column: 1, byteOffset: 2 * (plausible.row().utf8.count + 1),
             message: "duplicate geonameid 6 in column 1; the first is on line 2"
         )) {
             try GeoNamesParser.parse(bytes(repeats), file: "bad.txt")
         }
         // Ids are compared once the whole dump is read, so a later error of another kind wins.
-        let alsoBad = [row([0: "5"]), row([0: "5"]), row([0: "7", 8: "ukr"])].joined(separator: "\n")
+        let alsoBad = [plausible.row([0: "5"]), plausible.row([0: "5"]), plausible.row([0: "7", 8: "ukr"])].joined(separator: "\n")
         #expect {
             try GeoNamesParser.parse(bytes(alsoBad), file: "bad.txt")
         } throws: { error in
             guard let error = error as? MMSearchError else { return false }
-            return placeAndMessage(error).hasPrefix("3:\(Self.start(of: 8)): " + Self.countryMessage)
+            return placeAndMessage(error).hasPrefix("3:\(plausible.start(of: 8)): " + Self.countryMessage)
         }
     }
 
     @Test func skipInvalidKeepsTheFirstOfRepeatedIDs() throws {
         let text = [
-            row([0: "5", 1: "first"]),
-            row([0: "6"]),
-            row([0: "5", 1: "second"]),
-            row([0: "6", 4: "nan"]),
-            row([0: "5", 1: "third"]),
-            row([0: "7"]),
+            plausible.row([0: "5", 1: "first"]),
+            plausible.row([0: "6"]),
+            plausible.row([0: "5", 1: "second"]),
+            plausible.row([0: "6", 4: "nan"]),
+            plausible.row([0: "5", 1: "third"]),
+            plausible.row([0: "7"]),
         ].joined(separator: "\n")
         let parsed = try parseSkipping(bytes(text))
         #expect(parsed.rows.map(\.id) == [5, 6, 7])
@@ -354,21 +320,21 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         // In input order: the repeats found after reading, and the error found while reading.
         #expect(parsed.skipped.map(placeAndMessage) == [
             "3:1: duplicate geonameid 5 in column 1; the first is on line 1",
-            "4:\(Self.start(of: 4)): " + Self.latitudeSyntax + #""nan""#,
+            "4:\(plausible.start(of: 4)): " + Self.latitudeSyntax + #""nan""#,
             "5:1: duplicate geonameid 5 in column 1; the first is on line 1",
         ])
     }
 
     @Test func idsThatDifferInAnyBitAreDistinct() throws {
         let ids: [UInt32] = [1, 1 + 1 << 11, 1 + 1 << 22, 1 + 1 << 31, 4_294_967_295, 0, 4_294_967_295]
-        let text = ids.map { row([0: "\($0)"]) }.joined(separator: "\n")
+        let text = ids.map { plausible.row([0: "\($0)"]) }.joined(separator: "\n")
         let parsed = try parseSkipping(bytes(text))
         #expect(parsed.rows.map(\.id) == Array(ids.dropLast()))
         #expect(parsed.skipped.map(placeAndMessage) == ["7:1: duplicate geonameid 4294967295 in column 1; the first is on line 5"])
     }
 
     @Test func aRowDroppedForAnotherErrorDoesNotUseUpItsID() throws {
-        let text = row([0: "5", 8: "UKR"]) + "\n" + row([0: "5", 1: "good"])
+        let text = plausible.row([0: "5", 8: "UKR"]) + "\n" + plausible.row([0: "5", 1: "good"])
         let parsed = try parseSkipping(bytes(text))
         #expect(parsed.rows.map(\.name) == [bytes("good")])
         #expect(parsed.skipped.count == 1)
@@ -380,7 +346,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     func skipInvalidDropsTheRowAndKeepsTheSameError(_ input: BadInput) throws {
         // The bad input, then a good row with an id none of them has.
         let endsWithLineEnd = input.bytes.last == UInt8(ascii: "\n")
-        let bytes = input.bytes + (endsWithLineEnd ? [] : [UInt8(ascii: "\n")]) + Array(row([0: "999"]).utf8)
+        let bytes = input.bytes + (endsWithLineEnd ? [] : [UInt8(ascii: "\n")]) + Array(plausible.row([0: "999"]).utf8)
         let strictError: MMSearchError
         do {
             _ = try GeoNamesParser.parse(bytes, file: "bad.txt")
@@ -399,9 +365,9 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         var lines: [String] = []
         for id in 1...300 {
             switch id % 5 {
-            case 0: lines.append(row([0: "\(id)", 8: "x"]))
-            case 3: lines.append(row([0: "\(id)"]) + "\textra")
-            default: lines.append(row([0: "\(id)"]))
+            case 0: lines.append(plausible.row([0: "\(id)", 8: "x"]))
+            case 3: lines.append(plausible.row([0: "\(id)"]) + "\textra")
+            default: lines.append(plausible.row([0: "\(id)"]))
             }
         }
         let parsed = try parseSkipping(bytes(lines.joined(separator: "\n") + "\n"))
@@ -416,7 +382,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     }
 
     @Test func validDumpsGiveTheSameRowsEitherWay() throws {
-        let text = bytes(row() + "\n" + row([0: "2"]) + "\n")
+        let text = bytes(plausible.row() + "\n" + plausible.row([0: "2"]) + "\n")
         let parsed = try parseSkipping(text)
         #expect(parsed == (try GeoNamesParser.parse(text, file: "x")))
         #expect(parsed.skipped.isEmpty && parsed.rows.count == 2)
@@ -428,9 +394,9 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
             file: "bad.txt", line: 1, column: 1, byteOffset: 0,
             message: "no valid row: the only row was skipped; the first: " + firstError
         )) {
-            try parseSkipping(bytes(row([0: "x"]) + "\n"))
+            try parseSkipping(bytes(plausible.row([0: "x"]) + "\n"))
         }
-        let three = [row([0: "x"]), row([4: "91"]), "short"].joined(separator: "\n")
+        let three = [plausible.row([0: "x"]), plausible.row([4: "91"]), "short"].joined(separator: "\n")
         #expect(throws: MMSearchError.invalidInput(
             file: "bad.txt", line: 1, column: 1, byteOffset: 0,
             message: "no valid row: all 3 rows were skipped; the first: " + firstError
@@ -454,7 +420,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         // Multibyte names, a byte order mark, a bad country every 37th row and a repeated id every 53rd.
         var lines: [String] = []
         for id in 1...700 {
-            lines.append(row([
+            lines.append(plausible.row([
                 0: "\(id % 53 == 0 ? id - 1 : id)", 1: "Zürich 東京 😀 \(id)", 3: "Цюрих,チューリッヒ",
                 8: id % 37 == 0 ? "ukr" : "CH",
             ]))
@@ -495,7 +461,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func detectsEachParsersOwnInput() throws {
         let list = Array(#"[{"_id":1,"name":"A","country":"UA","coord":{"lat":1,"lon":2}}]"#.utf8)
-        let dump = bytes(row())
+        let dump = bytes(plausible.row())
         #expect(list.withUnsafeBytes { InputKind.detect($0) } == .cityListJSON)
         #expect(dump.withUnsafeBytes { InputKind.detect($0) } == .geoNamesDump)
         #expect(try CityListParser.parse(list, file: "x").count == 1)

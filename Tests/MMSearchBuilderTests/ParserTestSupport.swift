@@ -24,6 +24,57 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     }
 }
 
+extension BadInput {
+    /// Expects `parse` (given the bytes and `file` as their file's name) to refuse this input with an
+    /// `invalidInput` error that names the file, this line and column and a message holding this
+    /// fragment, at a byte offset inside the input where that line and column are.
+    func expectRefused(file name: String = "bad.txt", by parse: (_ bytes: [UInt8], _ file: String) throws -> Void,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(sourceLocation: sourceLocation) {
+            try parse(bytes, name)
+        } throws: { error in
+            guard case let MMSearchError.invalidInput(file, line, column, byteOffset, message) = error else { return false }
+            #expect(file == name, sourceLocation: sourceLocation)
+            #expect(line == self.line && column == self.column, "\(message)", sourceLocation: sourceLocation)
+            #expect(message.contains(fragment), "\(message)", sourceLocation: sourceLocation)
+            // The byte offset is where line and column say.
+            #expect(byteOffset >= 0 && byteOffset <= bytes.count, sourceLocation: sourceLocation)
+            let place = naivePlace(of: min(max(byteOffset, 0), bytes.count), in: bytes)
+            #expect(place.line == line && place.column == column, "byte \(byteOffset): \(message)", sourceLocation: sourceLocation)
+            return true
+        }
+    }
+}
+
+/// A plausible row of a tab-separated input (GeoNames' files), its columns as given, for tests to
+/// change one or two of.
+struct TabRow: Sendable {
+    let columns: [String]
+
+    /// The row (without its line end), with `changes` (by column counted from 0).
+    func row(_ changes: [Int: String] = [:]) -> String {
+        columns.indices.map { changes[$0] ?? columns[$0] }.joined(separator: "\t")
+    }
+
+    /// The column (in scalars, from 1) where column `index` (counted from 0) of `row(changes)` starts.
+    func start(of index: Int, _ changes: [Int: String] = [:]) -> Int {
+        1 + (0 ..< index).reduce(0) { $0 + (changes[$1] ?? columns[$1]).unicodeScalars.count + 1 }
+    }
+
+    /// The row as bytes, with `bytes` as column `column` (counted from 0).
+    func row(column: Int, bytes: [UInt8]) -> [UInt8] {
+        var columns = self.columns.map { Array($0.utf8) }
+        columns[column] = bytes
+        return Array(columns.joined(separator: [UInt8(ascii: "\t")]))
+    }
+}
+
+/// "line:column: message" of an `invalidInput` error.
+func placeAndMessage(_ error: MMSearchError) -> String {
+    guard case let .invalidInput(_, line, column, _, message) = error else { return "not invalidInput: \(error)" }
+    return "\(line):\(column): \(message)"
+}
+
 /// Where `offset` is, worked out the slow way from the start: lines end at "\n", columns count bytes
 /// that do not continue a UTF-8 sequence, a byte order mark excluded.
 func naivePlace(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
