@@ -46,6 +46,29 @@ extension BadInput {
     }
 }
 
+extension BadInput {
+    /// This input with `row` after it, on a line of its own: a good row that a parse skipping invalid
+    /// rows must keep.
+    func followed(by row: String) -> [UInt8] {
+        bytes + (bytes.last == UInt8(ascii: "\n") ? [] : [UInt8(ascii: "\n")]) + Array(row.utf8)
+    }
+
+    /// The error `parse` (given `bytes` and the file name "bad.txt") throws, expected at this input's
+    /// line and column: what a parse skipping invalid rows must note for this input. Nil, with an issue
+    /// recorded, when it throws none.
+    func strictError(parsing bytes: [UInt8], by parse: (_ bytes: [UInt8], _ file: String) throws(MMSearchError) -> Void,
+                     sourceLocation: SourceLocation = #_sourceLocation) -> MMSearchError? {
+        do {
+            try parse(bytes, "bad.txt")
+        } catch {
+            #expect(placeAndMessage(error).hasPrefix("\(line):\(column): "), sourceLocation: sourceLocation)
+            return error
+        }
+        Issue.record("no error", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
 /// A plausible row of a tab-separated input (GeoNames' files), its columns as given, for tests to
 /// change one or two of.
 struct TabRow: Sendable {
