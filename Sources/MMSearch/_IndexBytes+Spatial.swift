@@ -16,14 +16,18 @@ extension _IndexBytes {
     }
 
     /// SPATIAL's point at `position` (checked by the caller to be below the record count), unpacked: its
-    /// cell numbers in its node's box (`_SpatialBox.cell(of:)`), its record number and axis bit.
+    /// cell numbers in its node's box (`_SpatialBox.cell(of:)`), its record number and axis bit. One
+    /// load: a point is at most 56 bits (a record number of at most 31: record_count <= 2^30), so it
+    /// lies in the 64 from its first bit, which starts at most 7 bits into the byte loaded.
     @inline(__always)
     func unpackedPoint(_ position: Int) -> mms_spatial_point {
-        let start = layout.spatial.start, bit = position * layout.spatial.width, fields = layout.point
-        let record = bits(start, at: bit + fields.record, fields.recordMask), axis = bits(start, at: bit + fields.axis, 1)
+        let fields = layout.point
+        let word = packedWord(layout.spatial.start, at: position * layout.spatial.width)
+        let record = UInt32(truncatingIfNeeded: word &>> UInt64(fields.record) & fields.recordMask)
+        let axis = UInt32(truncatingIfNeeded: word &>> UInt64(fields.axis) & 1)
         return mms_spatial_point(
-            lat_cell: bits(start, at: bit, _PointFields.cellMask),
-            lon_cell: bits(start, at: bit + _PointFields.longitude, _PointFields.cellMask),
+            lat_cell: UInt32(truncatingIfNeeded: word & _PointFields.cellMask),
+            lon_cell: UInt32(truncatingIfNeeded: word &>> UInt64(_PointFields.longitude) & _PointFields.cellMask),
             record_axis: record | axis << 31
         )
     }
@@ -415,6 +419,8 @@ struct _NearestSearch {
     /// front of the bounds (`updateReach`); infinity before `worstA` is known.
     let latitudeUnits: Double
     let longitudeUnits: Double
+    /// 1 / cos φ1 (infinity at a pole), for `updateReach`.
+    let inverseCosP1: Double
     var latitudeReach = Double.infinity
     var longitudeReach = Double.infinity
     /// SPATIAL's first byte, and its point count (the record count; the layout checked at open that
@@ -435,33 +441,38 @@ struct _NearestSearch {
         points = index.layout.recordCount
         latitudeUnits = point.latitude * Double(MMS_COORDINATE_SCALE)
         longitudeUnits = point.longitude * Double(MMS_COORDINATE_SCALE)
+        inverseCosP1 = 1 / bound.cosP1
     }
 
-    /// Sets the reaches from `worstA`, without the C library. Every record with `a` at most
-    /// worstA × (1 + margin) (all a search may keep) is within the angle d = 2 asin x of the point,
-    /// x = √a; asin x <= x / √(1 - x²), so d <= dmax = 2x / √(1 - x²) (taken larger still). Its latitude
-    /// differs by at most dmax, and its longitude by at most asin(sin dmax / cos φ1) <= r / √(1 - r²),
-    /// r = dmax / cos φ1 (the least distance to the places whose longitude differs by dL is
-    /// asin(cos φ1 sin dL) up to dL = 90°, and 90° - |φ1| = asin(cos φ1) beyond; sin y <= y), or by
-    /// anything when r is near 1. The reaches add a relative 1e-8, 1e-9 radians and 2 units to cover
-    /// every rounding: they only let the bounds behind them decide.
+    /// Sets the reaches from `worstA`, without the C library, a division or more than one square root
+    /// (it runs each time `worstA` falls). Every record with `a` at most worstA × (1 + margin) (all a
+    /// search may keep) is within the angle d = 2 asin x of the point, x = √a; asin x <= x / √(1 - x²),
+    /// so d <= dmax = 2x / √(1 - x²). Its latitude differs by at most dmax, and its longitude by at
+    /// most asin(sin dmax / cos φ1) <= r / √(1 - r²), r = dmax / cos φ1 (the least distance to the
+    /// places whose longitude differs by dL is asin(cos φ1 sin dL) up to dL = 90°, and 90° - |φ1| =
+    /// asin(cos φ1) beyond; sin y <= y), or by anything when r is near 1. Both take 1 / √(1 - y) for
+    /// y = x² or r² below 1/4, where that convex function lies under its chord, 1 + 0.6188 y: so
+    /// 1 + 0.62 y, larger still. The reaches add a relative 1e-8, 1e-9 radians and 2 units to cover
+    /// every rounding (the reciprocals' too): they only let the bounds behind them decide.
     mutating func updateReach() {
-        let unit = _HaversineBound.radiansPerUnit
         let square = Swift.min(1, worstA * (1 + 1e-8))
         guard square < 0.25 else {
             latitudeReach = .infinity
             longitudeReach = .infinity
             return
         }
-        let dmax = 2 * square.squareRoot() / (1 - square).squareRoot() * (1 + 1e-8) + 1e-9
-        latitudeReach = dmax / unit + 2
-        let ratio = dmax / bound.cosP1
+        let dmax = 2 * square.squareRoot() * (1 + 0.62 * square) * (1 + 1e-8) + 1e-9
+        latitudeReach = dmax * Self.unitsPerRadian + 2
+        let ratio = dmax * inverseCosP1
         if !(ratio < 0.5) {
             longitudeReach = .infinity
         } else {
-            longitudeReach = (ratio / (1 - ratio * ratio).squareRoot() * (1 + 1e-8) + 1e-9) / unit + 2
+            longitudeReach = (ratio * (1 + 0.62 * (ratio * ratio)) * (1 + 1e-8) + 1e-9) * Self.unitsPerRadian + 2
         }
     }
+
+    /// 1e-7 degrees per radian.
+    static let unitsPerRadian = 1 / _HaversineBound.radiansPerUnit
 
     /// Whether the quick test rules out every point of `box`: its latitudes or its longitudes (around
     /// the circle) all farther than the reach.

@@ -31,7 +31,14 @@ struct _IndexBytes {
     /// cannot overflow).
     @inline(__always)
     func bits(_ start: Int, at bit: Int, _ mask: UInt64) -> UInt32 {
-        UInt32(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: start &+ bit &>> 3, as: UInt64.self) &>> UInt64(bit & 7) & mask)
+        UInt32(truncatingIfNeeded: packedWord(start, at: bit) & mask)
+    }
+
+    /// The 64 bits from bit `bit` of a packed array from byte `start`, bit `bit` first: the same one
+    /// load as `bits`, so every field of a value up to 57 bits wide (and `bit` its first) at once.
+    @inline(__always)
+    func packedWord(_ start: Int, at bit: Int) -> UInt64 {
+        raw.loadUnaligned(fromByteOffset: start &+ bit &>> 3, as: UInt64.self) &>> UInt64(bit & 7)
     }
 
     /// A node's children (numbered `nodes`) and where their entry deltas are: from bit `deltaBit` of
