@@ -83,11 +83,15 @@ extension _IndexBytes {
             throw corrupt(layout.spatial.start, "the spatial index gives \(found.count) cities of the \(positions.upperBound) asked, of \(expected) that pass")
         }
         let kept = found[Swift.min(positions.lowerBound, found.count)...]
-        var cities = try self.cities(count: kept.count) { (offset) throws(MMSearchError) in
-            let record = kept[kept.startIndex + offset].record
-            return (record, try emptyQueryEntry(ofRecord: record))
+        // Each city as matched by its display name: the entry `emptyQueryEntry` gives unless the name is
+        // empty (a name read non-empty is there), so only those are asked it, after the page's reads.
+        var cities = try self.cities(count: kept.count) { (offset) throws(MMSearchError) in (kept[kept.startIndex + offset].record, nil) }
+        for (position, (record, distanceKm)) in zip(cities.indices, kept) {
+            cities[position].distanceKm = distanceKm
+            guard cities[position].name.isEmpty else { continue }
+            let entry = try emptyQueryEntry(ofRecord: record)
+            if Int(entry & MMS_ENTRY_NAME_MASK) != record { cities[position].matchedName = try nameString(ofEntry: entry) }
         }
-        for (position, (_, distanceKm)) in zip(cities.indices, kept) { cities[position].distanceKm = distanceKm }
         return cities
     }
 
