@@ -268,7 +268,7 @@ struct Report {
                               value: reverse.p50, limit: 2_000, text: ns, atMost: true))
         targets.append(target(21, "reverse-points, the 10 nearest (`nearest(to:limit: 10)`, City values): p99", goal: "at most 10 µs",
                               value: reverse.p99, limit: 10_000, text: ns, atMost: true))
-        targets.append(target(21, "the spatial part's share of the README's index (SPATIAL, NEAR_POINTS, NEAR_LISTS and the lists' entries)", goal: "at most 10%",
+        targets.append(target(21, "the spatial part's share of the README's index (SPATIAL, SPATIAL_BOUNDS, NEAR_POINTS, NEAR_LISTS and the lists' entries)", goal: "at most 10%",
                               value: Double(reverse.spatialBytes) / Double(max(1, reverse.indexBytes)), limit: 0.1,
                               text: { "\(fixed($0 * 100, 1))% (\(size(bytes: reverse.spatialBytes)) of \(size(bytes: reverse.indexBytes)))" }, atMost: true))
         if let near = wholeProcess.row("mmsearch near") {
@@ -472,7 +472,7 @@ struct Report {
         md += GeoRun.table(geo, index: readme).markdown + "\n"
 
         md += "## Near me: reverse lookups (issue 21)\n\n"
-        md += "The same index; its spatial part (SPATIAL, a k-d tree of each record's coordinates beside its number, and for pages near a point NEAR_POINTS, a k-d tree over name order and place, with NEAR_LISTS and the lists' entries in TOP) is "
+        md += "The same index; its spatial part (SPATIAL, a k-d tree of each record's coordinates beside its number, with SPATIAL_BOUNDS, where each inner node's records lie, and for pages near a point NEAR_POINTS, a k-d tree over name order and place, with NEAR_LISTS and the lists' entries in TOP) is "
             + "\(size(bytes: reverse.spatialBytes)), \(fixed(Double(reverse.spatialBytes) / Double(max(1, reverse.indexBytes)) * 100, 1))% of it. "
             + "The 10 nearest cities of each of the \(grouped(reverse.points)) points of reverse-points.txt, one call a point, in \(reverse.passes) "
             + "passes in fresh processes (each figure the median of the passes); beside it, in the same processes, the naive scan of every "

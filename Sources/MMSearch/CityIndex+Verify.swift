@@ -50,6 +50,7 @@ private struct _Verifier {
         try checkIdOrder()
         try checkRegionsAndCountries()
         try checkSpatial()
+        try checkSpatialBounds()
         try checkNearPoints()
         try checkCountryEntries()
     }
@@ -157,6 +158,49 @@ private struct _Verifier {
             let (lowTree, highTree) = tree.split(longitude: pivot.longitude, at: pivot.longitude ? pivot.at.longitude : pivot.at.latitude)
             pending.append((range.lowerBound ..< middle, low, lowTree))
             pending.append((middle + 1 ..< range.upperBound, high, highTree))
+        }
+    }
+
+    /// SPATIAL_BOUNDS ("Bounds"): each inner node's bounds the rows and columns of its records' least
+    /// and greatest coordinates in its box (as a reader cuts it), every other entry zero. Runs after
+    /// `checkSpatial`, which checked every point's record. O(record_count).
+    func checkSpatialBounds() throws(MMSearchError) {
+        let count = (1 << layout.spatialBoundDepth) - 1
+        var expected = [mms_spatial_bounds](repeating: mms_spatial_bounds(), count: count)
+        /// The extent of the records of the node with `range`, `box` and `number`, its bounds (an inner
+        /// node's) put in `expected`.
+        func measure(_ range: Range<Int>, box: _SpatialBox, number: Int) throws(MMSearchError) -> _SpatialBox {
+            var extent = _SpatialBox(south: .max, north: .min, west: .max, east: .min)
+            func include(_ other: _SpatialBox) {
+                extent = _SpatialBox(south: min(extent.south, other.south), north: max(extent.north, other.north),
+                                     west: min(extent.west, other.west), east: max(extent.east, other.east))
+            }
+            func include(_ position: Int) throws(MMSearchError) -> mms_spatial_point {
+                let point = try index.spatialPoint(position)
+                let at = try index.coordinates(ofRecord: try index.spatialRecord(point, at: position).record)
+                include(_SpatialBox(south: at.latitude, north: at.latitude, west: at.longitude, east: at.longitude))
+                return point
+            }
+            guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else {
+                for position in range { _ = try include(position) }
+                return extent
+            }
+            guard number <= count else { throw corrupt(layout.spatialBounds, "spatial node \(number) is an inner node past the \(count) bounds") }
+            let middle = range.lowerBound + range.count / 2
+            let pivot = try include(middle)
+            let (low, high) = box.split(longitude: try index.spatialRecord(pivot, at: middle).longitude, atCell: box.cell(of: pivot))
+            include(try measure(range.lowerBound ..< middle, box: low, number: 2 * number))
+            include(try measure(middle + 1 ..< range.upperBound, box: high, number: 2 * number + 1))
+            expected[number - 1] = box.bounds(of: extent)
+            return extent
+        }
+        _ = try measure(0 ..< layout.recordCount, box: _SpatialBox.world, number: 1)
+        for (position, bounds) in expected.enumerated() {
+            let stored = index.spatialBounds(ofNode: position + 1)
+            guard (stored.south, stored.north, stored.west, stored.east) == (bounds.south, bounds.north, bounds.west, bounds.east) else {
+                throw corrupt(layout.spatialBounds + position * _IndexLayout.spatialBoundsSize,
+                              "spatial node \(position + 1)'s bounds are rows \(stored.south) to \(stored.north) and columns \(stored.west) to \(stored.east) of its box; its records give \(bounds.south) to \(bounds.north) and \(bounds.west) to \(bounds.east)" + (bounds.north == 0 && bounds.east == 0 && bounds.south == 0 && bounds.west == 0 ? " (or it is no inner node, whose bounds are zero)" : ""))
+            }
         }
     }
 

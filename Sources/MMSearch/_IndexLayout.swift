@@ -51,6 +51,9 @@ struct _IndexLayout: Sendable {
     let recordRegions: _PackedArray
     let spatial: _PackedArray
     let point: _PointFields
+    /// SPATIAL_BOUNDS: the inner nodes' bounds (byte offset), numbered below 2^`spatialBoundDepth`.
+    let spatialBounds: Int
+    let spatialBoundDepth: Int
     /// NEAR_POINTS: the tree over name order and place (its points' fields: SPATIAL's cells, then the
     /// record number and the population bound); NEAR_LISTS: the big nodes' other matches (count, byte offset).
     let nearPoints: _PackedArray
@@ -109,6 +112,7 @@ struct _IndexLayout: Sendable {
     static let nameTableSize = MemoryLayout<mms_name_table>.stride
     static let countryPageSize = MemoryLayout<mms_country_page>.stride
     static let nearListSize = MemoryLayout<mms_near_list>.stride
+    static let spatialBoundsSize = Int(MMS_SPATIAL_BOUNDS_SIZE)
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -125,7 +129,9 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_SYMBOLS, "symbols"), (MMS_SECTION_NAME_TABLES, "name tables"), (MMS_SECTION_PLACE_NAMES, "place names"),
         (MMS_SECTION_COUNTRY_PAGES, "country pages"), (MMS_SECTION_ALTERNATE_BLOCKS, "alternate blocks"),
         (MMS_SECTION_ALTERNATE_DELTAS, "alternate deltas"), (MMS_SECTION_NEAR_POINTS, "near points"), (MMS_SECTION_NEAR_LISTS, "near lists"),
+        (MMS_SECTION_SPATIAL_BOUNDS, "spatial bounds"),
     ]
+
 
     /// The name errors and `info` give section `kind`.
     static func name(of kind: mms_section_kind) -> String { sectionNames.first { $0.kind == kind }!.name }
@@ -369,7 +375,10 @@ struct _IndexLayout: Sendable {
         nearPoint = _NearPointFields(recordBits: recordBits)
         nearPoints = try packed(MMS_SECTION_NEAR_POINTS, count: recordCount, width: nearPoint.width)
         (nearListCount, nearLists) = try sizedArray(MMS_SECTION_NEAR_LISTS, elementSize: Self.nearListSize)
-        let fileEnd = nearLists + nearListCount * Self.nearListSize
+        spatialBoundDepth = PackedArrays.spatialBoundDepth(records: recordCount)
+        let boundCount = (1 << spatialBoundDepth) - 1
+        spatialBounds = try section(MMS_SECTION_SPATIAL_BOUNDS, elementSize: Self.spatialBoundsSize, count: boundCount).lowerBound
+        let fileEnd = spatialBounds + boundCount * Self.spatialBoundsSize
         guard fileEnd == raw.count else {
             throw corrupt(at(\.file_size), "the sections end at byte \(fileEnd), the file at \(raw.count)")
         }
@@ -483,6 +492,18 @@ struct _NearPointFields: Sendable {
 /// The widths and lengths of packed arrays ("Packed arrays" in the format header), for the reader's
 /// checks and the builder's writing alike.
 package enum PackedArrays {
+    /// D of "Bounds" ("The spatial index"): the number of depths k >= 0 at which floor(records / 2^k)
+    /// exceeds MMS_SPATIAL_LEAF_SIZE, so that every inner node of SPATIAL's tree is numbered below 2^D
+    /// (SPATIAL_BOUNDS holds 2^D - 1 bounds).
+    package static func spatialBoundDepth(records: Int) -> Int {
+        var depth = 0, largest = records
+        while largest > Int(MMS_SPATIAL_LEAF_SIZE) {
+            depth += 1
+            largest /= 2
+        }
+        return depth
+    }
+
     /// The least width (at least 1) that holds every number below `count`.
     package static func width(holding count: UInt64) -> Int { max(1, UInt64.bitWidth - (count - min(count, 1)).leadingZeroBitCount) }
 

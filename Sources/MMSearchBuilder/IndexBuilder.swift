@@ -335,7 +335,7 @@ public enum IndexBuilder {
                             nameOffsetBits, Int(MMS_COUNTRY_BITS)]
         func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
         func longitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LONGITUDE_BIAS)) }
-        let points = SpatialBuilder.points(of: recordEntries)
+        let (points, spatialBounds) = SpatialBuilder.tree(of: recordEntries)
         let nearPoints = NearBuilder.points(of: recordEntries, populations: populations)
         // A summary packed as its node, its four counts and its first page's start; a region at the width
         // whose every bit set ("no region") is no region's number.
@@ -409,6 +409,7 @@ public enum IndexBuilder {
             return [point.record, point.bound][field]
         }
         writer.place(MMS_SECTION_NEAR_LISTS, summaries.nearLists)
+        writer.place(MMS_SECTION_SPATIAL_BOUNDS, spatialBounds)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: givenCount, summaries: summaries.summaries.count, top: summaries.top.count,

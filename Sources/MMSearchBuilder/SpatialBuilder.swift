@@ -10,14 +10,16 @@ import MMSearch
 enum SpatialBuilder {
     /// The SPATIAL section of `records` (in record order): each tree slot's record's cell in its node's
     /// box beside its number and axis bit, the boxes cut at the pivots' cells as a reader cuts them
-    /// ("Boxes and cells"). One pass down the tree: a node's median is selected, then written with its
-    /// cell in the node's box, which cuts its children's boxes. O(n log n).
-    static func points(of records: [mms_record]) -> [mms_spatial_point] {
+    /// ("Boxes and cells"); and SPATIAL_BOUNDS: each inner node's records' extent in its box ("Bounds").
+    /// One pass down the tree: a node's extent is measured and its median selected, then written with
+    /// its cell in the node's box, which cuts its children's boxes. O(n log n).
+    static func tree(of records: [mms_record]) -> (points: [mms_spatial_point], bounds: [mms_spatial_bounds]) {
         var values = Array(0 ..< UInt32(records.count)) // record numbers, in tree order once placed
         var points = [mms_spatial_point](repeating: mms_spatial_point(), count: records.count)
+        var bounds = [mms_spatial_bounds](repeating: mms_spatial_bounds(), count: (1 << PackedArrays.spatialBoundDepth(records: records.count)) - 1)
         let latitudes = records.map(\.lat_e7), longitudes = records.map(\.lon_e7)
-        var pending = [(range: 0 ..< records.count, box: _SpatialBox.world)]
-        while let (range, box) = pending.popLast() {
+        var pending = [(range: 0 ..< records.count, box: _SpatialBox.world, number: 1)]
+        while let (range, box, number) = pending.popLast() {
             /// Writes the point at `position` (its record inside `box`, as the tree's splits leave it)
             /// with `axis`, and returns its cell.
             func place(_ position: Int, axis: UInt32 = 0) -> _SpatialBox {
@@ -36,6 +38,8 @@ enum SpatialBuilder {
                 south = min(south, latitudes[record]); north = max(north, latitudes[record])
                 west = min(west, longitudes[record]); east = max(east, longitudes[record])
             }
+            // Every inner node is numbered below 2^D (its range holds at most record_count / 2^depth).
+            bounds[number - 1] = box.bounds(of: _SpatialBox(south: south, north: north, west: west, east: east))
             let middleLatitude = (Double(south) + Double(north)) / 2 / Double(MMS_COORDINATE_SCALE)
             let longitudeSpan = (Double(east) - Double(west)) * CMath.cos(middleLatitude * .pi / 180)
             let onLongitude = longitudeSpan > Double(north) - Double(south)
@@ -47,10 +51,10 @@ enum SpatialBuilder {
             }
             let pivotCell = place(middle, axis: onLongitude ? MMS_SPATIAL_AXIS_LONGITUDE : 0)
             let (low, high) = box.split(longitude: onLongitude, atCell: pivotCell)
-            pending.append((range.lowerBound ..< middle, low))
-            pending.append((middle + 1 ..< range.upperBound, high))
+            pending.append((range.lowerBound ..< middle, low, 2 * number))
+            pending.append((middle + 1 ..< range.upperBound, high, 2 * number + 1))
         }
-        return points
+        return (points, bounds)
     }
 
     /// Puts the element that sorts `nth` in `range` at `nth`, the ones before it before and the ones

@@ -40,6 +40,7 @@ enum IndexFormat {
         (MMS_SECTION_ENTRY_BLOCKS, probe(mms_entry_block.self)),
         (MMS_SECTION_SYMBOLS, probe(mms_symbol.self)),
         (MMS_SECTION_ALTERNATE_BLOCKS, probe(mms_alternate_block.self)),
+        (MMS_SECTION_SPATIAL_BOUNDS, probe(mms_spatial_bounds.self)),
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }

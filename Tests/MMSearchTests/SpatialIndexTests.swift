@@ -232,6 +232,8 @@ import Testing
         // A point packed: its cells, a record number at the width that holds them all, the axis bit.
         let recordBits = PackedArrays.width(holding: UInt64(index.count))
         #expect(section?.length == PackedArrays.byteCount(count: index.count, width: Int(2 * MMS_SPATIAL_CELL_BITS + MMS_SPATIAL_AXIS_BITS) + recordBits))
+        // Its inner nodes' bounds: 2^15 - 1 of 4 bytes (floor(209,579 / 2^k) > 8 for k = 0 ... 14).
+        #expect(try index.info().sections.first { $0.name == "spatial bounds" }?.length == 32_767 * 4)
     }
 
     // MARK: Synthetic indexes
@@ -340,8 +342,14 @@ import Testing
         // box is cut in; a box (south, north, west, east) the world's, or its parent's cut at the pivot's
         // cell on the pivot's axis.
         let bits = Int64(MMS_SPATIAL_CELL_BITS), scale = Int64(MMS_COORDINATE_SCALE)
+        // Each inner node's bounds (node n's at SPATIAL_BOUNDS[n - 1], the root 1, n's children 2n and
+        // 2n + 1): the rows and columns of its records' least and greatest coordinates among the
+        // 2^MMS_SPATIAL_BOUND_BITS its box is cut in. 1,000 records: floor(1000 / 2^k) > 8 for k = 0 ... 6.
+        let bounds = Array(file.bytes[file.section(MMS_SECTION_SPATIAL_BOUNDS)])
+        #expect(bounds.count == 127 * MemoryLayout<mms_spatial_bounds>.size)
+        var boundsChecked = Set<Int>()
         var cellsChecked = 0
-        func checkCells(_ range: Range<Int>, _ box: (Int64, Int64, Int64, Int64)) {
+        func checkCells(_ range: Range<Int>, _ box: (Int64, Int64, Int64, Int64), number: Int = 1) {
             let latitudeStep = (box.1 - box.0) >> bits + 1, longitudeStep = (box.3 - box.2) >> bits + 1
             func cell(_ position: Int) -> (Int64, Int64) {
                 let record = values[position] & MMS_SPATIAL_RECORD_MASK
@@ -357,6 +365,14 @@ import Testing
                 for position in range { _ = cell(position) }
                 return
             }
+            let boundBits = Int64(MMS_SPATIAL_BOUND_BITS)
+            let latitudes = range.map { Int64(coordinate(values[$0] & MMS_SPATIAL_RECORD_MASK, longitude: false)) }
+            let longitudes = range.map { Int64(coordinate(values[$0] & MMS_SPATIAL_RECORD_MASK, longitude: true)) }
+            let rowStep = (box.1 - box.0) >> boundBits + 1, columnStep = (box.3 - box.2) >> boundBits + 1
+            let expected = [(latitudes.min()! - box.0) / rowStep, (latitudes.max()! - box.0) / rowStep,
+                            (longitudes.min()! - box.2) / columnStep, (longitudes.max()! - box.2) / columnStep]
+            #expect(bounds[(number - 1) * 4 ..< number * 4].map(Int64.init) == expected, "node \(number)")
+            boundsChecked.insert(number)
             let middle = range.lowerBound + range.count / 2
             let (row, column) = cell(middle)
             var low = box, high = box
@@ -367,11 +383,14 @@ import Testing
                 high.0 = box.0 + row * latitudeStep
                 low.1 = min(box.1, high.0 + latitudeStep - 1)
             }
-            checkCells(range.lowerBound ..< middle, low)
-            checkCells(middle + 1 ..< range.upperBound, high)
+            checkCells(range.lowerBound ..< middle, low, number: 2 * number)
+            checkCells(middle + 1 ..< range.upperBound, high, number: 2 * number + 1)
         }
         checkCells(0 ..< records.count, (-90 * scale, 90 * scale, -180 * scale, 180 * scale))
         #expect(cellsChecked == records.count)
+        // The numbers no inner node has (leaves at depth 6, if any) hold zero bounds.
+        #expect(boundsChecked.count > 60 && boundsChecked.allSatisfy { $0 < 128 })
+        for number in 1 ..< 128 where !boundsChecked.contains(number) { #expect(bounds[(number - 1) * 4 ..< number * 4].allSatisfy { $0 == 0 }) }
         var splitsOnLongitude = 0, splits = 0
         func check(_ range: Range<Int>) {
             guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else {
@@ -390,6 +409,40 @@ import Testing
         }
         check(0 ..< records.count)
         #expect(splitsOnLongitude > 0 && splitsOnLongitude < splits, "\(splitsOnLongitude) of \(splits) splits on longitude")
+    }
+
+    /// The walk tests a node's bounds before entering it: bounds narrowed to a corner of their box leave
+    /// the node's cities out of some answers, and verify names every damaged node's bounds.
+    @Test func theWalkReadsTheBoundsAndVerifyChecksThem() throws {
+        let records = Self.syntheticRecords(count: 1_000, seed: 9)
+        let source = SourceDescription(name: "spatial.json", size: 0, checksum: 0, builtAt: 0)
+        let intact = IndexFile(try IndexBuilder.makeIndex(records: records, source: source).bytes)
+        let all = ScanRecords(intact.bytes)
+        let points = try [(10.0, 170.0), (48.85, 2.35), (-33.9, 151.2), (0, 0), (64, -20)].map { try GeoPoint(latitude: $0.0, longitude: $0.1) }
+        let nearest = points.map { Self.scan(all, $0, .none, limit: 10).found.map(\.id) }
+        let index = try CityIndex(bytes: Data(intact.bytes))
+        #expect(try points.map { try index.nearest(to: $0, limit: 10).map(\.id) } == nearest)
+        let bounds = intact.section(MMS_SECTION_SPATIAL_BOUNDS)
+        var inner = 0, changed = 0
+        for node in 1 ... bounds.count / 4 {
+            let place = bounds.lowerBound + (node - 1) * 4 ..< bounds.lowerBound + node * 4
+            guard intact.bytes[place].contains(where: { $0 != 0 }) else { continue } // no inner node
+            inner += 1
+            var damaged = intact
+            // Rows and columns 0 to 0: the south-west corner of the node's box.
+            for offset in place { damaged.bytes[offset] = 0 }
+            let index = try CityIndex(bytes: Data(damaged.withChecksumFixed()), path: "damaged.mms")
+            if try points.map({ try index.nearest(to: $0, limit: 10).map(\.id) }) != nearest { changed += 1 }
+            do {
+                try index.verify()
+                Issue.record("node \(node)'s bounds zeroed, and verify passed")
+            } catch let .invalidIndex(_, byteOffset, message) {
+                #expect(byteOffset == place.lowerBound && message.contains("spatial node \(node)'s bounds"), "\(message)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+        #expect(inner > 60 && changed > 0, "\(changed) of \(inner) damaged nodes change the nearest")
     }
 
     /// Bad points and filters are refused before any search, as everywhere else.

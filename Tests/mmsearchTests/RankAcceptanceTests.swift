@@ -395,9 +395,9 @@ struct RealDump: Sendable {
             #expect(!lines.contains { $0.hasPrefix("joined") })
         case .listCountries, .joinedRegions, .dumpRegions:
             // The budgets of the names (issue 23) leave out the geographic sections (the spatial part and
-            // the country entries). The spatial part (SPATIAL, NEAR_POINTS, NEAR_LISTS and the lists'
-            // entries and ranks in TOP) has its own: at most 10% of the joined index (issue 21); the
-            // country entries, 0.82 MB, are counted beside it (with them, 11.8% at format 19: 12.1% at format 18).
+            // the country entries). The spatial part (SPATIAL, SPATIAL_BOUNDS, NEAR_POINTS, NEAR_LISTS and
+            // the lists' entries and ranks in TOP) has its own: at most 10% of the joined index (issue 21);
+            // the country entries, 0.82 MB, are counted beside it (with them, 11.8% at format 19: 12.1% at format 18).
             let whole = try FileManager.default.attributesOfItem(atPath: built.path)[.size] as! Int
             func bytes(_ name: String) throws -> Int {
                 let row = try #require(lines.first { $0.hasPrefix("  \(name) ") }, "\(lines)")
@@ -405,7 +405,7 @@ struct RealDump: Sendable {
             }
             let nearLists = try #require(lines.first { $0.hasPrefix("near lists      ") }, "\(lines)")
             let listed = try #require(nearLists.split(separator: "(").last.flatMap { Int($0.split(separator: " ")[0]) }, "\(nearLists)")
-            let spatial = try bytes("spatial") + bytes("near points") + bytes("near lists") + listed
+            let spatial = try bytes("spatial") + bytes("spatial bounds") + bytes("near points") + bytes("near lists") + listed
             let geographic = try spatial + ["country runs", "entry blocks", "entry deltas"].map(bytes).reduce(0, +)
             if input == .joinedRegions { #expect(spatial * 10 <= whole, "the spatial part is \(spatial) of \(whole) bytes") }
             let size = whole - geographic
