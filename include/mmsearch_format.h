@@ -77,8 +77,9 @@
  *   sections[NEAR_LISTS]    mms_near_list[]              at big nodes, the matches not by a primary
  *                                                         name's prefix, by base (see "Near a point")
  *   sections[SPATIAL_BOUNDS] mms_spatial_bounds[spatial_bound_count]  where the records under each
- *                                                         inner node of SPATIAL's tree lie, in its box
- *                                                         (see "Bounds" in "The spatial index")
+ *                                                         inner node of SPATIAL's tree's first depths
+ *                                                         lie, in its box (see "Bounds" in "The
+ *                                                         spatial index")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
  * 8; padding belongs to no section, and the file ends where the SPATIAL_BOUNDS section ends.
@@ -228,14 +229,19 @@
  * their least longitude and that of their greatest; every record under the node lies in [south +
  * bounds.south * step_lat, south + (bounds.north + 1) * step_lat - 1] x [west + bounds.west *
  * step_lon, west + (bounds.east + 1) * step_lon - 1], each edge taken no farther than the box's.
- * Nodes are numbered from the root's 1, the low child of node n being 2n and its high child 2n + 1;
- * SPATIAL_BOUNDS[n - 1] is node n's, for every n below 2^D, where D = spatial_bound_depth, the number
- * of depths k >= 0 at which floor(record_count / 2^k) > MMS_SPATIAL_LEAF_SIZE: a range at depth k holds
- * at most that many points (a child's is at most half its parent's), so every inner node is numbered
- * below 2^D. spatial_bound_count = 2^D - 1; the entry of a leaf, or of a number no node has, is zero.
- * A search tests a node's bounds, not its box, before entering it: on reverse-points.txt's 400
- * slowest points (at sea, far from any city) the walk takes 0.64x the instructions, and 0.91x over
- * every point. Size: D = 15 on the list's 209,579 records, 32,767 bounds, 131,068 bytes.
+ * Nodes are numbered from the root's 1, the low child of node n being 2n and its high child 2n + 1,
+ * so the nodes at depth k are numbered 2^k to 2^(k+1) - 1. SPATIAL_BOUNDS[n - 1] is node n's, for every
+ * n below 2^D, where D = spatial_bound_depth(record_count), the number of depths k >= 0 at which
+ * floor(record_count / 2^k) > MMS_SPATIAL_LEAF_SIZE (a range at depth k holds at most that many
+ * points: a child's is at most half its parent's), but at most MMS_SPATIAL_BOUND_DEPTH;
+ * spatial_bound_count = 2^D - 1. The entry of a leaf, or of a number no node has, is zero; a node
+ * numbered 2^D or more has none (its box stands for it).
+ * A search tests a node's box (the quick test), then its bounds, before entering it. Why 13 depths:
+ * on reverse-points.txt's 400 slowest points (at sea, far from any city) bounds on 11, 12, 13 and 15
+ * depths took the walk's instructions to 0.78x, 0.75x, 0.71x and 0.67x; over every 10th point, the
+ * deeper bounds (each a cache line of their own, for boxes already small) cost as many misses of a
+ * simulated 512 KiB cache as they save instructions: 0.3 a point more at 13 depths, 2.0 at 15. Size:
+ * 8,191 bounds, 32,764 bytes, on the list's 209,579 records (all 15 depths: 131,068).
  * The builder picks the pivot as the median (by coordinate, then record number) and the axis where
  * the range's points spread more (longitude spans scaled by the cosine of the latitude).
  * A search keeps the k best (distance, id) so far and enters a node only when a lower bound of the
@@ -502,7 +508,7 @@
  *   record order; the width the smallest section's), and SPATIAL a k-d tree
  *   of every record exactly once (every record inside the box its ancestors' splits at their
  *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it,
- *   every inner node's bounds the rows and columns of its records' least and greatest coordinates in
+ *   every inner node numbered below 2^D: its bounds the rows and columns of its records' least and greatest coordinates in
  *   its box, every other entry of SPATIAL_BOUNDS zero); NEAR_POINTS
  *   one over (record number, latitude, longitude) of every record exactly once, each inside its box and
  *   between the record-number splits above it, each bound its record's, each node's top's the greatest
@@ -627,6 +633,8 @@ extern "C" {
 #define MMS_SPATIAL_CELL_BITS 12u
 /* SPATIAL_BOUNDS: a node's bounds on each edge, a row (or column) of the 2^this its box is cut in. */
 #define MMS_SPATIAL_BOUND_BITS 8u
+/* SPATIAL_BOUNDS: the inner nodes of at most this many depths from the root have bounds. */
+#define MMS_SPATIAL_BOUND_DEPTH 13u
 /* A spatial point's record_axis as a reader holds it: the record number, and (pivots only) the axis
    bit: set for longitude. */
 #define MMS_SPATIAL_RECORD_MASK 0x1FFFFFFFu
@@ -1196,6 +1204,7 @@ _Static_assert(offsetof(mms_spatial_point, lat_cell) == 0, "mms_spatial_point.la
 _Static_assert(offsetof(mms_spatial_point, lon_cell) == 4, "mms_spatial_point.lon_cell");
 _Static_assert(offsetof(mms_spatial_point, record_axis) == 8, "mms_spatial_point.record_axis");
 _Static_assert(MMS_SPATIAL_BOUND_BITS == 8, "a node's bound on an edge is one byte of mms_spatial_bounds");
+_Static_assert(MMS_SPATIAL_BOUND_DEPTH >= 1 && MMS_SPATIAL_BOUND_DEPTH <= 28, "node numbers below 2^MMS_SPATIAL_BOUND_DEPTH fit an int32_t, as a reader holds them");
 _Static_assert(sizeof(mms_spatial_bounds) == 4, "mms_spatial_bounds is 4 bytes");
 _Static_assert(offsetof(mms_spatial_bounds, south) == 0, "mms_spatial_bounds.south");
 _Static_assert(offsetof(mms_spatial_bounds, north) == 1, "mms_spatial_bounds.north");

@@ -493,11 +493,11 @@ struct _NearPointFields: Sendable {
 /// checks and the builder's writing alike.
 package enum PackedArrays {
     /// D of "Bounds" ("The spatial index"): the number of depths k >= 0 at which floor(records / 2^k)
-    /// exceeds MMS_SPATIAL_LEAF_SIZE, so that every inner node of SPATIAL's tree is numbered below 2^D
-    /// (SPATIAL_BOUNDS holds 2^D - 1 bounds).
+    /// exceeds MMS_SPATIAL_LEAF_SIZE (every inner node of SPATIAL's tree is numbered below 2^that), at
+    /// most MMS_SPATIAL_BOUND_DEPTH. SPATIAL_BOUNDS holds 2^D - 1 bounds.
     package static func spatialBoundDepth(records: Int) -> Int {
         var depth = 0, largest = records
-        while largest > Int(MMS_SPATIAL_LEAF_SIZE) {
+        while largest > Int(MMS_SPATIAL_LEAF_SIZE), depth < Int(MMS_SPATIAL_BOUND_DEPTH) {
             depth += 1
             largest /= 2
         }

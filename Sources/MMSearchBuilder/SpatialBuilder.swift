@@ -38,8 +38,8 @@ enum SpatialBuilder {
                 south = min(south, latitudes[record]); north = max(north, latitudes[record])
                 west = min(west, longitudes[record]); east = max(east, longitudes[record])
             }
-            // Every inner node is numbered below 2^D (its range holds at most record_count / 2^depth).
-            bounds[number - 1] = box.bounds(of: _SpatialBox(south: south, north: north, west: west, east: east))
+            // The inner nodes numbered below 2^D (those of the first D depths) have their bounds.
+            if number <= bounds.count { bounds[number - 1] = box.bounds(of: _SpatialBox(south: south, north: north, west: west, east: east)) }
             let middleLatitude = (Double(south) + Double(north)) / 2 / Double(MMS_COORDINATE_SCALE)
             let longitudeSpan = (Double(east) - Double(west)) * CMath.cos(middleLatitude * .pi / 180)
             let onLongitude = longitudeSpan > Double(north) - Double(south)

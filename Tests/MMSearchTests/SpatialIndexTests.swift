@@ -232,8 +232,8 @@ import Testing
         // A point packed: its cells, a record number at the width that holds them all, the axis bit.
         let recordBits = PackedArrays.width(holding: UInt64(index.count))
         #expect(section?.length == PackedArrays.byteCount(count: index.count, width: Int(2 * MMS_SPATIAL_CELL_BITS + MMS_SPATIAL_AXIS_BITS) + recordBits))
-        // Its inner nodes' bounds: 2^15 - 1 of 4 bytes (floor(209,579 / 2^k) > 8 for k = 0 ... 14).
-        #expect(try index.info().sections.first { $0.name == "spatial bounds" }?.length == 32_767 * 4)
+        // Its inner nodes' bounds: 2^13 - 1 of 4 bytes (floor(209,579 / 2^k) > 8 for k = 0 ... 14, 13 at most).
+        #expect(try index.info().sections.first { $0.name == "spatial bounds" }?.length == 8_191 * 4)
     }
 
     // MARK: Synthetic indexes
