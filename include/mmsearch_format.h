@@ -238,10 +238,11 @@
  * numbered 2^D or more has none (its box stands for it).
  * A search tests a node's box (the quick test), then its bounds, before entering it. Why 13 depths:
  * on reverse-points.txt's 400 slowest points (at sea, far from any city) bounds on 11, 12, 13 and 15
- * depths took the walk's instructions to 0.78x, 0.75x, 0.71x and 0.67x; over every 10th point, the
- * deeper bounds (each a cache line of their own, for boxes already small) cost as many misses of a
- * simulated 512 KiB cache as they save instructions: 0.3 a point more at 13 depths, 2.0 at 15. Size:
- * 8,191 bounds, 32,764 bytes, on the list's 209,579 records (all 15 depths: 131,068).
+ * depths took the walk's instructions to 0.78x, 0.75x, 0.71x and 0.67x; over every 10th point, each
+ * deeper level saves fewer instructions and costs more cache misses (its bounds a cache line of their
+ * own, for boxes already small): a simulated 512 KiB cache missed 0.25 times a point more with 13
+ * depths than without bounds, 2.0 with 15. Size: 8,191 bounds, 32,764 bytes, on the list's 209,579
+ * records (all 15 depths: 131,068).
  * The builder picks the pivot as the median (by coordinate, then record number) and the axis where
  * the range's points spread more (longitude spans scaled by the cosine of the latitude).
  * A search keeps the k best (distance, id) so far and enters a node only when a lower bound of the
