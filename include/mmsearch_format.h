@@ -222,13 +222,14 @@
  * point; this takes 2 * MMS_SPATIAL_CELL_BITS).
  * Bounds. A node's box reaches out to its ancestors' pivots, however far its records lie from them
  * (a coastal node's box goes out to sea, to the split its parent made in mid-ocean); so each inner
- * node (not a leaf) also has its bounds: the rectangle its records span, rounded out to its box cut
- * into 2^MMS_SPATIAL_BOUND_BITS rows of step_lat = ((north - south) >> MMS_SPATIAL_BOUND_BITS) + 1
- * and as many columns of step_lon (as cells are, coarser): an mms_spatial_bounds holds the row of
- * its records' least latitude, (lat - south) / step_lat, the row of their greatest, the column of
- * their least longitude and that of their greatest; every record under the node lies in [south +
- * bounds.south * step_lat, south + (bounds.north + 1) * step_lat - 1] x [west + bounds.west *
- * step_lon, west + (bounds.east + 1) * step_lon - 1], each edge taken no farther than the box's.
+ * node (not a leaf) of the first D depths (below) also has its bounds: the rectangle its records
+ * span, rounded out to its box cut into 2^MMS_SPATIAL_BOUND_BITS rows of step_lat = ((north - south)
+ * >> MMS_SPATIAL_BOUND_BITS) + 1 and as many columns of step_lon (as cells are, coarser): an
+ * mms_spatial_bounds holds the row of its records' least latitude, (lat - south) / step_lat, the row
+ * of their greatest, the column of their least longitude and that of their greatest; every record
+ * under the node lies in [south + bounds.south * step_lat, south + (bounds.north + 1) * step_lat - 1]
+ * x [west + bounds.west * step_lon, west + (bounds.east + 1) * step_lon - 1], each edge taken no
+ * farther than the box's.
  * Nodes are numbered from the root's 1, the low child of node n being 2n and its high child 2n + 1,
  * so the nodes at depth k are numbered 2^k to 2^(k+1) - 1. SPATIAL_BOUNDS[n - 1] is node n's, for every
  * n below 2^D, where D = spatial_bound_depth(record_count), the number of depths k >= 0 at which

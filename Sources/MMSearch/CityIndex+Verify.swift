@@ -161,10 +161,10 @@ private struct _Verifier {
         }
     }
 
-    /// SPATIAL_BOUNDS ("Bounds"): each inner node's bounds (those numbered below 2^D) the rows and
-    /// columns of its records' least and greatest coordinates in its box (as a reader cuts it), every
-    /// other entry zero. Runs after
-    /// `checkSpatial`, which checked every point's record. O(record_count).
+    /// SPATIAL_BOUNDS ("Bounds"): the bounds of each inner node of the first D depths (numbered below
+    /// 2^D) the rows and columns of its records' least and greatest coordinates in its box (as a reader
+    /// cuts it), every other entry zero. Runs after `checkSpatial`, which checked every point's record.
+    /// O(record_count).
     func checkSpatialBounds() throws(MMSearchError) {
         let count = (1 << layout.spatialBoundDepth) - 1
         var expected = [mms_spatial_bounds](repeating: mms_spatial_bounds(), count: count)

@@ -420,9 +420,10 @@ struct _NearestSearch {
     static let tieBand = 1e-12
 
     /// A node still to enter, its range of SPATIAL, its number ("Bounds": the root's 1, a node n's
-    /// children 2n and 2n + 1) and its box, and the pivot of its parent (the point between it and its
-    /// near sibling, considered when the frame is taken up; -1 for the root) with that pivot's cell (in
-    /// the parent's box, which the frame does not keep).
+    /// children 2n and 2n + 1, made wrapping: a tree of at most 2^30 records is under 28 deep) and its
+    /// box, and the pivot of its parent (the point between it and its near sibling, considered when the
+    /// frame is taken up; -1 for the root) with that pivot's cell (in the parent's box, which the frame
+    /// does not keep).
     struct Frame {
         var low: Int32
         var high: Int32
@@ -469,7 +470,7 @@ struct _NearestSearch {
     /// SPATIAL holds that many points inside the file).
     let spatial: Int
     let points: Int
-    /// 2^D of "Bounds": the inner nodes' numbers are below it (from 1).
+    /// 2^D of "Bounds": the nodes numbered from 1 to below it have bounds.
     let boundLimit: Int
 
     init(index: _IndexBytes, point: GeoPoint, uppers: UnsafeMutableBufferPointer<Double>, candidates: UnsafeMutableBufferPointer<Found>,
@@ -554,13 +555,13 @@ struct _NearestSearch {
         index.bits(index.layout.records.start, at: Int(record) * index.layout.records.width, index.layout.record.idMask)
     }
 
-    /// What a search tests before entering the node of `frame`: an inner node's bounds (SPATIAL_BOUNDS),
-    /// a leaf's box. Every inner node is numbered below 2^D (`spatialBoundDepth`); a number past that
-    /// (none is) would take the box, so the read stays inside the section.
+    /// What a search tests before entering the node of `frame`: an inner node's bounds (SPATIAL_BOUNDS)
+    /// when it has them, those of the first D depths (`spatialBoundDepth`), numbered from 1 to below
+    /// 2^D; else its box. The number is checked, so the read stays inside the section.
     @inline(__always)
     func extent(of frame: Frame, in index: _IndexBytes) -> _SpatialBox {
         let number = Int(frame.number)
-        guard Int(frame.high) - Int(frame.low) > Int(MMS_SPATIAL_LEAF_SIZE), number < boundLimit else { return frame.box }
+        guard Int(frame.high) - Int(frame.low) > Int(MMS_SPATIAL_LEAF_SIZE), number > 0, number < boundLimit else { return frame.box }
         return frame.box.rectangle(index.spatialBounds(ofNode: number))
     }
 
@@ -614,8 +615,8 @@ struct _NearestSearch {
                 let pivotCell = node.box.cell(of: pivot)
                 let value = longitude ? pivotCell.west : pivotCell.south
                 let (lowBox, highBox) = node.box.split(longitude: longitude, atCell: pivotCell)
-                let lowNode = Frame(low: node.low, high: Int32(middle), pivot: -1, number: 2 * node.number, box: lowBox, pivotCell: pivotCell)
-                let highNode = Frame(low: Int32(middle + 1), high: node.high, pivot: -1, number: 2 * node.number + 1, box: highBox, pivotCell: pivotCell)
+                let lowNode = Frame(low: node.low, high: Int32(middle), pivot: -1, number: 2 &* node.number, box: lowBox, pivotCell: pivotCell)
+                let highNode = Frame(low: Int32(middle + 1), high: node.high, pivot: -1, number: 2 &* node.number &+ 1, box: highBox, pivotCell: pivotCell)
                 let here = longitude ? haversine.l1 : haversine.p1
                 let (near, farNode) = here <= Double(value) * _HaversineBound.radiansPerUnit ? (lowNode, highNode) : (highNode, lowNode)
                 var far = farNode
