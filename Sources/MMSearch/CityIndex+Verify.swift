@@ -50,7 +50,6 @@ private struct _Verifier {
         try checkIdOrder()
         try checkRegionsAndCountries()
         try checkSpatial()
-        try checkSpatialBounds()
         try checkNearPoints()
         try checkCountryEntries()
     }
@@ -126,9 +125,13 @@ private struct _Verifier {
     /// SPATIAL: every record exactly once, bits 29 and 30 clear, no axis bit in a leaf, every record
     /// inside its node's box as the tree's splits give it (the world cut at each ancestor's pivot's
     /// coordinate: each pivot splits its node as the format says), so inside the box a reader knows
-    /// (cut at the pivots' cells), and every point's cells its record's in that box. O(record_count).
+    /// (cut at the pivots' cells), and every point's cells its record's in that box. SPATIAL_BOUNDS
+    /// ("Bounds"), in the same walk: the bounds of each inner node of the first D depths (numbered below
+    /// 2^D) the rows and columns of its records' least and greatest coordinates in its box, every other
+    /// entry zero. O(record_count).
     func checkSpatial() throws(MMSearchError) {
         var seen = [Bool](repeating: false, count: layout.recordCount)
+        var expectedBounds = [mms_spatial_bounds](repeating: mms_spatial_bounds(), count: (1 << layout.spatialBoundDepth) - 1)
         func offset(_ position: Int) -> Int { layout.spatial.byteOffset(position) }
         func check(_ position: Int, in box: _SpatialBox, tree: _SpatialBox, pivot: Bool) throws(MMSearchError) -> (point: mms_spatial_point, longitude: Bool, at: (latitude: Int32, longitude: Int32)) {
             let point = try index.spatialPoint(position)
@@ -146,56 +149,34 @@ private struct _Verifier {
             }
             return (point, longitude, at)
         }
-        var pending = [(range: 0 ..< layout.recordCount, box: _SpatialBox.world, tree: _SpatialBox.world)]
-        while let (range, box, tree) = pending.popLast() {
-            if range.count <= Int(MMS_SPATIAL_LEAF_SIZE) {
-                for position in range { _ = try check(position, in: box, tree: tree, pivot: false) }
-                continue
-            }
-            let middle = range.lowerBound + range.count / 2
-            let pivot = try check(middle, in: box, tree: tree, pivot: true)
-            let (low, high) = box.split(longitude: pivot.longitude, atCell: box.cell(of: pivot.point))
-            let (lowTree, highTree) = tree.split(longitude: pivot.longitude, at: pivot.longitude ? pivot.at.longitude : pivot.at.latitude)
-            pending.append((range.lowerBound ..< middle, low, lowTree))
-            pending.append((middle + 1 ..< range.upperBound, high, highTree))
-        }
-    }
-
-    /// SPATIAL_BOUNDS ("Bounds"): the bounds of each inner node of the first D depths (numbered below
-    /// 2^D) the rows and columns of its records' least and greatest coordinates in its box (as a reader
-    /// cuts it), every other entry zero. Runs after `checkSpatial`, which checked every point's record.
-    /// O(record_count).
-    func checkSpatialBounds() throws(MMSearchError) {
-        let count = (1 << layout.spatialBoundDepth) - 1
-        var expected = [mms_spatial_bounds](repeating: mms_spatial_bounds(), count: count)
-        /// The extent of the records of the node with `range`, `box` and `number`, its bounds (an inner
-        /// node's) put in `expected`.
-        func measure(_ range: Range<Int>, box: _SpatialBox, number: Int) throws(MMSearchError) -> _SpatialBox {
+        /// Checks the node of `range`, numbered `number`, with the box a reader knows and the one the
+        /// splits give; returns its records' extent, and puts an inner node's bounds in `expectedBounds`.
+        /// (The tree's shape comes from the record count alone: at most 28 levels of recursion.)
+        func checkNode(_ range: Range<Int>, box: _SpatialBox, tree: _SpatialBox, number: Int) throws(MMSearchError) -> _SpatialBox {
             var extent = _SpatialBox(south: .max, north: .min, west: .max, east: .min)
             func include(_ other: _SpatialBox) {
                 extent = _SpatialBox(south: min(extent.south, other.south), north: max(extent.north, other.north),
                                      west: min(extent.west, other.west), east: max(extent.east, other.east))
             }
-            func include(_ position: Int) throws(MMSearchError) -> mms_spatial_point {
-                let point = try index.spatialPoint(position)
-                let at = try index.coordinates(ofRecord: try index.spatialRecord(point, at: position).record)
+            func include(_ at: (latitude: Int32, longitude: Int32)) {
                 include(_SpatialBox(south: at.latitude, north: at.latitude, west: at.longitude, east: at.longitude))
-                return point
             }
-            guard range.count > Int(MMS_SPATIAL_LEAF_SIZE) else {
-                for position in range { _ = try include(position) }
+            if range.count <= Int(MMS_SPATIAL_LEAF_SIZE) {
+                for position in range { include(try check(position, in: box, tree: tree, pivot: false).at) }
                 return extent
             }
             let middle = range.lowerBound + range.count / 2
-            let pivot = try include(middle)
-            let (low, high) = box.split(longitude: try index.spatialRecord(pivot, at: middle).longitude, atCell: box.cell(of: pivot))
-            include(try measure(range.lowerBound ..< middle, box: low, number: 2 * number))
-            include(try measure(middle + 1 ..< range.upperBound, box: high, number: 2 * number + 1))
-            if number <= count { expected[number - 1] = box.bounds(of: extent) }
+            let pivot = try check(middle, in: box, tree: tree, pivot: true)
+            include(pivot.at)
+            let (low, high) = box.split(longitude: pivot.longitude, atCell: box.cell(of: pivot.point))
+            let (lowTree, highTree) = tree.split(longitude: pivot.longitude, at: pivot.longitude ? pivot.at.longitude : pivot.at.latitude)
+            include(try checkNode(range.lowerBound ..< middle, box: low, tree: lowTree, number: 2 * number))
+            include(try checkNode(middle + 1 ..< range.upperBound, box: high, tree: highTree, number: 2 * number + 1))
+            if number <= expectedBounds.count { expectedBounds[number - 1] = box.bounds(of: extent) }
             return extent
         }
-        _ = try measure(0 ..< layout.recordCount, box: _SpatialBox.world, number: 1)
-        for (position, bounds) in expected.enumerated() {
+        _ = try checkNode(0 ..< layout.recordCount, box: _SpatialBox.world, tree: _SpatialBox.world, number: 1)
+        for (position, bounds) in expectedBounds.enumerated() {
             let stored = index.spatialBounds(ofNode: position + 1)
             guard (stored.south, stored.north, stored.west, stored.east) == (bounds.south, bounds.north, bounds.west, bounds.east) else {
                 throw corrupt(layout.spatialBounds + position * _IndexLayout.spatialBoundsSize,

@@ -193,49 +193,46 @@ package struct _SpatialBox: Equatable {
         return (low, high)
     }
 
-    /// The span of one of the 2^MMS_SPATIAL_CELL_BITS cells (or 2^`bits` rows) from `low` to `high`
-    /// (edges included).
+    /// The span of one of the 2^`bits` cells (rows or columns) from `low` to `high` (edges included).
     @inline(__always)
     static func step(_ low: Int32, _ high: Int32, bits: UInt32 = MMS_SPATIAL_CELL_BITS) -> Int64 {
         (Int64(high) - Int64(low)) >> Int64(bits) + 1
     }
 
     /// The rows and columns of `extent`'s edges (a rectangle inside the box) in the box cut into
-    /// 2^MMS_SPATIAL_BOUND_BITS: what SPATIAL_BOUNDS stores of an inner node ("Bounds").
+    /// 2^MMS_SPATIAL_BOUND_BITS, as its south-west and north-east corners' cells at those bits: what
+    /// SPATIAL_BOUNDS stores of an inner node ("Bounds").
     package func bounds(of extent: _SpatialBox) -> mms_spatial_bounds {
-        let bits = MMS_SPATIAL_BOUND_BITS
-        let latitudeStep = Self.step(south, north, bits: bits), longitudeStep = Self.step(west, east, bits: bits)
-        func row(_ value: Int32, _ low: Int32, _ step: Int64) -> UInt8 { UInt8(clamping: (Int64(value) - Int64(low)) / step) }
-        return mms_spatial_bounds(south: row(extent.south, south, latitudeStep), north: row(extent.north, south, latitudeStep),
-                                  west: row(extent.west, west, longitudeStep), east: row(extent.east, west, longitudeStep))
+        let low = cellNumbers(latitude: extent.south, longitude: extent.west, bits: MMS_SPATIAL_BOUND_BITS)
+        let high = cellNumbers(latitude: extent.north, longitude: extent.east, bits: MMS_SPATIAL_BOUND_BITS)
+        return mms_spatial_bounds(south: UInt8(clamping: low.latitude), north: UInt8(clamping: high.latitude),
+                                  west: UInt8(clamping: low.longitude), east: UInt8(clamping: high.longitude))
     }
 
-    /// The rectangle `bounds` stand for in this box: from the south edge of row `south` to the north
-    /// edge of row `north`, and so on, each edge taken no farther than the box's, so inside it whatever
-    /// the bytes (damaged bounds give wrong answers, which verify finds, never a read out of bounds).
+    /// The rectangle `bounds` stand for in this box: from the south-west corner of the cell (south,
+    /// west) to the north-east corner of the cell (north, east) at MMS_SPATIAL_BOUND_BITS, so inside the
+    /// box whatever the bytes (damaged bounds give wrong answers, which verify finds, never a read out
+    /// of bounds).
     @inline(__always)
     func rectangle(_ bounds: mms_spatial_bounds) -> _SpatialBox {
-        let bits = MMS_SPATIAL_BOUND_BITS
-        let latitudeStep = Self.step(south, north, bits: bits), longitudeStep = Self.step(west, east, bits: bits)
-        let south64 = Int64(south), west64 = Int64(west), north64 = Int64(north), east64 = Int64(east)
-        return _SpatialBox(south: Int32(truncatingIfNeeded: Swift.min(south64 + Int64(bounds.south) * latitudeStep, north64)),
-                           north: Int32(truncatingIfNeeded: Swift.min(south64 + (Int64(bounds.north) + 1) * latitudeStep - 1, north64)),
-                           west: Int32(truncatingIfNeeded: Swift.min(west64 + Int64(bounds.west) * longitudeStep, east64)),
-                           east: Int32(truncatingIfNeeded: Swift.min(west64 + (Int64(bounds.east) + 1) * longitudeStep - 1, east64)))
+        let low = cell(latitude: UInt32(bounds.south), longitude: UInt32(bounds.west), bits: MMS_SPATIAL_BOUND_BITS)
+        let high = cell(latitude: UInt32(bounds.north), longitude: UInt32(bounds.east), bits: MMS_SPATIAL_BOUND_BITS)
+        return _SpatialBox(south: low.south, north: high.north, west: low.west, east: high.east)
     }
 
     /// The cell numbers of (`latitude`, `longitude`), a place inside the box: what SPATIAL stores of it
-    /// (for a place outside it, a number clamped to UInt32, never a trap).
-    package func cellNumbers(latitude: Int32, longitude: Int32) -> (latitude: UInt32, longitude: UInt32) {
-        (UInt32(clamping: (Int64(latitude) - Int64(south)) / Self.step(south, north)),
-         UInt32(clamping: (Int64(longitude) - Int64(west)) / Self.step(west, east)))
+    /// (for a place outside it, a number clamped to UInt32, never a trap); with `bits`, its row and
+    /// column of the box cut into 2^`bits` instead.
+    package func cellNumbers(latitude: Int32, longitude: Int32, bits: UInt32 = MMS_SPATIAL_CELL_BITS) -> (latitude: UInt32, longitude: UInt32) {
+        (UInt32(clamping: (Int64(latitude) - Int64(south)) / Self.step(south, north, bits: bits)),
+         UInt32(clamping: (Int64(longitude) - Int64(west)) / Self.step(west, east, bits: bits)))
     }
 
-    /// The box of the cell with numbers (`latitude`, `longitude`) (each below 2^MMS_SPATIAL_CELL_BITS):
-    /// every place whose cell it is, its edges no farther than the box's.
+    /// The box of the cell with numbers (`latitude`, `longitude`) (each below 2^MMS_SPATIAL_CELL_BITS,
+    /// or 2^`bits`): every place whose cell it is, its edges no farther than the box's.
     @inline(__always)
-    package func cell(latitude: UInt32, longitude: UInt32) -> _SpatialBox {
-        let latitudeStep = Self.step(south, north), longitudeStep = Self.step(west, east)
+    package func cell(latitude: UInt32, longitude: UInt32, bits: UInt32 = MMS_SPATIAL_CELL_BITS) -> _SpatialBox {
+        let latitudeStep = Self.step(south, north, bits: bits), longitudeStep = Self.step(west, east, bits: bits)
         let cellSouth = Swift.min(Int64(south) + Int64(latitude) * latitudeStep, Int64(north))
         let cellWest = Swift.min(Int64(west) + Int64(longitude) * longitudeStep, Int64(east))
         return _SpatialBox(south: Int32(truncatingIfNeeded: cellSouth), north: Int32(truncatingIfNeeded: Swift.min(cellSouth + latitudeStep - 1, Int64(north))),

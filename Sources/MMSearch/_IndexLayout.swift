@@ -132,7 +132,6 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_SPATIAL_BOUNDS, "spatial bounds"),
     ]
 
-
     /// The name errors and `info` give section `kind`.
     static func name(of kind: mms_section_kind) -> String { sectionNames.first { $0.kind == kind }!.name }
 
