@@ -101,9 +101,7 @@ enum ReverseMeasure {
         let scan = LatencySummary(latencies: scanLatencies, loopNanoseconds: 0)
         let line = EngineLine(engine: "mmsearch-reverse", keys: index.count, buildSeconds: 0, sizeBytes: index.fileSize,
                               openFirstMicroseconds: Double(openFirst) / 1e3, latency: latency, matches: found, peakRSSKiB: System.resident().peak)
-        // What answers by place: SPATIAL, SPATIAL_BOUNDS, NEAR_POINTS and NEAR_LISTS, and the lists' part of TOP and TOP_RANKS.
-        let info = try index.info()
-        let section = info.sections.filter { ["spatial", "spatial bounds", "near points", "near lists"].contains($0.name) }.map(\.length).reduce(0, +) + info.nearListedBytes
+        let section = try index.info().spatialPartBytes
         return line.text + " walk_p50_ns=\(fixed(walk.p50, 0)) walk_p99_ns=\(fixed(walk.p99, 0)) page_p50_ns=\(fixed(page.p50, 0)) page_p99_ns=\(fixed(page.p99, 0)) page_max_ns=\(fixed(page.max, 0))"
             + " scan_points=\(scanned) scan_p50_ns=\(fixed(scan.p50, 0)) scan_p99_ns=\(fixed(scan.p99, 0)) scan_mismatches=\(mismatches)"
             + " spatial_bytes=\(section) sink=\(sink)"

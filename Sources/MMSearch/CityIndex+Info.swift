@@ -84,9 +84,8 @@ public struct SourceDescription: Sendable, Equatable {
 public struct IndexInfo: Sendable, Equatable {
     /// One section of the file, as the header's section table places it.
     public struct Section: Sendable, Equatable {
-        /// The section's name: "nodes", "children", "labels", "entries", "summaries", "top pages",
-        /// "records", "population", "alternates", "names", "id order", "record regions", "regions",
-        /// "countries" or "source".
+        /// The section's name, as `mmsearch info` prints it: "labels", "nodes", "records", "spatial",
+        /// "spatial bounds" and so on, one for each section `include/mmsearch_format.h` defines.
         public var name: String
         /// Byte offset from the start of the file.
         public var offset: Int
@@ -125,6 +124,10 @@ public struct IndexInfo: Sendable, Equatable {
     public var nearListCount: Int
     public var nearListedCount: Int
     public var nearListedBytes: Int
+    /// The bytes that answer by place (issue 21's "spatial part"): SPATIAL and SPATIAL_BOUNDS (the
+    /// nearest cities, filters by area), NEAR_POINTS and NEAR_LISTS (pages ranked near a point), and
+    /// the near lists' part of TOP and TOP_RANKS (`nearListedBytes`).
+    public var spatialPartBytes: Int
     /// The checksum the header stores; `CityIndex.verify()` checks it against the bytes.
     public var checksum: UInt64
     /// Every section in file order.
@@ -150,6 +153,7 @@ extension CityIndex {
             let table = index.sectionTable()
             var listed = 0
             for list in 0 ..< layout.nearListCount { listed += try index.nearList(list).top.count }
+            let nearListed = (listed * (layout.top.width + layout.topRanks.width) + 7) / 8
             return IndexInfo(
                 formatVersion: MMS_FORMAT_VERSION, // open accepts exactly this version
                 fileSize: layout.fileSize,
@@ -166,7 +170,8 @@ extension CityIndex {
                 qualifierNameCount: layout.qualifierNameCount,
                 nearListCount: layout.nearListCount,
                 nearListedCount: listed,
-                nearListedBytes: (listed * (layout.top.width + layout.topRanks.width) + 7) / 8,
+                nearListedBytes: nearListed,
+                spatialPartBytes: _IndexLayout.spatialPart.map { Int(table[Int($0.rawValue)].length) }.reduce(nearListed, +),
                 checksum: index.storedChecksum,
                 sections: _IndexLayout.sectionNames.map { kind, name in
                     let entry = table[Int(kind.rawValue)]

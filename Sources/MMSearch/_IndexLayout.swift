@@ -132,6 +132,10 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_SPATIAL_BOUNDS, "spatial bounds"),
     ]
 
+    /// The sections that answer by place (`IndexInfo.spatialPartBytes` adds the near lists' part of TOP
+    /// and TOP_RANKS to theirs).
+    static let spatialPart = [MMS_SECTION_SPATIAL, MMS_SECTION_SPATIAL_BOUNDS, MMS_SECTION_NEAR_POINTS, MMS_SECTION_NEAR_LISTS]
+
     /// The name errors and `info` give section `kind`.
     static func name(of kind: mms_section_kind) -> String { sectionNames.first { $0.kind == kind }!.name }
 

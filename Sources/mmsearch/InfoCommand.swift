@@ -4,11 +4,12 @@ enum InfoCommand: Command {
     static let usage = """
         usage: mmsearch info INDEX
 
-        Describes INDEX from its header and source section, without reading the rest: format version,
-        record count, trie size, the offset and size of each section, the stored checksum, and when
-        and from what it was built (the list's file name, size and XXH64 checksum; for a gzip list,
-        of the decompressed JSON: the index does not record the compressed file's size). `mmsearch
-        verify` checks the whole file.
+        Describes INDEX from its header, source section and near lists, without reading the rest:
+        format version, record count, trie size, the bytes that answer by place (the spatial sections
+        and the near lists' pages) and their share of the file, the offset and size of each section,
+        the stored checksum, and when and from what it was built (the list's file name, size and XXH64
+        checksum; for a gzip list, of the decompressed JSON: the index does not record the compressed
+        file's size). `mmsearch verify` checks the whole file.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -28,6 +29,7 @@ enum InfoCommand: Command {
             "regions         \(info.regionCount) regions and \(info.countryCount) named countries; \(info.matchesQualifiers ? "\"Name, Region\" and \"Name, Country\" queries match" : "none (build with --admin1 and --countries to match \"Name, Region\")")",
             "qualifier names \(info.qualifierNameCount) other names of countries and regions (\"uk\", \"deutschland\")\(info.qualifierNameCount == 0 ? "; build with --alternate-names to add them" : "")",
             "near lists      \(info.nearListCount) nodes list \(info.nearListedCount) matches for searches near a point (\(info.nearListedBytes) bytes of top pages and ranks)",
+            "by place        \(info.spatialPartBytes) bytes answer by place, \(ResultFormat.decimal(100 * Double(info.spatialPartBytes) / Double(max(1, info.fileSize)), places: 2))% of the file (spatial, spatial bounds, near points, near lists and the lists' pages)",
             "checksum        \(hex(info.checksum)) (XXH64, as stored; `mmsearch verify` checks it)",
             "sections",
         ]

@@ -406,6 +406,8 @@ struct RealDump: Sendable {
             let nearLists = try #require(lines.first { $0.hasPrefix("near lists      ") }, "\(lines)")
             let listed = try #require(nearLists.split(separator: "(").last.flatMap { Int($0.split(separator: " ")[0]) }, "\(nearLists)")
             let spatial = try bytes("spatial") + bytes("spatial bounds") + bytes("near points") + bytes("near lists") + listed
+            let share = String(format: "%.2f", 100 * Double(spatial) / Double(whole))
+            #expect(lines.contains { $0.hasPrefix("by place        \(spatial) bytes answer by place, \(share)% of the file (") }, "\(lines)")
             let geographic = try spatial + ["country runs", "entry blocks", "entry deltas"].map(bytes).reduce(0, +)
             if input == .joinedRegions { #expect(spatial * 10 <= whole, "the spatial part is \(spatial) of \(whole) bytes") }
             let size = whole - geographic
