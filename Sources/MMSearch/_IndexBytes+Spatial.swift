@@ -569,6 +569,8 @@ struct _NearestSearch {
     /// the walk's instructions).
     @inline(__always)
     mutating func mayEnter(_ frame: Frame, in index: _IndexBytes) -> Bool {
+        // Nothing to test a node against yet (no `limit` candidates, no filter): its bounds not read.
+        if worstA == .infinity, filterBounds == nil { return true }
         if worstA != .infinity, outOfReach(frame.box) { return false }
         return mayHold(extent(of: frame, in: index))
     }
