@@ -128,6 +128,9 @@ public struct IndexInfo: Sendable, Equatable {
     /// nearest cities, filters by area), NEAR_POINTS and NEAR_LISTS (pages ranked near a point), and
     /// the near lists' part of TOP and TOP_RANKS (`nearListedBytes`).
     public var spatialPartBytes: Int
+    /// The names of the sections `spatialPartBytes` counts whole ("spatial", "spatial bounds", "near
+    /// points", "near lists"), as `sections` names them.
+    public var spatialPartSections: [String]
     /// The checksum the header stores; `CityIndex.verify()` checks it against the bytes.
     public var checksum: UInt64
     /// Every section in file order.
@@ -172,6 +175,7 @@ extension CityIndex {
                 nearListedCount: listed,
                 nearListedBytes: nearListed,
                 spatialPartBytes: _IndexLayout.spatialPart.map { Int(table[Int($0.rawValue)].length) }.reduce(nearListed, +),
+                spatialPartSections: _IndexLayout.spatialPart.map(_IndexLayout.name(of:)),
                 checksum: index.storedChecksum,
                 sections: _IndexLayout.sectionNames.map { kind, name in
                     let entry = table[Int(kind.rawValue)]

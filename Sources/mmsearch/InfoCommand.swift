@@ -29,7 +29,7 @@ enum InfoCommand: Command {
             "regions         \(info.regionCount) regions and \(info.countryCount) named countries; \(info.matchesQualifiers ? "\"Name, Region\" and \"Name, Country\" queries match" : "none (build with --admin1 and --countries to match \"Name, Region\")")",
             "qualifier names \(info.qualifierNameCount) other names of countries and regions (\"uk\", \"deutschland\")\(info.qualifierNameCount == 0 ? "; build with --alternate-names to add them" : "")",
             "near lists      \(info.nearListCount) nodes list \(info.nearListedCount) matches for searches near a point (\(info.nearListedBytes) bytes of top pages and ranks)",
-            "by place        \(info.spatialPartBytes) bytes answer by place, \(ResultFormat.decimal(100 * Double(info.spatialPartBytes) / Double(max(1, info.fileSize)), places: 2))% of the file (spatial, spatial bounds, near points, near lists and the lists' pages)",
+            "by place        \(info.spatialPartBytes) bytes answer by place, \(ResultFormat.decimal(100 * Double(info.spatialPartBytes) / Double(max(1, info.fileSize)), places: 2))% of the file (\(info.spatialPartSections.joined(separator: ", ")) and the lists' pages)",
             "checksum        \(hex(info.checksum)) (XXH64, as stored; `mmsearch verify` checks it)",
             "sections",
         ]
