@@ -5,7 +5,8 @@
 # marisa-predictive-search from Debian's packages, installed if missing; marisa-trie's and fst's open
 # timers), runs the peer engines (shared/peers/run.sh: marisa-trie, fst, SQLite) on the same city list and
 # keystroke workload, and the reverse-lookup peers (Benchmarks/reverse-peers/run.py: SciPy's cKDTree and
-# SQLite's R*Tree on reverse-points.txt), then mmsearch-bench, and writes its report with everything side by side.
+# SQLite's R*Tree on reverse-points.txt) and marisa-trie and fst on the same keys as mmsearch's indexes
+# (Benchmarks/key-peers/run.sh), then mmsearch-bench, and writes its report with everything side by side.
 #
 # usage: Benchmarks/run.sh [--out FILE | --results] [--scale] [--scale-dir DIR] [--smoke]   (from any directory)
 #   --out FILE  the Markdown report to FILE [SCRATCH/RESULTS.md]; mmsearch-bench's text report goes to
@@ -87,11 +88,14 @@ for run in $(seq "$peer_runs"); do
   echo "run.sh: reverse-lookup peers (Benchmarks/reverse-peers/run.py), run $run of $peer_runs" >&2
   python3 "$root/Benchmarks/reverse-peers/run.py" "$data" "$points" 2>> "$log" | tee -a "$work/reverse-peers.txt" >> "$log"
 done
+echo "run.sh: the same keys in marisa-trie and fst (Benchmarks/key-peers/run.sh)" >&2
+"$root/Benchmarks/key-peers/run.sh" "$bin/mmsearch" "$work/key-peers" "$data" "$geonames" "$queries" 2>> "$log" \
+  | tee "$work/key-peers.txt" >> "$log"
 peers_seconds=$((SECONDS - started))
 
 echo "run.sh: mmsearch-bench" >&2
 "$bin/mmsearch-bench" --data "$data" --geonames "$geonames" --queries "$queries" --peers "$work/peers.txt" \
-  --reverse-points "$points" --reverse-peers "$work/reverse-peers.txt" \
+  --reverse-points "$points" --reverse-peers "$work/reverse-peers.txt" --key-peers "$work/key-peers.txt" \
   --startup-peers "$work/startup-peers" --compare-binary "swift build -c release=$dynamic_bin/mmsearch" \
   --compare-binary "swift build -c release --static-swift-stdlib -Xswiftc -static-executable=$unordered_bin/mmsearch" --markdown "$results" \
   --command "${command[*]}" \

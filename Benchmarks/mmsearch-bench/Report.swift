@@ -10,6 +10,8 @@ struct Report {
     /// Issue 21's reverse lookups on the README's index, and their peers (reverse-peers/run.py).
     var reverse: ReverseRun
     var reversePeers: [EngineLine]
+    /// Issue 22's like-for-like sizes (Benchmarks/key-peers/run.sh), when given.
+    var keyPeers: KeyPeersRun?
     /// The keystroke workload: [0] the list alone by name in name order ("mmsearch", the engine the peers
     /// are compared with), [1] the joined index with the defaults, [2] the list alone with the defaults,
     /// [3] the joined index with regions and countries, with the defaults.
@@ -367,6 +369,7 @@ struct Report {
     var text: String {
         var out = "\n" + engineTable.text + "\n"
         if !peers.isEmpty { out += "Ratios to mmsearch (list alone, names; their figure ÷ ours; above 1× means slower or larger than ours):\n" + ratioTable.text + "\n" }
+        if let keyPeers { out += "The same keys in marisa-trie and fst (Benchmarks/key-peers/run.sh):\n" + keyPeers.table.text + "\n" }
         out += crossCheck
         out += "\n" + configurationTable.text + "\n" + largestTable.text + "\n" + typingTable.text
         out += "\n" + GeoRun.table(geo, index: readme).text
@@ -445,6 +448,17 @@ struct Report {
         if !peers.isEmpty {
             md += "Ratios to `mmsearch` (the list alone, by name): each engine's figure divided by ours (above 1× means slower or larger).\n\n"
             md += ratioTable.markdown + "\n"
+        }
+        if let keyPeers {
+            md += "## The same keys in marisa-trie and fst (issue 22)\n\n"
+            md += "The peers above hold one key a record (fold(name) + \", \" + fold(country)). mmsearch's trie holds every name, other name "
+                + "and generated spelling of a record, and each word start of them, each with the record's \", cc\" tail. "
+                + "`Benchmarks/key-peers/run.sh` builds each index from the data, writes the keys `shared/peers/rank.py` (version 4) gives it "
+                + "(`Benchmarks/key-peers/keys.py`; their count checked equal to `mmsearch info`'s), and builds `shared/peers`' own marisa-trie "
+                + "(a set of the distinct keys) and fst (a map of each distinct key to its count) programs on them, timed on the keystroke "
+                + "workload over those keys (each keystroke counting every key it starts and keeping the first 20). mmsearch's CHILDREN also "
+                + "holds each node's first entry, which neither peer stores, and neither maps a key to its records, as ENTRIES does.\n\n"
+            md += keyPeers.table.markdown + "\n"
         }
 
         md += "## Names and ranking (issue 8)\n\n"
@@ -574,7 +588,7 @@ struct Report {
             cache either way, not read or copied by the process.
 
             """
-        md += "\n## Raw lines (each engine's median-p99 run)\n\n```\n" + (engineLines + peers.map { $0.text + "\n" }.joined()) + "```\n"
+        md += "\n## Raw lines (each engine's median-p99 run)\n\n```\n" + (engineLines + (peers + (keyPeers?.indexes.flatMap { [$0.marisa, $0.fst] } ?? [])).map { $0.text + "\n" }.joined()) + "```\n"
         return md
     }
 }

@@ -6,7 +6,7 @@ import MMSearch
 let usage = """
     usage: mmsearch-bench [--data PATH] [--geonames PATH] [--queries PATH] [--admin1 PATH] [--countries PATH]
                           [--typo-queries PATH] [--alternate-names PATH] [--near-queries PATH]
-                          [--reverse-points PATH] [--reverse-peers FILE]
+                          [--reverse-points PATH] [--reverse-peers FILE] [--key-peers FILE]
                           [--startup-peers DIR] [--smoke] [--geo-only]
                           [--scale] [--scale-dir DIR] [--peers FILE] [--markdown PATH] [--compare-binary BUILD=PATH]
                           [--command TEXT] [--revision TEXT] [--toolchain TEXT]
@@ -55,6 +55,8 @@ let usage = """
       --reverse-points PATH  the reverse lookups' points (default ../shared/data/reverse-points.txt)
       --reverse-peers FILE   output of Benchmarks/reverse-peers/run.py (one or more runs): adds cKDTree and
                          the R*Tree to item 9
+      --key-peers FILE   output of Benchmarks/key-peers/run.sh: marisa-trie's and fst's sizes for the same
+                         keys as mmsearch's indexes, beside its trie's (issue 22)
       --geo-only         items 8 and 9 alone (their index built once)
       --startup-peers DIR  what Benchmarks/startup-peers/prepare.sh DIR made: adds look, sqlite3,
                          marisa-predictive-search, marisa-trie and fst to the startup comparison
@@ -83,6 +85,7 @@ struct Options {
     var nearQueries = "../shared/data/typing-near.txt"
     var reversePoints = "../shared/data/reverse-points.txt"
     var reversePeers: String?
+    var keyPeers: String?
     var geoOnly = false
     var startupPeers: String?
     /// Other builds of mmsearch to time whole beside the shipped one: (how it was built, path).
@@ -115,6 +118,7 @@ struct Options {
             case "--near-queries": nearQueries = try value(argument)
             case "--reverse-points": reversePoints = try value(argument)
             case "--reverse-peers": reversePeers = try value(argument)
+            case "--key-peers": keyPeers = try value(argument)
             case "--geo-only": geoOnly = true
             case "--startup-peers": startupPeers = try value(argument)
             case "--compare-binary":
@@ -196,6 +200,7 @@ func runBenchmark(_ options: Options) throws {
     let alternateNames = SystemCall.absolutePath(options.alternateNames), nearQueries = SystemCall.absolutePath(options.nearQueries)
     let reversePoints = SystemCall.absolutePath(options.reversePoints)
     let reversePeers = try options.reversePeers.map { ReverseRun.peers(try System.readText($0)) } ?? []
+    let keyPeers = try options.keyPeers.map { try KeyPeersRun(try System.readText($0)) }
     let builtBench = try System.executablePath()
     let builtMmsearch = FilePaths.directory(of: builtBench) + "/mmsearch"
     guard System.isExecutable(builtMmsearch) else {
@@ -265,7 +270,7 @@ func runBenchmark(_ options: Options) throws {
     }
 
     let report = Report(
-        list: list, joined: joined, regions: regions, readme: readme, geo: geo, reverse: reverse, reversePeers: reversePeers, keystrokes: keystrokes, typoKeystrokes: typoKeystrokes, largest: largest, typing: typing,
+        list: list, joined: joined, regions: regions, readme: readme, geo: geo, reverse: reverse, reversePeers: reversePeers, keyPeers: keyPeers, keystrokes: keystrokes, typoKeystrokes: typoKeystrokes, largest: largest, typing: typing,
         inProcess: inProcess, wholeProcess: wholeProcess, cold: cold, cachedAfterEviction: (mostCached, totalPages),
         startupPeers: startupPeers, seeds: seeds, peers: peerRuns.map(\.line),
         peerRunCount: peerRuns.map(\.runs).min() ?? 0,

@@ -1,0 +1,63 @@
+/// Issue 22's like-for-like sizes, read from Benchmarks/key-peers/run.sh: for each index the script
+/// built, the search keys `shared/peers/rank.py` gives it (checked there against `mmsearch info`'s count),
+/// mmsearch's trie (LABELS, NODES, CHILDREN) and entries, and marisa-trie's and fst's files built from the
+/// same keys by `shared/peers`' own programs, with their keystroke times over them.
+struct KeyPeersRun {
+    struct Index {
+        var name: String
+        var keys: Int
+        var distinct: Int
+        var keyBytes: Int
+        var trieBytes: Int
+        var entriesBytes: Int
+        var fileBytes: Int
+        var marisa: EngineLine
+        var fst: EngineLine
+    }
+
+    var indexes: [Index]
+
+    /// The script's output: an `index=NAME ...` line, then that index's `engine=marisa-NAME` and
+    /// `engine=fst-NAME` lines, for each index.
+    init(_ text: String) throws {
+        let lines = text.split(separator: "\n")
+        let engines = EngineLine.all(in: text)
+        indexes = try lines.compactMap { line -> Index? in
+            let fields = KeyValues(line)
+            guard let name = fields["index"] else { return nil }
+            func engine(_ peer: String) throws -> EngineLine {
+                guard let line = engines.first(where: { $0.engine == "\(peer)-\(name)" }) else {
+                    throw BenchError("key peers: no engine=\(peer)-\(name) line")
+                }
+                return line
+            }
+            return Index(name: name, keys: Int(try fields.required("keys", from: "key peers")),
+                         distinct: Int(try fields.required("distinct", from: "key peers")),
+                         keyBytes: Int(try fields.required("key_bytes", from: "key peers")),
+                         trieBytes: Int(try fields.required("trie_bytes", from: "key peers")),
+                         entriesBytes: Int(try fields.required("entries_bytes", from: "key peers")),
+                         fileBytes: Int(try fields.required("file_bytes", from: "key peers")),
+                         marisa: try engine("marisa"), fst: try engine("fst"))
+        }
+        guard !indexes.isEmpty else { throw BenchError("key peers: no index=... line") }
+    }
+
+    /// What each index is, by the script's names.
+    static let described = ["list": "list alone", "joined": "list + cities500", "readme": "the README's index"]
+
+    var table: Table {
+        var table = Table(header: ["index", "keys (distinct)", "distinct keys' bytes", "mmsearch's trie: LABELS + NODES + CHILDREN",
+                                   "marisa-trie", "fst (map: key → count)", "trie ÷ marisa", "trie ÷ fst", "mmsearch's ENTRIES",
+                                   "whole index", "marisa p50", "fst p50"])
+        for index in indexes {
+            table.rows.append([Self.described[index.name] ?? index.name, "\(grouped(index.keys)) (\(grouped(index.distinct)))",
+                               size(bytes: index.keyBytes), size(bytes: index.trieBytes), size(bytes: index.marisa.sizeBytes),
+                               size(bytes: index.fst.sizeBytes), ratio(index.trieBytes, index.marisa.sizeBytes),
+                               ratio(index.trieBytes, index.fst.sizeBytes), size(bytes: index.entriesBytes), size(bytes: index.fileBytes),
+                               duration(nanoseconds: index.marisa.latency.p50), duration(nanoseconds: index.fst.latency.p50)])
+        }
+        return table
+    }
+
+    private func ratio(_ ours: Int, _ theirs: Int) -> String { fixed(Double(ours) / Double(max(1, theirs)), 2) + "×" }
+}
