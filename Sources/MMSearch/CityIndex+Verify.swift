@@ -165,7 +165,7 @@ private struct _Verifier {
                 for position in range { include(try check(position, in: box, tree: tree, pivot: false).at) }
                 return extent
             }
-            let middle = range.lowerBound + range.count / 2
+            let middle = KDTree.pivot(of: range)
             let pivot = try check(middle, in: box, tree: tree, pivot: true)
             include(pivot.at)
             let (low, high) = box.split(longitude: pivot.longitude, atCell: box.cell(of: pivot.point))
@@ -224,7 +224,7 @@ private struct _Verifier {
                 for position in rest { _ = try check(position, in: box, records: records, top: top) }
                 return
             }
-            let middle = rest.lowerBound + rest.count / 2
+            let middle = KDTree.pivot(of: rest)
             let (pivot, at) = try check(middle, in: box, records: records, top: top)
             let axis = depth % 4
             let children: [(range: Range<Int>, box: _SpatialBox, records: Range<Int>)]

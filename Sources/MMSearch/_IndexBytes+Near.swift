@@ -203,7 +203,7 @@ extension _IndexBytes {
                     continue
                 }
                 let rest = Int(frame.low) + 1
-                let middle = rest + (Int(frame.high) - rest) / 2
+                let middle = KDTree.pivot(of: rest ..< Int(frame.high))
                 let pivot = try nearPoint(middle)
                 try consider(pivot, boost: frame.boost)
                 let axis = frame.depth % 4

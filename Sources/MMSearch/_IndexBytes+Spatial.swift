@@ -117,7 +117,7 @@ extension _IndexBytes {
                 }
                 return
             }
-            let middle = range.lowerBound + range.count / 2
+            let middle = KDTree.pivot(of: range)
             let pivot = try spatialPoint(middle)
             let (record, longitude) = try spatialRecord(pivot, at: middle)
             if try passes(record, filter) { count += 1 }
@@ -608,7 +608,7 @@ struct _NearestSearch {
                     }
                     break
                 }
-                let middle = low + (high - low) / 2
+                let middle = KDTree.pivot(of: low ..< high)
                 // Both children's first reads asked for before this pivot's is used, so that whichever
                 // the walk enters, now or from the stack, finds its line on the way (SPATIAL's points
                 // are read one node after another, each load waiting on the one before).
@@ -641,7 +641,7 @@ struct _NearestSearch {
     func prefetchNode(_ range: Range<Int>, in index: _IndexBytes) {
         let width = index.layout.spatial.width
         if range.count > Int(MMS_SPATIAL_LEAF_SIZE) {
-            index.prefetch(spatial &+ ((range.lowerBound &+ range.count / 2) &* width) &>> 3)
+            index.prefetch(spatial &+ (KDTree.pivot(of: range) &* width) &>> 3)
         } else if !range.isEmpty {
             index.prefetch(spatial &+ (range.lowerBound &* width) &>> 3)
             index.prefetch(spatial &+ (range.upperBound &* width &- 1) &>> 3)

@@ -34,7 +34,7 @@ enum NearBuilder {
             values[range.lowerBound] = taken
             let rest = range.lowerBound + 1 ..< range.upperBound
             guard range.count > leaf else { continue }
-            let middle = rest.lowerBound + rest.count / 2
+            let middle = KDTree.pivot(of: rest)
             let axis = depth % 4
             if axis < 2 {
                 SpatialBuilder.select(middle, in: rest, of: &values) { $0 < $1 }

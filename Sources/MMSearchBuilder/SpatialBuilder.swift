@@ -44,7 +44,7 @@ enum SpatialBuilder {
             let longitudeSpan = (Double(east) - Double(west)) * CMath.cos(middleLatitude * .pi / 180)
             let onLongitude = longitudeSpan > Double(north) - Double(south)
             let coordinates = onLongitude ? longitudes : latitudes
-            let middle = range.lowerBound + range.count / 2
+            let middle = KDTree.pivot(of: range)
             select(middle, in: range, of: &values) { a, b in
                 let (x, y) = (coordinates[Int(a)], coordinates[Int(b)])
                 return x != y ? x < y : a < b
