@@ -31,12 +31,9 @@ struct KeyPeersRun {
                 }
                 return line
             }
-            return Index(name: name, keys: Int(try fields.required("keys", from: "key peers")),
-                         distinct: Int(try fields.required("distinct", from: "key peers")),
-                         keyBytes: Int(try fields.required("key_bytes", from: "key peers")),
-                         trieBytes: Int(try fields.required("trie_bytes", from: "key peers")),
-                         entriesBytes: Int(try fields.required("entries_bytes", from: "key peers")),
-                         fileBytes: Int(try fields.required("file_bytes", from: "key peers")),
+            func int(_ key: String) throws -> Int { Int(try fields.required(key, from: "key peers")) }
+            return Index(name: name, keys: try int("keys"), distinct: try int("distinct"), keyBytes: try int("key_bytes"),
+                         trieBytes: try int("trie_bytes"), entriesBytes: try int("entries_bytes"), fileBytes: try int("file_bytes"),
                          marisa: try engine("marisa"), fst: try engine("fst"))
         }
         guard !indexes.isEmpty else { throw BenchError("key peers: no index=... line") }
