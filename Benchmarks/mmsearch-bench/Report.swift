@@ -229,6 +229,20 @@ struct Report {
         return Target(issue: issue, what: what, goal: goal, measured: measured, met: met)
     }
 
+    /// The target "the whole process `command` takes at most `limit` times look's" (issues 9, 21, 22), from
+    /// the whole-process comparison's medians; "run with --startup-peers" without look; nil when the
+    /// comparison has no row for `command`.
+    private func versusLook(_ issue: Int, _ command: String, what: String, withoutLook: String, limit: Double) -> Target? {
+        guard let row = wholeProcess.row(command) else { return nil }
+        let goal = "at most \(limit)× look's time"
+        guard let look = wholeProcess.row("look") else {
+            return Target(issue: issue, what: withoutLook, goal: goal, measured: "run with --startup-peers", met: nil)
+        }
+        let times = row.median / look.median
+        return Target(issue: issue, what: what, goal: goal,
+                      measured: "\(duration(nanoseconds: row.median)) = \(fixed(times, 2))× look's \(duration(nanoseconds: look.median))", met: times <= limit)
+    }
+
     var targets: [Target] {
         var targets: [Target] = []
         let ns = { (value: Double) in duration(nanoseconds: value) }
@@ -273,15 +287,8 @@ struct Report {
         targets.append(target(21, "the spatial part's share of the README's index (SPATIAL, SPATIAL_BOUNDS, NEAR_POINTS, NEAR_LISTS and the lists' entries)", goal: "at most 10%",
                               value: Double(reverse.spatialBytes) / Double(max(1, reverse.indexBytes)), limit: 0.1,
                               text: { "\(fixed($0 * 100, 1))% (\(size(bytes: reverse.spatialBytes)) of \(size(bytes: reverse.indexBytes)))" }, atMost: true))
-        if let near = wholeProcess.row("mmsearch near") {
-            if let look = wholeProcess.row("look") {
-                let times = near.median / look.median
-                targets.append(Target(issue: 21, what: "whole process `mmsearch near --index readme.mms \(startupNearPoint)`", goal: "at most 1.2× look's time",
-                                      measured: "\(ns(near.median)) = \(fixed(times, 2))× look's \(ns(look.median))", met: times <= 1.2))
-            } else {
-                targets.append(Target(issue: 21, what: "whole process `mmsearch near` vs look", goal: "at most 1.2× look's time", measured: "run with --startup-peers", met: nil))
-            }
-        }
+        if let near = versusLook(21, "mmsearch near", what: "whole process `mmsearch near --index readme.mms \(startupNearPoint)`",
+                                 withoutLook: "whole process `mmsearch near` vs look", limit: 1.2) { targets.append(near) }
 
         // Issue 22: half the size, steadier keystrokes (its table, each row as the issue states it; some
         // restate an earlier issue's).
@@ -297,25 +304,15 @@ struct Report {
         }
         targets.append(target(22, "joined index, defaults: p50", goal: "at most 1 µs", value: joinedLine.latency.p50, limit: 1_000, text: ns, atMost: true))
         targets.append(target(22, "joined index, defaults: p99", goal: "at most 5 µs", value: joinedLine.latency.p99, limit: 5_000, text: ns, atMost: true))
-        if let mmsearch = wholeProcess.row("mmsearch"), let look = wholeProcess.row("look") {
-            let times = mmsearch.median / look.median
-            targets.append(Target(issue: 22, what: "whole process `mmsearch query --index F Lond`", goal: "at most 1.0× look's time",
-                                  measured: "\(ns(mmsearch.median)) = \(fixed(times, 2))× look's \(ns(look.median))", met: times <= 1.0))
-        } else {
-            targets.append(Target(issue: 22, what: "whole process vs look", goal: "at most 1.0× look's time", measured: "run with --startup-peers", met: nil))
-        }
+        if let query = versusLook(22, "mmsearch", what: "whole process `mmsearch query --index F Lond`", withoutLook: "whole process vs look",
+                                  limit: 1.0) { targets.append(query) }
         targets.append(target(22, "build, joined (list + cities500)", goal: "at most 4 s", value: median(joined.buildSeconds), limit: 4,
                               text: { fixed($0, 2) + " s" }, atMost: true))
 
         // Issue 9: startup.
         if let mmsearch = wholeProcess.row("mmsearch") {
-            if let look = wholeProcess.row("look") {
-                let times = mmsearch.median / look.median
-                targets.append(Target(issue: 9, what: "whole process `mmsearch query --index F Lond`", goal: "at most 1.25× look's time",
-                                      measured: "\(ns(mmsearch.median)) = \(fixed(times, 2))× look's \(ns(look.median))", met: times <= 1.25))
-            } else {
-                targets.append(Target(issue: 9, what: "whole process vs look", goal: "at most 1.25× look's time", measured: "run with --startup-peers", met: nil))
-            }
+            if let query = versusLook(9, "mmsearch", what: "whole process `mmsearch query --index F Lond`", withoutLook: "whole process vs look",
+                                      limit: 1.25) { targets.append(query) }
             for name in ["sqlite3", "marisa-predictive-search"] {
                 if let peer = wholeProcess.row(name) {
                     targets.append(Target(issue: 9, what: "whole process vs \(name)", goal: "faster",
