@@ -12,7 +12,9 @@
 #   index also reads admin1CodesASCII.txt, countryInfo.txt and alternateNames-countries.txt there)
 # Prints, per index (list, joined = list + cities500, readme = joined + admin1, countries, alternate
 # names): `index=NAME keys=N distinct=D key_bytes=B trie_bytes=T entries_bytes=E file_bytes=F`, then
-# each peer's line with `engine=marisa-NAME` or `engine=fst-NAME`. Missing Debian packages are
+# each peer's line with `engine=marisa-NAME` or `engine=fst-NAME`, and `budget=NAME floor_bytes=F
+# file_bytes=B`: the least bytes known to hold what the index holds (budget.py; its table in
+# OUT_DIR/NAME.budget.md). Missing Debian packages are
 # installed (apt-get; root, as on CI). Needs python3, g++ and cargo.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,6 +63,13 @@ for name in list joined readme; do
   trie=$(( $(section labels) + $(section nodes) + $(section children) ))
   echo "index=$name $counts trie_bytes=$trie entries_bytes=$(section entries) file_bytes=$(stat -c %s "$out/$name.mms")"
   mkdir -p "$out/$name"
-  "$out/marisa_bench" "$out/$name.keys" "$out/prepared/queries.folded" "$out/$name" | sed "s/^engine=marisa /engine=marisa-$name /"
+  marisa=$("$out/marisa_bench" "$out/$name.keys" "$out/prepared/queries.folded" "$out/$name")
+  sed "s/^engine=marisa /engine=marisa-$name /" <<< "$marisa"
+  # The index's parts beside the least bytes known to hold each (budget.py; its table on stderr).
+  if ! python3 "$here/budget.py" "$mmsearch" "$out/$name.mms" "$(sed 's/.* size_bytes=\([0-9]*\).*/\1/' <<< "$marisa")" \
+       "$list" "${options[@]+"${options[@]}"}" --name "$name" --table-to-stderr 2> "$out/$name.budget.md"; then
+    cat "$out/$name.budget.md" >&2
+    exit 1
+  fi
   "$out/fst-target/release/fst_bench" "$out/$name.keys" "$out/prepared/queries.folded" "$out/$name" | sed "s/^engine=fst /engine=fst-$name /"
 done

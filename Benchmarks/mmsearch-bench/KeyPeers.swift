@@ -1,7 +1,8 @@
 /// Issue 22's like-for-like sizes, read from Benchmarks/key-peers/run.sh: for each index the script
 /// built, the search keys `shared/peers/rank.py` gives it (checked there against `mmsearch info`'s count),
 /// mmsearch's trie (LABELS, NODES, CHILDREN) and entries, and marisa-trie's and fst's files built from the
-/// same keys by `shared/peers`' own programs, with their keystroke times over them.
+/// same keys by `shared/peers`' own programs, with their keystroke times over them, and the least bytes
+/// known to hold what the index holds (Benchmarks/key-peers/budget.py).
 struct KeyPeersRun {
     struct Index {
         var name: String
@@ -11,14 +12,16 @@ struct KeyPeersRun {
         var trieBytes: Int
         var entriesBytes: Int
         var fileBytes: Int
+        /// budget.py's sum of each part's floor.
+        var floorBytes: Int
         var marisa: EngineLine
         var fst: EngineLine
     }
 
     var indexes: [Index]
 
-    /// The script's output: an `index=NAME ...` line, then that index's `engine=marisa-NAME` and
-    /// `engine=fst-NAME` lines, for each index.
+    /// The script's output: an `index=NAME ...` line, then that index's `engine=marisa-NAME`,
+    /// `budget=NAME ...` and `engine=fst-NAME` lines, for each index.
     init(_ text: String) throws {
         let lines = text.split(separator: "\n")
         let engines = EngineLine.all(in: text)
@@ -31,10 +34,13 @@ struct KeyPeersRun {
                 }
                 return line
             }
-            func int(_ key: String) throws -> Int { Int(try fields.required(key, from: "key peers")) }
+            guard let budget = lines.lazy.map { KeyValues($0) }.first(where: { $0["budget"] == name }) else {
+                throw BenchError("key peers: no budget=\(name) line")
+            }
+            func int(_ key: String, of fields: KeyValues = fields) throws -> Int { Int(try fields.required(key, from: "key peers")) }
             return Index(name: name, keys: try int("keys"), distinct: try int("distinct"), keyBytes: try int("key_bytes"),
                          trieBytes: try int("trie_bytes"), entriesBytes: try int("entries_bytes"), fileBytes: try int("file_bytes"),
-                         marisa: try engine("marisa"), fst: try engine("fst"))
+                         floorBytes: try int("floor_bytes", of: budget), marisa: try engine("marisa"), fst: try engine("fst"))
         }
         guard !indexes.isEmpty else { throw BenchError("key peers: no index=... line") }
     }
@@ -45,13 +51,13 @@ struct KeyPeersRun {
     var table: Table {
         var table = Table(header: ["index", "keys (distinct)", "distinct keys' bytes", "mmsearch's trie: LABELS + NODES + CHILDREN",
                                    "marisa-trie", "fst (map: key → count)", "trie ÷ marisa", "trie ÷ fst", "mmsearch's ENTRIES",
-                                   "whole index", "marisa p50", "fst p50"])
+                                   "whole index", "its parts' floors (budget.py)", "marisa p50", "fst p50"])
         for index in indexes {
             table.rows.append([Self.described[index.name] ?? index.name, "\(grouped(index.keys)) (\(grouped(index.distinct)))",
                                size(bytes: index.keyBytes), size(bytes: index.trieBytes), size(bytes: index.marisa.sizeBytes),
                                size(bytes: index.fst.sizeBytes), ratio(index.trieBytes, index.marisa.sizeBytes),
                                ratio(index.trieBytes, index.fst.sizeBytes), size(bytes: index.entriesBytes), size(bytes: index.fileBytes),
-                               duration(nanoseconds: index.marisa.latency.p50), duration(nanoseconds: index.fst.latency.p50)])
+                               size(bytes: index.floorBytes), duration(nanoseconds: index.marisa.latency.p50), duration(nanoseconds: index.fst.latency.p50)])
         }
         return table
     }

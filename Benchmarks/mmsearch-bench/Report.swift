@@ -478,7 +478,11 @@ struct Report {
                 + "(`Benchmarks/key-peers/keys.py`; their count checked equal to `mmsearch info`'s), and builds `shared/peers`' own marisa-trie "
                 + "(a set of the distinct keys) and fst (a map of each distinct key to its count) programs on them, timed on the keystroke "
                 + "workload over those keys (each keystroke counting every key it starts and keeping the first 20). mmsearch's CHILDREN also "
-                + "holds each node's first entry, which neither peer stores, and neither maps a key to its records, as ENTRIES does.\n\n"
+                + "holds each node's first entry, which neither peer stores, and neither maps a key to its records, as ENTRIES does. "
+                + "\"Its parts' floors\" is `Benchmarks/key-peers/budget.py`'s sum: each part of the index (keys, entries, names, ids, "
+                + "places, orders, fields, pages) at the least bytes known to hold it (marisa-trie's size for the keys, information "
+                + "contents, xz -9e of the names and points as one stream), which no known index that reads one value at a time reaches; "
+                + "its table per part is in the run's OUT_DIR/NAME.budget.md.\n\n"
             md += keyPeers.table.markdown + "\n"
         }
 
