@@ -67,6 +67,9 @@ struct KeystrokeRun {
     /// Per keystroke, the search alone (fold, locate, count), without reading the page of records.
     var searchP50Nanoseconds: Double
     var searchP99Nanoseconds: Double
+    /// Per keystroke, its first page's `City` values made again from names already decoded in memory:
+    /// what a page costs whatever the format.
+    var pageFloorP50Nanoseconds: Double
     /// The keystrokes answered with typos allowed, their latency, and what their typo walks visited
     /// (trie nodes entered, subtrees matched, entries under them): p50, p99, max.
     var typoKeystrokes: Int
@@ -184,6 +187,7 @@ struct Suite {
             return KeystrokeRun(line: line, match: configuration.match, order: configuration.order,
                                 searchP50Nanoseconds: try values.required("search_p50_ns", from: "keystrokes"),
                                 searchP99Nanoseconds: try values.required("search_p99_ns", from: "keystrokes"),
+                                pageFloorP50Nanoseconds: try values.required("page_floor_p50_ns", from: "keystrokes"),
                                 typoKeystrokes: Int(try values.required("typo_keystrokes", from: "keystrokes")),
                                 typoP50Nanoseconds: try values.required("typo_p50_ns", from: "keystrokes"),
                                 typoP99Nanoseconds: try values.required("typo_p99_ns", from: "keystrokes"),
