@@ -12,9 +12,10 @@ usage: Benchmarks/key-peers/budget.py MMSEARCH INDEX MARISA_BYTES CITY_LIST [--g
   MMSEARCH: the mmsearch binary (its `info` gives the index's counts and sections); INDEX: an index
   built by it from CITY_LIST and the options given; MARISA_BYTES: marisa-trie's size for the same keys
   (Benchmarks/key-peers/run.sh's engine=marisa-NAME size_bytes).
-Prints a table (part, what it holds, the floor, the index's bytes for it) and one line
+Prints a table (part, what it holds, the floor, the index's bytes for it), then a line a part,
+`budget_part=PATH part=PART floor_bytes=F index_bytes=I`, and one line
 `budget=PATH floor_bytes=F file_bytes=B` (Benchmarks/key-peers/run.sh prints the table to standard
-error and the line, its index named as its own lines name it, to standard output).
+error and the lines, its index named as its own lines name it, to standard output).
 """
 import argparse
 import collections
@@ -185,4 +186,7 @@ for part, what, bits, spent, _ in rows:
 print(f"| other sections | {', '.join(s for s in sections if s not in counted and sections[s])} | | {other / 1e6:.2f} MB |",
       file=table)
 print(f"| total | | {floor_total / 1e6:.2f} MB | {file_bytes / 1e6:.2f} MB |", file=table)
-print(f"budget={args.name or args.index} floor_bytes={floor_total:.0f} file_bytes={file_bytes}")
+name = args.name or args.index
+for part, _, bits, spent, _ in rows:
+    print(f"budget_part={name} part={part.replace(' ', '-')} floor_bytes={bits / 8:.0f} index_bytes={spent:.0f}")
+print(f"budget={name} floor_bytes={floor_total:.0f} file_bytes={file_bytes}")

@@ -13,8 +13,8 @@
 # Prints, per index (list, joined = list + cities500, readme = joined + admin1, countries, alternate
 # names): `index=NAME keys=N distinct=D key_bytes=B trie_bytes=T entries_bytes=E file_bytes=F`, then
 # each peer's line with `engine=marisa-NAME` or `engine=fst-NAME`, and `budget=NAME floor_bytes=F
-# file_bytes=B`: the least bytes known to hold what the index holds (budget.py; its table in
-# OUT_DIR/NAME.budget.md). Missing Debian packages are
+# file_bytes=B` after a `budget_part=NAME part=P ...` line a part: the least bytes known to hold what
+# the index holds (budget.py; its table in OUT_DIR/NAME.budget.md). Missing Debian packages are
 # installed (apt-get; root, as on CI). Needs python3, g++ and cargo.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

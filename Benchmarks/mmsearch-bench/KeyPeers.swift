@@ -12,8 +12,9 @@ struct KeyPeersRun {
         var trieBytes: Int
         var entriesBytes: Int
         var fileBytes: Int
-        /// budget.py's sum of each part's floor.
+        /// budget.py's sum of each part's floor, and each part's floor and the index's bytes for it.
         var floorBytes: Int
+        var parts: [(part: String, floorBytes: Int, indexBytes: Int)]
         var marisa: EngineLine
         var fst: EngineLine
     }
@@ -38,9 +39,12 @@ struct KeyPeersRun {
                 throw BenchError("key peers: no budget=\(name) line")
             }
             func int(_ key: String, of fields: KeyValues = fields) throws -> Int { Int(try fields.required(key, from: "key peers")) }
+            let parts = try lines.map { KeyValues($0) }.filter { $0["budget_part"] == name }.map { part in
+                (part: part["part"] ?? "", floorBytes: try int("floor_bytes", of: part), indexBytes: try int("index_bytes", of: part))
+            }
             return Index(name: name, keys: try int("keys"), distinct: try int("distinct"), keyBytes: try int("key_bytes"),
                          trieBytes: try int("trie_bytes"), entriesBytes: try int("entries_bytes"), fileBytes: try int("file_bytes"),
-                         floorBytes: try int("floor_bytes", of: budget), marisa: try engine("marisa"), fst: try engine("fst"))
+                         floorBytes: try int("floor_bytes", of: budget), parts: parts, marisa: try engine("marisa"), fst: try engine("fst"))
         }
         guard !indexes.isEmpty else { throw BenchError("key peers: no index=... line") }
     }
@@ -59,6 +63,20 @@ struct KeyPeersRun {
                                ratio(index.trieBytes, index.fst.sizeBytes), size(bytes: index.entriesBytes), size(bytes: index.fileBytes),
                                size(bytes: index.floorBytes), duration(nanoseconds: index.marisa.latency.p50), duration(nanoseconds: index.fst.latency.p50)])
         }
+        return table
+    }
+
+    /// Each part of each index: its floor and the index's bytes for it (budget.py), in the first index's
+    /// order of parts.
+    var budgetTable: Table {
+        var table = Table(header: ["part"] + indexes.flatMap { ["\(Self.described[$0.name] ?? $0.name): floor", "index"] })
+        for part in indexes.first?.parts.map(\.part) ?? [] {
+            table.rows.append([String(part.map { $0 == "-" ? " " : $0 })] + indexes.flatMap { index in
+                guard let figures = index.parts.first(where: { $0.part == part }) else { return ["", ""] }
+                return [size(bytes: figures.floorBytes), size(bytes: figures.indexBytes)]
+            })
+        }
+        table.rows.append(["total"] + indexes.flatMap { [size(bytes: $0.floorBytes), size(bytes: $0.fileBytes)] })
         return table
     }
 

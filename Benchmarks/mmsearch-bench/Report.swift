@@ -390,7 +390,10 @@ struct Report {
     var text: String {
         var out = "\n" + engineTable.text + "\n"
         if !peers.isEmpty { out += "Ratios to mmsearch (list alone, names; their figure ÷ ours; above 1× means slower or larger than ours):\n" + ratioTable.text + "\n" }
-        if let keyPeers { out += "The same keys in marisa-trie and fst (Benchmarks/key-peers/run.sh):\n" + keyPeers.table.text + "\n" }
+        if let keyPeers {
+            out += "The same keys in marisa-trie and fst (Benchmarks/key-peers/run.sh):\n" + keyPeers.table.text + "\n"
+            out += "Each part at the least bytes known to hold it (Benchmarks/key-peers/budget.py):\n" + keyPeers.budgetTable.text + "\n"
+        }
         out += crossCheck
         out += "\n" + configurationTable.text + "\n" + largestTable.text + "\n" + typingTable.text
         out += "\n" + GeoRun.table(geo, index: readme).text
@@ -482,8 +485,8 @@ struct Report {
                 + "\"Its parts' floors\" is `Benchmarks/key-peers/budget.py`'s sum: each part of the index (keys, entries, names, ids, "
                 + "places, orders, fields, pages) at the least bytes known to hold it (marisa-trie's size for the keys, information "
                 + "contents, xz -9e of the names and points as one stream), which no known index that reads one value at a time reaches; "
-                + "its table per part is in the run's OUT_DIR/NAME.budget.md.\n\n"
-            md += keyPeers.table.markdown + "\n"
+                + "each part's floor and the index's bytes for it are in the second table (what each part holds: the run's OUT_DIR/NAME.budget.md).\n\n"
+            md += keyPeers.table.markdown + "\n" + keyPeers.budgetTable.markdown + "\n"
         }
 
         md += "## Names and ranking (issue 8)\n\n"
