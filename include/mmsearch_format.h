@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 20. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 21. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -28,12 +28,16 @@
  *                                                         then the country pages'
  *   sections[TOP_RANKS]     packed top_count x MMS_TOP_RANK_BITS  each TOP entry's record's best class
  *                                                         and least kind at its node (MMS_TOP_RANK_*)
- *   sections[RECORDS]       packed record_count x record bits  cities in primary-key order (see
- *                                                         "Order"; mms_record's fields, "Packed arrays")
+ *   sections[RECORDS]       packed record_count x record bits, then uint32_t[E + 1]  cities in
+ *                                                         primary-key order (see "Order"; mms_record's
+ *                                                         fields, "Packed arrays"), the greatest few ids
+ *                                                         as a number into the array after (see "Values
+ *                                                         stored apart")
  *   sections[POPULATION]    packed record_count x population_bits, then uint32_t[E + 1]: each record's
  *                                                         population, the greatest few as a number into
- *                                                         the array after (see "Populations"); empty when
- *                                                         every population is 0 (the list alone)
+ *                                                         the array after (see "Values stored apart");
+ *                                                         empty when every population is 0 (the list
+ *                                                         alone)
  *   sections[ALTERNATES]    packed alternate_count x name_offset_bits  where the cities' other
  *                                                         names are in NAMES (their records are in
  *                                                         ALTERNATE_BLOCKS; mms_alternate's fields)
@@ -281,7 +285,9 @@
  * the pivot's record's coordinate on the axis, the high child's at least it; a node's records (its
  * top's too) lie in its box and between the record-number splits above it. A point is its record
  * number and its record's population bound: the least code c (MMS_NEAR_BOUND_BITS) for which
- * (population + 1) <= 2^(c / 8) (as a double; 255 bounds every number). It holds no cell (as
+ * (population + 1) <= 2^(c / 8) (as a double; 255 bounds every number), stored in 0 bits (read as
+ * 0) when the index has no populations: then every bound is 0, and a whole byte a record (0.21 MB on the
+ * list alone) would say nothing. It holds no cell (as
  * SPATIAL's do): a walk reads a pivot's coordinates from RECORDS to cut its box, and a record's to
  * measure it, only where its bound can still reach the page.
  * NEAR_LISTS holds, sorted by node, one mms_near_list for each summarized node with more than
@@ -325,17 +331,19 @@
  * countries' texts, which qualifiers compare as they are stored, are in PLACE_NAMES, not encoded.
  *
  * ---------------------------------------------------------------------------------------------------
- * Populations. A few cities are far bigger than the rest (on the README's index 8,779 of 209,579 have
- * 56,757 people or more, the greatest 22 million), so POPULATION stores each record's population in
- * w = population_bits bits and the greatest ones apart, after the packed values and their tail: E
- * uint32_t populations, then E itself as the section's last uint32_t (so the section's length is the
- * packed array's and 4 x (E + 1), checked at open with E at most 2^w). With the threshold
- * T = 2^w - E, a value v below T is the record's population, and a value v at or above T says its
- * population is the (v - T)-th of those numbers (v - T < E always: no read to check). Every population
- * of T or more is stored so, none below, and the records using them take them in record order, each
- * once. The builder picks the w that makes the section smallest (w x record_count + 32 x E bits; the
- * least such w). On the README's index w = 16 and E = 8,779: 0.45 MB instead of 0.65 MB at 25 bits a
- * record, and a read one comparison more (and one load for the few big cities).
+ * Values stored apart (POPULATION's populations, RECORDS' ids). A few cities are far bigger than the
+ * rest (on the README's index 8,779 of 209,579 have 56,757 people or more, the greatest 22 million),
+ * and a few ids far greater (3 of the list's 209,579 are 2^23 or more, the greatest 102,908,597), so
+ * such a field holds each record's value in w bits (population_bits, record_id_bits) and the greatest
+ * ones apart, after the section's packed values and their tail: E uint32_t values, then E itself as
+ * the section's last uint32_t (so the section's length is the packed array's and 4 x (E + 1), checked
+ * at open with E at most 2^w). With the threshold T = 2^w - E, a field's value v below T is the
+ * record's value, and a v at or above T says its value is the (v - T)-th of those numbers (v - T < E
+ * always: no read to check). Every value of T or more is stored so, none below, and the records using
+ * them take them in record order, each once. The builder picks the w that makes the section smallest
+ * (w x record_count + 32 x E bits; the least such w). On the README's index: populations w = 16 and E
+ * = 8,779, 0.45 MB instead of 0.65 MB at 25 bits a record; ids w = 23 and E = 3, 4 bits a record less
+ * than the greatest's 27 (0.10 MB). A read costs one comparison more (and one load for the few).
  *
  * ---------------------------------------------------------------------------------------------------
  * Spellings. A record's generated spellings (rank.py's "Spellings": "St Paul" for "Saint Paul", "Winston
@@ -422,9 +430,9 @@
  *   SPELLINGS: a spelling is its form (mms_spelling_form) in MMS_SPELLING_FORM_BITS, then the
  *   name_offset of the name it is made from in name_offset_bits (its record is in ALTERNATE_BLOCKS and
  *   ALTERNATE_DELTAS, after the given alternates');
- *   POPULATION: population_bits as "Populations" says, or 0 with an empty section when every
+ *   POPULATION: population_bits as "Values stored apart" says, or 0 with an empty section when every
  *   population is 0;
- *   RECORDS: a record is its id in record_id_bits = max(1, bits of the greatest id), its latitude as
+ *   RECORDS: a record is its id in record_id_bits (as "Values stored apart" says), its latitude as
  *   (lat_e7 + MMS_LATITUDE_BIAS) / unit in bits of 2 * MMS_LATITUDE_BIAS / unit, its longitude as
  *   (lon_e7 + MMS_LONGITUDE_BIAS) / unit in bits of 2 * MMS_LONGITUDE_BIAS / unit, where unit =
  *   10^coordinate_exponent (the coordinates are whole multiples of it, see mms_record), its
@@ -434,7 +442,8 @@
  *   SPATIAL: a point is its lat_cell, then its lon_cell, each in MMS_SPATIAL_CELL_BITS (see "The
  *   spatial index"), then its record number in record_bits, then its axis bit (MMS_SPATIAL_AXIS_BITS);
  *   NEAR_POINTS: a point is its record number in record_bits, then its population bound in
- *   MMS_NEAR_BOUND_BITS (see "Near a point");
+ *   MMS_NEAR_BOUND_BITS (see "Near a point"), or in 0 bits when population_bits is 0 (every population
+ *   is 0, so every bound the code 0);
  *   SUMMARIES: a summary is its node in summary_node_bits = max(1, bits of node_count - 1), its
  *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
@@ -450,7 +459,7 @@
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
  * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 22 bits an entry instead
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 23 bits an
- * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 119 bits a record instead of 160 (135 at version 10), 43
+ * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 115 bits a record instead of 160 (135 at version 10, 119 at version 20), 43
  * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 5 bits a first
  * page's rank instead of 8, 12 bits a record's region instead of 16.
  *
@@ -461,13 +470,14 @@
  *   MMS_FORMAT_VERSION; header_size; section_count; reserved zero; entry_bits, record_bits,
  *   node_label_bits, name_offset_bits, the summary widths and region_bits the widths "Packed arrays"
  *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
- *   from 1 to 32 (verify checks that it is the least) and coordinate_exponent at most
+ *   from 1 to 32 (verify checks that it is the smallest section's) and coordinate_exponent at most
  *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where SPATIAL_BOUNDS ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
  *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
- *   MMS_PACKED_TAIL bytes of deltas; POPULATION: empty, or record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
+ *   MMS_PACKED_TAIL bytes of deltas; RECORDS: record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
+ *   2^record_id_bits; POPULATION: empty, or record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
  *   2^population_bits; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
@@ -505,8 +515,8 @@
  *   records" says: each width the least, each least_record the least, every bit past them zero), every name decoding to UTF-8, every
  *   symbol and the name tables well formed, every region some record's and regions
  *   and countries sorted, unique and well formed (each folded name the fold of its name),
- *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, the populations as
- *   "Populations" says (each of the numbers after the packed values at least T and taken by one record, in
+ *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, the ids and populations as
+ *   "Values stored apart" says (each of the numbers after the packed values at least T and taken by one record, in
  *   record order; the width the smallest section's), and SPATIAL a k-d tree
  *   of every record exactly once (every record inside the box its ancestors' splits at their
  *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it,
@@ -540,7 +550,8 @@
  * (the spellings' texts in NAMES) and version 16 (spatial cells on a fixed grid) and version 17 (no
  * name-and-place tree or near lists) and version 18 (each NEAR_POINTS pivot with its subtree's greatest
  * population bound, no node's top, each point with its cells, lists from 1,500 records) and version 19
- * (no bounds of SPATIAL's inner nodes) are not read by version 20.
+ * (no bounds of SPATIAL's inner nodes) and version 20 (ids at the greatest's width; NEAR_POINTS' population
+ * bounds in 8 bits without populations) are not read by version 21.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -561,7 +572,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 20u
+#define MMS_FORMAT_VERSION 21u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -641,7 +652,7 @@ extern "C" {
    bit: set for longitude. */
 #define MMS_SPATIAL_RECORD_MASK 0x1FFFFFFFu
 #define MMS_SPATIAL_AXIS_LONGITUDE 0x80000000u
-/* NEAR_POINTS: a node with at most this many records is a leaf; a point's population bound's bits. */
+/* NEAR_POINTS: a node with at most this many records is a leaf; a point's population bound's bits (none without populations). */
 #define MMS_NEAR_LEAF_SIZE 8u
 #define MMS_NEAR_BOUND_BITS 8u
 /* NEAR_LISTS: a summarized node has a list when it has more records than this and at most

@@ -425,9 +425,9 @@ private struct _Verifier {
         var tails: [[UInt8]] = [], primary = PrimaryKeys()
         tails.reserveCapacity(layout.recordCount)
         var previous: (key: [UInt8], name: [UInt8], id: UInt32)?
-        var populations: [UInt32] = [], greatestID: UInt32 = 0
-        // The big populations stored apart ("Populations"): the next one a record may take.
-        var nextApart = 0
+        // The populations and ids stored apart ("Values stored apart"): each taken once, in record order.
+        var populations = ApartTakers(index, layout.populationsApart, "population", at: layout.population)
+        var ids = ApartTakers(index, layout.idsApart, "id", at: layout.records)
         // Whether every coordinate is a multiple of ten units: then a greater unit would have held them.
         let unit = layout.record.coordinateUnit
         var tenUnitsHoldEvery = true
@@ -467,39 +467,57 @@ private struct _Verifier {
             tails.append(tail)
             primary.pool.append(contentsOf: key)
             primary.starts.append(primary.pool.count)
-            if layout.hasPopulation {
-                let value = index.packedPopulation(position)
-                let population = index.population(packed: value)
-                if value >= layout.populationThreshold {
-                    guard value - layout.populationThreshold == UInt64(nextApart), population >= layout.populationThreshold else {
-                        throw corrupt(layout.population.byteOffset(position), "record \(position) takes population \(value - layout.populationThreshold) of those stored apart (\(population)); expected number \(nextApart), in record order, and a population of at least \(layout.populationThreshold)")
-                    }
-                    nextApart += 1
-                }
-                populations.append(UInt32(truncatingIfNeeded: population))
-            }
-            greatestID = max(greatestID, record.id)
+            if layout.hasPopulation { try populations.take(index.packedPopulation(position), index.population(packed:), record: position) }
+            try ids.take(index.packedID(ofRecord: position), { index.unpacked($0, layout.idsApart) }, record: position)
         }
-        // Ids at the least width that holds them (at least 1 bit), coordinates in the greatest unit.
-        let idBits = max(1, UInt32.bitWidth - greatestID.leadingZeroBitCount)
+        // Ids and populations at the widths of the smallest sections, coordinates in the greatest unit.
         let header = index.raw.loadUnaligned(as: mms_header.self)
-        guard Int(header.record_id_bits) == idBits else {
-            throw corrupt(MemoryLayout<mms_header>.offset(of: \.record_id_bits)!, "records are packed with \(header.record_id_bits)-bit ids; the greatest id (\(greatestID)) needs \(idBits)")
-        }
+        try ids.checkAllTaken(width: Int(header.record_id_bits), widthAt: MemoryLayout<mms_header>.offset(of: \.record_id_bits)!)
+        if layout.hasPopulation { try populations.checkAllTaken(width: layout.population.width, widthAt: MemoryLayout<mms_header>.offset(of: \.population_bits)!) }
         guard !tenUnitsHoldEvery || UInt32(header.coordinate_exponent) == MMS_MAX_COORDINATE_EXPONENT else {
             throw corrupt(MemoryLayout<mms_header>.offset(of: \.coordinate_exponent)!, "records' coordinates are in units of \(unit)e-7 degree (exponent \(header.coordinate_exponent)), and every one is a multiple of ten of them; the exponent must be the greatest that holds them")
         }
-        // Populations: every one stored apart taken once, at the width of the smallest section ("Populations").
-        if layout.hasPopulation {
-            guard nextApart == layout.populationExceptionCount else {
-                throw corrupt(layout.populationExceptions, "\(layout.populationExceptionCount) populations are stored apart, records take \(nextApart) of them")
+        return (tails, primary)
+    }
+
+    /// A packed field's values stored apart ("Values stored apart"), checked as records take them: each
+    /// value at or above the threshold the next of them, in record order, and itself at least the
+    /// threshold; at the end every one taken, at the width (and count apart) of the smallest section.
+    struct ApartTakers {
+        let index: _IndexBytes, apart: _ValuesApart, what: String, array: _PackedArray
+        var next = 0
+        var values: [UInt32] = []
+
+        init(_ index: _IndexBytes, _ apart: _ValuesApart, _ what: String, at array: _PackedArray) {
+            self.index = index
+            self.apart = apart
+            self.what = what
+            self.array = array
+        }
+
+        /// Record `record`'s packed value `value`, and what it stands for (`unpacked`).
+        mutating func take(_ value: UInt64, _ unpacked: (UInt64) -> UInt64, record: Int) throws(MMSearchError) {
+            let full = unpacked(value)
+            if value >= apart.threshold {
+                guard value - apart.threshold == UInt64(next), full >= apart.threshold else {
+                    throw index.corrupt(array.byteOffset(record), "record \(record) takes \(what) \(value - apart.threshold) of those stored apart (\(full)); expected number \(next), in record order, and \(what) of at least \(apart.threshold)")
+                }
+                next += 1
             }
-            let expected = PackedArrays.populationWidth(populations)
-            guard expected.width == layout.population.width, expected.apart == layout.populationExceptionCount else {
-                throw corrupt(MemoryLayout<mms_header>.offset(of: \.population_bits)!, "populations are packed at \(layout.population.width) bits with \(layout.populationExceptionCount) stored apart; the smallest section is \(expected.width) bits with \(expected.apart)")
+            values.append(UInt32(truncatingIfNeeded: full))
+        }
+
+        /// Every value stored apart taken, and `width` (the header's, at byte `widthAt`) the smallest
+        /// section's.
+        func checkAllTaken(width: Int, widthAt: Int) throws(MMSearchError) {
+            guard next == apart.count else {
+                throw index.corrupt(apart.start, "\(apart.count) \(what)s are stored apart, records take \(next) of them")
+            }
+            let expected = PackedArrays.widthApart(values)
+            guard expected.width == width, expected.apart == apart.count else {
+                throw index.corrupt(widthAt, "\(what)s are packed at \(width) bits with \(apart.count) stored apart; the smallest section is \(expected.width) bits with \(expected.apart)")
             }
         }
-        return (tails, primary)
     }
 
     /// The bits of packed array `array` past its last value, and its MMS_PACKED_TAIL bytes, are zero

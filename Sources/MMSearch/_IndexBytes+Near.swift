@@ -20,14 +20,14 @@ extension _IndexBytes {
         guard record < layout.recordCount else {
             throw corrupt(layout.nearPoints.byteOffset(position), "near point \(position) names record \(record) of \(layout.recordCount)")
         }
-        return NearPoint(record: record, bound: bits(start, at: bit + fields.bound, UInt64(NearBound.unbounded)))
+        return NearPoint(record: record, bound: bits(start, at: bit + fields.bound, fields.boundMask))
     }
 
     /// The population bound of NEAR_POINTS' point at `position` (below the record count: checked by the
     /// caller) alone: what a walk reads of a node before it enters it.
     @inline(__always)
     func nearBound(_ position: Int) -> UInt32 {
-        bits(layout.nearPoints.start, at: position * layout.nearPoints.width + layout.nearPoint.bound, UInt64(NearBound.unbounded))
+        bits(layout.nearPoints.start, at: position * layout.nearPoints.width + layout.nearPoint.bound, layout.nearPoint.boundMask)
     }
 
     /// NEAR_LISTS[index]: its node and its range of TOP, checked to lie inside TOP and be at most

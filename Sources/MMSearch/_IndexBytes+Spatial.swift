@@ -541,15 +541,9 @@ struct _NearestSearch {
         if y.a > x.a * (1 + Self.tieBand) { return false }
         let xDistance = Haversine.km(x.a), yDistance = Haversine.km(y.a)
         if xDistance != yDistance { return xDistance > yDistance }
-        let xId = id(x.record, in: index), yId = id(y.record, in: index)
+        let xId = index.id(ofCheckedRecord: Int(x.record)), yId = index.id(ofCheckedRecord: Int(y.record))
         if xId != yId { return xId > yId }
         return x.record > y.record
-    }
-
-    /// The id of a record already checked to be below the record count.
-    @inline(__always)
-    func id(_ record: UInt32, in index: _IndexBytes) -> UInt32 {
-        index.bits(index.layout.records.start, at: Int(record) * index.layout.records.width, index.layout.record.idMask)
     }
 
     /// What a search tests before entering the node of `frame`: an inner node's bounds (SPATIAL_BOUNDS)

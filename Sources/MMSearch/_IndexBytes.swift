@@ -561,7 +561,7 @@ struct _IndexBytes {
 
     /// The population of record `index`; 0 when the index has none. A packed value at or above the
     /// threshold is the number of one of the big cities' populations after the packed values
-    /// ("Populations"): below their count by construction, so that read needs no check.
+    /// ("Values stored apart"): below their count by construction, so that read needs no check.
     @inline(__always)
     func population(_ index: Int) -> UInt64 {
         guard index >= 0, index < layout.population.count else { return 0 }
@@ -576,12 +576,17 @@ struct _IndexBytes {
         UInt64(bits(layout.population.start, at: index * layout.population.width, layout.population.mask))
     }
 
-    /// The population a value `packedPopulation` read stands for (below 2^width, so one at or above the
-    /// threshold numbers a population stored apart).
+    /// The population a value `packedPopulation` read stands for.
     @inline(__always)
-    func population(packed value: UInt64) -> UInt64 {
-        guard value >= layout.populationThreshold else { return value }
-        return UInt64(raw.loadUnaligned(fromByteOffset: layout.populationExceptions + Int(value - layout.populationThreshold) * MemoryLayout<UInt32>.size, as: UInt32.self))
+    func population(packed value: UInt64) -> UInt64 { unpacked(value, layout.populationsApart) }
+
+    /// The value a packed field's value `value` (below 2^width) stands for: itself below the threshold,
+    /// else the value stored apart it numbers, below their count by construction, so that read needs no
+    /// check ("Values stored apart").
+    @inline(__always)
+    func unpacked(_ value: UInt64, _ apart: _ValuesApart) -> UInt64 {
+        guard value >= apart.threshold else { return value }
+        return UInt64(raw.loadUnaligned(fromByteOffset: apart.start + Int(value - apart.threshold) * MemoryLayout<UInt32>.size, as: UInt32.self))
     }
 
     /// The summary of node `node` (a binary search over SUMMARIES, sorted by node); a node with more
@@ -667,7 +672,7 @@ struct _IndexBytes {
         let start = layout.records.start, bit = index * layout.records.width, fields = layout.record
         let (latitude, longitude) = coordinates(packedCoordinates(ofRecord: index))
         return mms_record(
-            id: bits(start, at: bit, fields.idMask),
+            id: id(ofCheckedRecord: index),
             lat_e7: latitude,
             lon_e7: longitude,
             name_offset: bits(start, at: bit + fields.nameOffset, fields.nameOffsetMask),
@@ -717,7 +722,19 @@ struct _IndexBytes {
     @inline(__always)
     func recordID(_ index: Int) throws(MMSearchError) -> UInt32 {
         try checkRecord(index)
-        return bits(layout.records.start, at: index * layout.records.width, layout.record.idMask)
+        return id(ofCheckedRecord: index)
+    }
+
+    /// Record `index`'s id as RECORDS packs it: the id, or the number of one stored apart.
+    @inline(__always)
+    func packedID(ofRecord index: Int) -> UInt64 {
+        UInt64(bits(layout.records.start, at: index * layout.records.width, layout.record.idMask))
+    }
+
+    /// The id of record `index`, already checked to be below the record count.
+    @inline(__always)
+    func id(ofCheckedRecord index: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: unpacked(packedID(ofRecord: index), layout.idsApart))
     }
 
     /// Whether record `index` has a country code (its number is not 0), read alone without decoding it.

@@ -38,13 +38,12 @@ struct _IndexLayout: Sendable {
     let spellings: _PackedArray
     let alternateNameMask: UInt64
     let population: _PackedArray
-    /// POPULATION's numbers after its packed values ("Populations"): where they start, how many (E), and
-    /// the threshold T = 2^population_bits - E at and above which a packed value is one of them.
-    let populationExceptions: Int
-    let populationExceptionCount: Int
-    let populationThreshold: UInt64
+    /// POPULATION's and RECORDS' ids' greatest values, stored apart after their packed values ("Values
+    /// stored apart").
+    let populationsApart: _ValuesApart
     let records: _PackedArray
     let record: _RecordFields
+    let idsApart: _ValuesApart
     let summaries: _PackedArray
     let summary: _SummaryFields
     let topRanks: _PackedArray
@@ -295,24 +294,29 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.coordinate_exponent), "coordinate exponent \(header.coordinate_exponent), expected at most \(MMS_MAX_COORDINATE_EXPONENT) (a unit of 10^\(header.coordinate_exponent) x 1e-7 degree)")
         }
         let recordsSection = try section(MMS_SECTION_RECORDS)
-        // POPULATION: empty (population_bits 0), or a population a record at population_bits.
+        /// The values stored apart at the end of section `kind` (`range`), after a packed array of
+        /// `count` values of `bytesWidth` bits whose field of `width` bits may number them ("Values stored
+        /// apart"): E uint32_t values, then E itself, the section's last 4 bytes. The section's length is
+        /// exactly the packed array's and 4 x (E + 1), E at most 2^width.
+        func valuesApart(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, bytesWidth: Int, width: Int) throws(MMSearchError) -> _ValuesApart {
+            let packedBytes = PackedArrays.byteCount(count: count, width: bytesWidth), countSize = MemoryLayout<UInt32>.size
+            let apart = range.count >= countSize ? Int(raw.loadUnaligned(fromByteOffset: range.upperBound - countSize, as: UInt32.self)) : 0
+            guard apart <= 1 << width, range.count == packedBytes + countSize * (apart + 1) else {
+                throw corrupt(Self.tableEntryOffset(of: kind),
+                              "the \(Self.name(of: kind)) section is \(range.count) bytes, expected \(packedBytes + countSize * (apart + 1)): \(packedBytes) for \(count) values of \(bytesWidth) bits, then the \(apart) values stored apart (at most \(1 << width)) and their count, 4 bytes each")
+            }
+            return _ValuesApart(start: range.lowerBound + packedBytes, count: apart, threshold: PackedArrays.apartThreshold(width: width, apart: apart))
+        }
+        // POPULATION: empty (population_bits 0), or a population a record at population_bits, then the
+        // populations stored apart.
         let populationSection = try section(MMS_SECTION_POPULATION)
         guard header.population_bits <= MMS_PACKED_MAX_WIDTH, (header.population_bits == 0) == populationSection.isEmpty else {
             throw corrupt(at(\.population_bits), "population width \(header.population_bits) bits with a \(populationSection.count)-byte population section; expected at most \(MMS_PACKED_MAX_WIDTH), and 0 exactly when the section is empty")
         }
         hasPopulation = !populationSection.isEmpty
         population = _PackedArray(start: populationSection.lowerBound, count: hasPopulation ? recordCount : 0, width: Int(header.population_bits))
-        // Then E uint32_t populations and E itself, the section's last 4 bytes: its length exactly the
-        // packed array's and 4 x (E + 1), E at most 2^width.
-        let packedBytes = population.bytes.count, countSize = MemoryLayout<UInt32>.size
-        let apart = populationSection.count >= countSize ? Int(raw.loadUnaligned(fromByteOffset: populationSection.upperBound - countSize, as: UInt32.self)) : 0
-        guard !hasPopulation || (apart <= 1 << Int(header.population_bits) && populationSection.count == packedBytes + countSize * (apart + 1)) else {
-            throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_POPULATION),
-                          "the population section is \(populationSection.count) bytes, expected \(packedBytes + countSize * (apart + 1)): \(packedBytes) for \(recordCount) values of \(header.population_bits) bits, then the \(apart) populations stored apart (at most \(1 << Int(header.population_bits))) and their count, 4 bytes each")
-        }
-        populationExceptions = populationSection.lowerBound + packedBytes
-        populationExceptionCount = hasPopulation ? apart : 0
-        populationThreshold = hasPopulation ? PackedArrays.populationThreshold(width: Int(header.population_bits), apart: populationExceptionCount) : 0
+        populationsApart = hasPopulation ? try valuesApart(MMS_SECTION_POPULATION, populationSection, count: recordCount, bytesWidth: population.width, width: population.width)
+            : _ValuesApart(start: populationSection.lowerBound, count: 0, threshold: .max)
         // An alternate's widths: the least that hold every record number and every name offset; NAMES
         // follows ALTERNATES, so the section is measured once NAMES' length is known.
         let alternatesSection = try section(MMS_SECTION_ALTERNATES)
@@ -324,7 +328,9 @@ struct _IndexLayout: Sendable {
         alternateNameMask = (1 << UInt64(nameOffsetBits)) - 1
         alternates = try packed(MMS_SECTION_ALTERNATES, alternatesSection, count: givenAlternateCount, width: nameOffsetBits)
         record = _RecordFields(idBits: Int(header.record_id_bits), coordinateExponent: Int(header.coordinate_exponent), nameOffsetBits: nameOffsetBits)
-        records = try packed(MMS_SECTION_RECORDS, recordsSection, count: recordCount, width: record.width)
+        // RECORDS: the packed records, then the ids stored apart.
+        idsApart = try valuesApart(MMS_SECTION_RECORDS, recordsSection, count: recordCount, bytesWidth: record.width, width: Int(header.record_id_bits))
+        records = _PackedArray(start: recordsSection.lowerBound, count: recordCount, width: record.width)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
         // RECORD_REGIONS: empty (region_bits 0), or a region a record at the least width whose every bit
         // set is no region's number.
@@ -375,7 +381,7 @@ struct _IndexLayout: Sendable {
         }
         alternateDeltaBits = (alternateDeltas.count - Int(MMS_PACKED_TAIL)) * 8
         alternateDeltaStart = alternateDeltas.lowerBound
-        nearPoint = _NearPointFields(recordBits: recordBits)
+        nearPoint = _NearPointFields(recordBits: recordBits, hasPopulation: hasPopulation)
         nearPoints = try packed(MMS_SECTION_NEAR_POINTS, count: recordCount, width: nearPoint.width)
         (nearListCount, nearLists) = try sizedArray(MMS_SECTION_NEAR_LISTS, elementSize: Self.nearListSize)
         spatialBoundDepth = PackedArrays.spatialBoundDepth(records: recordCount)
@@ -386,6 +392,15 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.file_size), "the sections end at byte \(fileEnd), the file at \(raw.count)")
         }
     }
+}
+
+/// The greatest values of a packed field, stored apart after its packed array as uint32_t ("Values
+/// stored apart" in the format header): `count` (E) of them from byte `start`; a packed value at or
+/// above `threshold` (T = 2^width - E) is the number (value - T) of one of them, so below E.
+struct _ValuesApart: Sendable {
+    let start: Int
+    let count: Int
+    let threshold: UInt64
 }
 
 /// A packed array of the file ("Packed arrays" in the format header): `count` values of `width` bits
@@ -479,16 +494,19 @@ struct _PointFields: Sendable {
     }
 }
 
-/// Where each field of a packed near point lies in its value: record number, population bound.
+/// Where each field of a packed near point lies in its value: record number, population bound (none,
+/// 0 bits, in an index without populations, where every bound is 0).
 struct _NearPointFields: Sendable {
-    let record: Int, bound: Int, recordMask: UInt64
+    let record: Int, bound: Int, recordMask: UInt64, boundMask: UInt64
     let width: Int
 
-    init(recordBits: Int) {
+    init(recordBits: Int, hasPopulation: Bool) {
+        let boundBits = PackedArrays.nearBoundWidth(hasPopulation: hasPopulation)
         record = 0
         bound = record + recordBits
-        width = bound + Int(MMS_NEAR_BOUND_BITS)
+        width = bound + boundBits
         recordMask = (1 << UInt64(recordBits)) - 1
+        boundMask = (1 << UInt64(boundBits)) - 1
     }
 }
 
@@ -510,26 +528,31 @@ package enum PackedArrays {
     /// The least width (at least 1) that holds every number below `count`.
     package static func width(holding count: UInt64) -> Int { max(1, UInt64.bitWidth - (count - min(count, 1)).leadingZeroBitCount) }
 
-    /// POPULATION's width w and its number E of big populations stored apart ("Populations" in the
-    /// format header): for each w, the fewest E such that every population but the E greatest is below
-    /// 2^w - E; of those, the w of the fewest bits (w x count + 32 x E), the least on a tie.
-    package static func populationWidth(_ populations: [UInt32]) -> (width: Int, apart: Int) {
-        let descending = populations.sorted(by: >)
+    /// A field's width w and its number E of values stored apart ("Values stored apart" in the format
+    /// header; POPULATION's populations, RECORDS' ids): for each w, the fewest E such that every value
+    /// but the E greatest is below 2^w - E; of those, the w of the fewest bits (w x count + 32 x E), the
+    /// least on a tie.
+    package static func widthApart(_ values: [UInt32]) -> (width: Int, apart: Int) {
+        let descending = values.sorted(by: >)
         var best = (bits: Int.max, width: 32, apart: 0)
         for width in 1 ... 32 {
             let limit = UInt64(1) << UInt64(width)
             var apart = 0
             while apart < descending.count, UInt64(apart) < limit, UInt64(descending[apart]) >= limit - UInt64(apart) { apart += 1 }
             guard apart == descending.count || UInt64(descending[apart]) < limit - UInt64(apart) else { continue }
-            let bits = populations.count * width + 32 * apart
+            let bits = values.count * width + 32 * apart
             if bits < best.bits { best = (bits, width, apart) }
         }
         return (best.width, best.apart)
     }
 
-    /// POPULATION's threshold T = 2^width - apart: a packed value below it is a population, one at or
-    /// above it the number (value - T) of a population stored apart ("Populations").
-    package static func populationThreshold(width: Int, apart: Int) -> UInt64 { (UInt64(1) << UInt64(width)) - UInt64(apart) }
+    /// The threshold T = 2^width - apart: a packed value below it is the value, one at or above it the
+    /// number (value - T) of a value stored apart ("Values stored apart").
+    package static func apartThreshold(width: Int, apart: Int) -> UInt64 { (UInt64(1) << UInt64(width)) - UInt64(apart) }
+
+    /// A NEAR_POINTS population bound's width: MMS_NEAR_BOUND_BITS, or 0 in an index without
+    /// populations (every population 0, so every bound the code 0).
+    package static func nearBoundWidth(hasPopulation: Bool) -> Int { hasPopulation ? Int(MMS_NEAR_BOUND_BITS) : 0 }
 
     /// A packed entry's width (ENTRIES, TOP) when names are numbered below `nameCount`.
     package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_KIND_BITS) + width(holding: nameCount) }

@@ -319,11 +319,13 @@ public enum IndexBuilder {
 
         // An alternate packed as its name offset (its record in ALTERNATE_BLOCKS); populations as POPULATION's rule packs them.
         let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
-        let populationSection = populations.isEmpty ? nil : PopulationsBuilder(populations: populations)
-        let populationBits = populationSection?.width ?? 0
-        // A record packed field by field ("Packed arrays"): id, biased coordinates in the greatest unit
-        // that holds every one (the list's six decimals: 1e-6 degree), name offset, country number.
-        let recordIdBits = max(1, UInt32.bitWidth - (recordEntries.map(\.id).max() ?? 0).leadingZeroBitCount)
+        let populationsApart = populations.isEmpty ? nil : ValuesApart(populations)
+        let populationBits = populationsApart?.width ?? 0
+        // A record packed field by field ("Packed arrays"): id (the greatest stored apart), biased
+        // coordinates in the greatest unit that holds every one (the list's six decimals: 1e-6 degree),
+        // name offset, country number.
+        let idsApart = ValuesApart(recordEntries.map(\.id))
+        let recordIdBits = idsApart.width
         var coordinateExponent = 0
         while UInt32(coordinateExponent) < MMS_MAX_COORDINATE_EXPONENT {
             let tenUnits = Int32(PackedArrays.coordinateUnit(exponent: coordinateExponent + 1))
@@ -358,17 +360,21 @@ public enum IndexBuilder {
         }
         writer.place(MMS_SECTION_TOP, packed: packed(summaries.top), width: entryBits)
         writer.place(MMS_SECTION_TOP_RANKS, packed: summaries.topRanks.map(UInt32.init), width: Int(MMS_TOP_RANK_BITS))
-        writer.place(MMS_SECTION_RECORDS, packed: recordEntries.count, widths: recordWidths) { position, field in
+        writer.place(MMS_SECTION_RECORDS, packed: recordEntries.count, widths: recordWidths, then: idsApart.tail) { position, field in
             let record = recordEntries[position]
             switch field {
-            case 0: return record.id
+            case 0: return idsApart.packed[position]
             case 1: return UInt32(Int64(latitude(record.lat_e7)) / coordinateUnit)
             case 2: return UInt32(Int64(longitude(record.lon_e7)) / coordinateUnit)
             case 3: return record.name_offset
             default: return PackedArrays.countryNumber(record.country)! // checked above
             }
         }
-        writer.place(MMS_SECTION_POPULATION, populationSection?.bytes ?? [])
+        if let populationsApart {
+            writer.place(MMS_SECTION_POPULATION, packed: populationsApart.packed, width: populationsApart.width, then: populationsApart.tail)
+        } else {
+            writer.place(MMS_SECTION_POPULATION, [UInt8]())
+        }
         writer.place(MMS_SECTION_ALTERNATES, packed: givenCount, widths: [nameOffsetBits]) { position, _ in alternates[position].name_offset }
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, packed: idOrder, width: recordBits)
@@ -403,8 +409,8 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_COUNTRY_PAGES, summaries.countryPages)
         writer.place(MMS_SECTION_ALTERNATE_BLOCKS, alternateBlocks.blocks)
         writer.place(MMS_SECTION_ALTERNATE_DELTAS, alternateBlocks.deltas)
-        // A near point: its record number and its population bound.
-        writer.place(MMS_SECTION_NEAR_POINTS, packed: nearPoints.count, widths: [recordBits, Int(MMS_NEAR_BOUND_BITS)]) { position, field in
+        // A near point: its record number and its population bound (none without populations: all 0).
+        writer.place(MMS_SECTION_NEAR_POINTS, packed: nearPoints.count, widths: [recordBits, PackedArrays.nearBoundWidth(hasPopulation: populationBits > 0)]) { position, field in
             let point = nearPoints[position]
             return [point.record, point.bound][field]
         }

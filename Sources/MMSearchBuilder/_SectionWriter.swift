@@ -58,20 +58,21 @@ struct _SectionWriter {
 
     /// Appends `values` as the packed array section `kind`, `width` bits each ("Packed arrays" in the
     /// format header): least significant bit first, zero bits to the byte, then the zero tail.
-    mutating func place(_ kind: mms_section_kind, packed values: [UInt32], width: Int) {
-        place(kind, packed: values.count, widths: [width]) { value, _ in values[value] }
+    mutating func place(_ kind: mms_section_kind, packed values: [UInt32], width: Int, then after: [UInt8] = []) {
+        place(kind, packed: values.count, widths: [width], then: after) { value, _ in values[value] }
     }
 
     /// Appends `count` values of the fields `widths` as the packed array section `kind`: value i's
-    /// field f is `field(i, f)`, the fields one after another from the value's first bit.
-    mutating func place(_ kind: mms_section_kind, packed count: Int, widths: [Int], _ field: (Int, Int) -> UInt32) {
+    /// field f is `field(i, f)`, the fields one after another from the value's first bit; then `after`
+    /// (the values stored apart, `ValuesApart.tail`, in POPULATION and RECORDS).
+    mutating func place(_ kind: mms_section_kind, packed count: Int, widths: [Int], then after: [UInt8] = [], _ field: (Int, Int) -> UInt32) {
         var bits = BitWriter()
         for value in 0 ..< count {
             for (number, width) in widths.enumerated() { bits.append(UInt64(field(value, number)), width: width) }
         }
         let bytes = bits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
         precondition(bytes.count == PackedArrays.byteCount(count: count, width: widths.reduce(0, +)))
-        place(kind, bytes)
+        place(kind, bytes + after)
     }
 
     /// The whole file: header (with checksum) followed by the sections.

@@ -238,27 +238,36 @@ struct IndexFile {
     /// Where CHILDREN's wide blocks' counts start: after its blocks.
     var wideChildCounts: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
 
-    /// POPULATION's big populations, after its packed values and their tail ("Populations" in the
-    /// format header), 4 bytes each; their count follows them, the section's last 4 bytes.
-    var populationsApart: Range<Int> {
-        let section = section(MMS_SECTION_POPULATION)
+    /// The values stored apart after packed array `kind`'s values and their tail (POPULATION's big
+    /// populations, RECORDS' big ids: "Values stored apart" in the format header), 4 bytes each; their
+    /// count follows them, the section's last 4 bytes.
+    func valuesApart(_ kind: mms_section_kind) -> Range<Int> {
+        let section = section(kind)
         guard !section.isEmpty else { return section }
-        let packedEnd = section.lowerBound + (recordCount * packedWidth(MMS_SECTION_POPULATION) + 7) / 8 + Int(MMS_PACKED_TAIL)
+        let width = IndexFormat.packed(kind)!.fields.map { packedWidth(kind, field: $0.name) }.reduce(0, +)
+        let packedEnd = section.lowerBound + (recordCount * width + 7) / 8 + Int(MMS_PACKED_TAIL)
         return packedEnd ..< section.upperBound - 4
     }
 
-    /// POPULATION's threshold, 2^width - (the populations apart): a packed value at or above it numbers
-    /// one of those.
-    var populationThreshold: UInt64 { (UInt64(1) << UInt64(packedWidth(MMS_SECTION_POPULATION))) - UInt64(populationsApart.count / 4) }
+    /// The threshold of `kind`'s values apart, 2^width - (their count), the width its first field's: a
+    /// packed value at or above it numbers one of them.
+    func apartThreshold(_ kind: mms_section_kind) -> UInt64 { (UInt64(1) << UInt64(packedWidth(kind))) - UInt64(valuesApart(kind).count / 4) }
 
-    /// Record `record`'s population as "Populations" defines it: its packed value when below the
-    /// threshold, else the one of the populations apart it numbers.
-    func population(ofRecord record: Int) -> UInt64 {
-        guard count(of: MMS_SECTION_POPULATION) > 0 else { return 0 }
-        let value = packedValue(MMS_SECTION_POPULATION, record), threshold = populationThreshold
+    /// Record `record`'s value of `kind`'s first field as "Values stored apart" defines it: its packed
+    /// value when below the threshold, else the one of the values apart it numbers.
+    func valueApart(_ kind: mms_section_kind, ofRecord record: Int) -> UInt64 {
+        let value = packedValue(kind, record, field: IndexFormat.packed(kind)!.fields[0].name), threshold = apartThreshold(kind)
         guard value >= threshold else { return value }
-        return load(at: populationsApart.lowerBound + Int(value - threshold) * 4, width: 4)
+        return load(at: valuesApart(kind).lowerBound + Int(value - threshold) * 4, width: 4)
     }
+
+    /// Record `record`'s population; 0 in an index without populations.
+    func population(ofRecord record: Int) -> UInt64 {
+        count(of: MMS_SECTION_POPULATION) > 0 ? valueApart(MMS_SECTION_POPULATION, ofRecord: record) : 0
+    }
+
+    /// Record `record`'s id.
+    func id(ofRecord record: Int) -> UInt64 { valueApart(MMS_SECTION_RECORDS, ofRecord: record) }
 
     /// How many child blocks are wide (have their counts as bytes, between the blocks and the deltas).
     var wideChildCountCount: Int { headerValue("wide_child_block_count") }

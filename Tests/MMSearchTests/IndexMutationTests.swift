@@ -26,11 +26,13 @@ import Testing
         var records: [SourceRecord] = []
         func word() -> String { syllableWord(&random) }
         func add(_ name: String, _ country: String, alternates: [String] = [], population: UInt32 = 0, region: String? = nil) {
-            let id = UInt32(records.count)
+            let number = UInt32(records.count)
+            // Ids are the records' numbers but two far greater, as a list's newest are: RECORDS stores those apart.
+            let id = Self.bigIdNumbers.contains(number) ? Self.bigIdBase + number : number
             // Most records have a region of their country (one of three), as a dump row gives them.
-            let code = region ?? (id % 4 == 3 ? nil : ["TX", "01", "ZH", "ENG"][Int(id) % 4 == 0 ? Int(id / 4) % 4 : Int(id) % 3])
-            records.append(SourceRecord(id: id, name: Array(name.utf8), country: Array(country.utf8), latitudeE7: Int32(id) * 1000,
-                                        longitudeE7: -Int32(id), alternateNames: alternates.map { Array($0.utf8) }, population: population,
+            let code = region ?? (number % 4 == 3 ? nil : ["TX", "01", "ZH", "ENG"][Int(number) % 4 == 0 ? Int(number / 4) % 4 : Int(number) % 3])
+            records.append(SourceRecord(id: id, name: Array(name.utf8), country: Array(country.utf8), latitudeE7: Int32(number) * 1000,
+                                        longitudeE7: -Int32(number), alternateNames: alternates.map { Array($0.utf8) }, population: population,
                                         admin1: code.map { Admin1Key(country: Array(country.utf8), code: Array($0.utf8)) }))
         }
         for number in 0 ..< 230 {
@@ -174,7 +176,10 @@ import Testing
     static let askedQueries = FullTests.enabled ? queries
         : ["", "lon", "mü", "santa", "al, us", String(repeating: "a", count: 1000), "munchen, bayern, d", "mnchen", "muncheen bay", "san, lone star", "mnchen, d", "san "]
     static let askedCombinations = FullTests.enabled ? combinations : [(match: MatchMode.words, order: ResultOrder.rank), (.name, .name)]
-    static let lookedUpIds: [UInt32] = [0, 1, 150, 231, 999, 100_000]
+    static let lookedUpIds: [UInt32] = [0, 1, 150, 231, 999, 100_000] + bigIdNumbers.map { bigIdBase + $0 }
+    /// The full fixture's records whose ids are far greater than the rest (bigIdBase + their number).
+    static let bigIdNumbers: Set<UInt32> = [7, 190]
+    static let bigIdBase: UInt32 = 3_000_000_000
     /// Points asked for their nearest cities: near the fixtures' records (along 0°), a pole, across the 180th meridian.
     static let nearPoints: [GeoPoint] = [(0, 0), (0.02, -0.00001), (90, 0), (-10, 179.9)].map { try! GeoPoint(latitude: $0.0, longitude: $0.1) }
 
@@ -461,11 +466,11 @@ import Testing
         var random = SeededRandom(seed: 23 + UInt64(kindNumber))
         let offsets = ranges.flatMap { $0 }
         // In PLACE_NAMES, the countries' and regions' other names are content (`IndexFile.contentTexts`); so
-        // are the alternates' records, in ALTERNATE_DELTAS' stream, and the big populations POPULATION
-        // stores after its packed values.
+        // are the alternates' records, in ALTERNATE_DELTAS' stream, and the big populations and ids
+        // POPULATION and RECORDS store after their packed values.
         let contentTexts = kind == MMS_SECTION_PLACE_NAMES ? fixture.file.contentTexts
             : kind == MMS_SECTION_ALTERNATE_DELTAS ? [fixture.file.alternateDeltaStream]
-            : kind == MMS_SECTION_POPULATION ? [fixture.file.populationsApart] : []
+            : kind == MMS_SECTION_POPULATION || kind == MMS_SECTION_RECORDS ? [fixture.file.valuesApart(kind)] : []
         // Each flip exercises the file twice (about 10 ms in a debug build): a third of them in the quick run.
         let flips = fixtureName == "full" ? FullTests.count(quick: 10, full: 30) : FullTests.count(quick: 5, full: 15)
         for _ in 0 ..< min(flips, offsets.count * 2) {
@@ -859,12 +864,12 @@ import Testing
         Self.expectRefused(cases)
     }
 
-    /// POPULATION's big populations damaged ("Populations"): one set below the threshold (it should be
+    /// POPULATION's big populations damaged ("Values stored apart"): one set below the threshold (it should be
     /// packed in place), and a record's packed value moved to another of them (one taken twice, or out
     /// of record order). A search throws or answers right, and verify refuses every one.
     @Test func populationsApartDamaged() {
         let file = Self.full.file
-        let apart = file.populationsApart, threshold = file.populationThreshold
+        let apart = file.valuesApart(MMS_SECTION_POPULATION), threshold = file.apartThreshold(MMS_SECTION_POPULATION)
         let takers = (0 ..< file.recordCount).filter { file.packedValue(MMS_SECTION_POPULATION, $0) >= threshold }
         #expect(apart.count / 4 >= 2 && takers.count == apart.count / 4, "\(apart.count / 4) populations apart, \(takers.count) records taking them")
         guard takers.count >= 2 else { return }
@@ -872,6 +877,24 @@ import Testing
         cases.append(Self.damaged("the first population apart set below the threshold") { $0.store(threshold - 1, at: apart.lowerBound, width: 4) })
         cases.append(Self.damaged("the second taker of a population apart takes the first's") { $0.storePacked(threshold, MMS_SECTION_POPULATION, takers[1]) })
         cases.append(Self.damaged("the first taker takes the last one") { $0.storePacked(threshold + UInt64(takers.count - 1), MMS_SECTION_POPULATION, takers[0]) })
+        Self.expectRefused(cases)
+    }
+
+    /// RECORDS' big ids damaged ("Values stored apart"), as POPULATION's are above: one set below the
+    /// threshold, a record's packed id moved to another of them. Nothing reads out of bounds, a search
+    /// throws or answers right, and verify refuses every one.
+    @Test func idsApartDamaged() {
+        let file = Self.full.file
+        let apart = file.valuesApart(MMS_SECTION_RECORDS), threshold = file.apartThreshold(MMS_SECTION_RECORDS)
+        let takers = (0 ..< file.recordCount).filter { file.packedValue(MMS_SECTION_RECORDS, $0, field: "id") >= threshold }
+        #expect(apart.count / 4 == Self.bigIdNumbers.count && takers.count == apart.count / 4, "\(apart.count / 4) ids apart, \(takers.count) records taking them")
+        #expect(takers.allSatisfy { file.id(ofRecord: $0) >= UInt64(Self.bigIdBase) })
+        guard takers.count >= 2 else { return }
+        var cases: [(what: String, outcome: Outcome)] = []
+        cases.append(Self.damaged("the first id apart set below the threshold") { $0.store(threshold - 1, at: apart.lowerBound, width: 4) })
+        cases.append(Self.damaged("the second taker of an id apart takes the first's") { $0.storePacked(threshold, MMS_SECTION_RECORDS, takers[1], field: "id") })
+        cases.append(Self.damaged("the first taker takes the last one") { $0.storePacked(threshold + UInt64(takers.count - 1), MMS_SECTION_RECORDS, takers[0], field: "id") })
+        cases.append(Self.damaged("the count of ids apart one more") { $0.store(UInt64(takers.count + 1), at: apart.upperBound, width: 4) })
         Self.expectRefused(cases)
     }
 

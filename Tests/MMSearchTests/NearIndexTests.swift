@@ -93,6 +93,28 @@ import Testing
         #expect(moved * 2 > fast.keys.filter { $0.hasPrefix("s near") }.count, "\(moved) pages near a point differ from the plain one")
     }
 
+    /// The same records without populations (a list alone): NEAR_POINTS holds each point's record
+    /// number alone, its bound in 0 bits (every one is 0, format 21), and the pages are still the scans'.
+    @Test func withoutPopulationsPointsHoldNoBound() throws {
+        let records = Self.records.map { record in
+            var record = record
+            record.population = 0
+            return record
+        }
+        let bytes = try IndexBuilder.makeIndex(records: records, source: SourceDescription(name: "near.json", size: 0, checksum: 0, builtAt: 0)).bytes
+        let file = IndexFile(bytes), withPopulations = IndexFile(Self.bytes)
+        let recordBits = file.headerValue("record_bits")
+        #expect(file.section(MMS_SECTION_NEAR_POINTS).count == PackedArrays.byteCount(count: records.count, width: recordBits))
+        #expect(withPopulations.section(MMS_SECTION_NEAR_POINTS).count == PackedArrays.byteCount(count: records.count, width: recordBits + Int(MMS_NEAR_BOUND_BITS)))
+        let index = try CityIndex(bytes: Data(bytes), path: "near-unpopulated.mms")
+        try index.verify()
+        let fast = Self.answers(index, points: Self.points.prefix(12)), naive = Self.answers(index, naive: true, points: Self.points.prefix(12))
+        #expect(fast.count == naive.count && !fast.values.contains { $0 == nil })
+        for (key, cities) in fast {
+            #expect(cities == naive[key]!, "\(key)")
+        }
+    }
+
     /// Bytes flipped in NEAR_POINTS' values, NEAR_LISTS and the lists' entries and ranks in TOP and
     /// TOP_RANKS (the checksum fixed up): verify refuses every one, and no search traps (a damaged
     /// bound or cell may change a page, as SPATIAL's cells may; verify is what finds it).

@@ -51,6 +51,29 @@ import Testing
         #expect(try american.cities(in: 0 ..< american.count).map(\.id) == [2])
     }
 
+    /// Ids at the width of the smallest section, the few greatest stored apart ("Values stored apart",
+    /// format 21), as the list's 3 ids of 2^23 or more among 209,579: each id reads back, by its record
+    /// and by `cities(id:)`, the greatest possible too; with none far greater, none is stored apart.
+    @Test(arguments: [
+        ([UInt32](1 ... 60) + [102_908_597, 71_296_900, UInt32.max], 6, 3), // 6 bits, 3 apart
+        ([UInt32](1 ... 20) + [40], 6, 0),                                  // 6 bits: 40 apart at 5 bits costs more
+        ([UInt32](1 ... 60) + [63, 1000], 6, 2),                            // 63 is at the threshold 2^6 - 2
+    ])
+    func idsAtTheSmallestSection(ids: [UInt32], width: Int, apart: Int) throws {
+        let records = ids.enumerated().map { Self.record($1, "Place \($0)", "UA", 0, 0) }
+        let bytes = try IndexBuilder.makeIndex(records: records, source: Self.source).bytes
+        let file = IndexFile(bytes)
+        #expect(PackedArrays.widthApart(ids) == (width, apart))
+        #expect(file.headerValue("record_id_bits") == width && file.valuesApart(MMS_SECTION_RECORDS).count == 4 * apart)
+        #expect((0 ..< file.recordCount).map { UInt32(file.id(ofRecord: $0)) }.sorted() == ids.sorted())
+        let index = try CityIndex(bytes: Data(bytes))
+        try index.verify()
+        for (number, id) in ids.enumerated() {
+            #expect(try index.cities(id: id).map(\.name) == ["Place \(number)"])
+        }
+        #expect(try index.search("place").cities(in: 0 ..< ids.count).map(\.id).sorted() == ids.sorted())
+    }
+
     /// A code that is not two digits or ASCII letters is refused by name, before anything is written.
     @Test(arguments: ["U", "USA", "u!", "É1", " A"])
     func otherCountryCodesAreRefused(code: String) {

@@ -35,7 +35,7 @@ import Testing
                 let point = GeoPoint(Coordinate(latitudeE7: file.coordinate(MMS_SECTION_RECORDS, number, longitude: false),
                                                 longitudeE7: file.coordinate(MMS_SECTION_RECORDS, number, longitude: true)))
                 let country = file.countryCode(ofRecord: number)
-                ids.append(UInt32(file.packedValue(MMS_SECTION_RECORDS, number, field: "id")))
+                ids.append(UInt32(file.id(ofRecord: number)))
                 points.append(point)
                 degrees.append(point.latitude)
                 degrees.append(point.longitude)

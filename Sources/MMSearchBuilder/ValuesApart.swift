@@ -1,0 +1,37 @@
+import CMMSearchFormat
+import MMSearch
+
+/// A packed field's values with the greatest few stored apart (`include/mmsearch_format.h`, "Values
+/// stored apart"): POPULATION's populations and RECORDS' ids. A few values are far greater than the
+/// rest (the biggest cities' populations; the newest ids), so a width that holds the rest and 4 bytes
+/// for each of those take less than the greatest's width for every value.
+struct ValuesApart {
+    /// w: the field's width.
+    let width: Int
+    /// Each value as its field holds it: the value below the threshold T = 2^w - E, else T plus its
+    /// number among those stored apart (in the values' order).
+    let packed: [UInt32]
+    /// What follows the packed array in its section: the E values stored apart, then E, 4 bytes each.
+    let tail: [UInt8]
+
+    init(_ values: [UInt32]) {
+        let (width, apart) = PackedArrays.widthApart(values)
+        let threshold = PackedArrays.apartThreshold(width: width, apart: apart)
+        var packed: [UInt32] = [], big: [UInt32] = []
+        packed.reserveCapacity(values.count)
+        for value in values {
+            if UInt64(value) < threshold {
+                packed.append(value)
+            } else {
+                packed.append(UInt32(threshold + UInt64(big.count))) // below 2^width <= 2^32
+                big.append(value)
+            }
+        }
+        precondition(big.count == apart)
+        var tail: [UInt8] = []
+        for value in big + [UInt32(apart)] { withUnsafeBytes(of: value.littleEndian) { tail.append(contentsOf: $0) } }
+        self.width = width
+        self.packed = packed
+        self.tail = tail
+    }
+}
