@@ -84,9 +84,11 @@
  *                                                         inner node of SPATIAL's tree's first depths
  *                                                         lie, in its box (see "Bounds" in "The
  *                                                         spatial index")
+ *   sections[RECORD_COUNTRIES] mms_record_country[]      the country codes the records hold, as given
+ *                                                         (see "Records' countries")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
- * 8; padding belongs to no section, and the file ends where the SPATIAL_BOUNDS section ends.
+ * 8; padding belongs to no section, and the file ends where the RECORD_COUNTRIES section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Names and keys (shared/peers/rank.py is the normative definition; fold() is shared/peers/fold.py,
@@ -346,6 +348,17 @@
  * than the greatest's 27 (0.10 MB). A read costs one comparison more (and one load for the few).
  *
  * ---------------------------------------------------------------------------------------------------
+ * Records' countries. RECORD_COUNTRIES holds one mms_record_country for each country code some
+ * record has, as given (two digits or ASCII letters; "us" and "US" are two codes: a record's code
+ * reads back as it was given, while COUNTRY_RUNS, which filters compare, upper-cases them), strictly
+ * sorted by its two bytes. A record's country field is 0 for none, else 1 + its code's number there,
+ * in country_bits = bits of (the codes + 1): 8 bits for the list's 246 codes, where the code's own two
+ * base-62 digits took 12 (0.10 MB less on every index with the list, for 2 bytes a code).
+ * Why not a record's region among its country's regions too (7 bits instead of 12 on the README's
+ * index): a region is joined by the dump row's country, which for 10 of the list's records is not the
+ * list's (GB records in Cyprus' regions, IL in Palestine's), so those would need a third way.
+ *
+ * ---------------------------------------------------------------------------------------------------
  * Spellings. A record's generated spellings (rank.py's "Spellings": "St Paul" for "Saint Paul", "Winston
  * Salem" for "Winston-Salem") are not stored as text: each is one of six forms (mms_spelling_form) of
  * one of the record's names as rank.py keeps it (the first text given of each fold, which NAMES holds
@@ -436,9 +449,8 @@
  *   (lat_e7 + MMS_LATITUDE_BIAS) / unit in bits of 2 * MMS_LATITUDE_BIAS / unit, its longitude as
  *   (lon_e7 + MMS_LONGITUDE_BIAS) / unit in bits of 2 * MMS_LONGITUDE_BIAS / unit, where unit =
  *   10^coordinate_exponent (the coordinates are whole multiples of it, see mms_record), its
- *   name_offset in name_offset_bits, and its country in MMS_COUNTRY_BITS: 0 for none, else
- *   1 + 62 * digit(country[0]) + digit(country[1]), a digit 0-9 for '0'-'9', 10-35 for 'A'-'Z' and
- *   36-61 for 'a'-'z';
+ *   name_offset in name_offset_bits, and its country in country_bits = bits of (RECORD_COUNTRIES'
+ *   count + 1): 0 for none, else 1 + its code's number in RECORD_COUNTRIES;
  *   SPATIAL: a point is its lat_cell, then its lon_cell, each in MMS_SPATIAL_CELL_BITS (see "The
  *   spatial index"), then its record number in record_bits, then its axis bit (MMS_SPATIAL_AXIS_BITS);
  *   NEAR_POINTS: a point is its record number in record_bits, then its population bound in
@@ -461,7 +473,8 @@
  * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 23 bits an
  * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 115 bits a record instead of 160 (135 at version 10, 119 at version 20), 43
  * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 5 bits a first
- * page's rank instead of 8, 12 bits a record's region instead of 16.
+ * page's rank instead of 8, 12 bits a record's region instead of 16, 8 bits its country instead of 16
+ * (12 at version 20).
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
@@ -473,7 +486,7 @@
  *   from 1 to 32 (verify checks that it is the smallest section's) and coordinate_exponent at most
  *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
- *   at the first multiple of 8 after the one before, the file ending where SPATIAL_BOUNDS ends), and each
+ *   at the first multiple of 8 after the one before, the file ending where RECORD_COUNTRIES ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
  *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
  *   MMS_PACKED_TAIL bytes of deltas; RECORDS: record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
@@ -481,7 +494,8 @@
  *   2^population_bits; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
- *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page); ALTERNATE_BLOCKS:
+ *   MMS_MAX_NAME_TABLES of them; COUNTRY_PAGES: a multiple of sizeof(mms_country_page); RECORD_COUNTRIES:
+ *   a multiple of sizeof(mms_record_country), at most MMS_MAX_RECORD_COUNTRIES of them; ALTERNATE_BLOCKS:
  *   alternate_block_count blocks; ALTERNATE_DELTAS: at least MMS_PACKED_TAIL bytes; NEAR_POINTS:
  *   record_count points; NEAR_LISTS: a multiple of sizeof(mms_near_list); SPATIAL_BOUNDS:
  *   spatial_bound_count(record_count) bounds); node_count >= 1;
@@ -510,11 +524,12 @@
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
  *   summaries exactly where they belong with the right counts, pages and page ranks, records in order
  *   (each one's packed coordinates at most 180 and 360 degrees in their unit, that unit the greatest,
- *   its country number below MMS_COUNTRY_VALUES), the id
+ *   its country number at most RECORD_COUNTRIES' count), the id
  *   order a sorted permutation, alternates sorted by record (their blocks and deltas as "Alternates'
  *   records" says: each width the least, each least_record the least, every bit past them zero), every name decoding to UTF-8, every
  *   symbol and the name tables well formed, every region some record's and regions
- *   and countries sorted, unique and well formed (each folded name the fold of its name),
+ *   and countries sorted, unique and well formed (each folded name the fold of its name), the record
+ *   countries sorted, unique, each two digits or ASCII letters and some record's,
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, the ids and populations as
  *   "Values stored apart" says (each of the numbers after the packed values at least T and taken by one record, in
  *   record order; the width the smallest section's), and SPATIAL a k-d tree
@@ -551,7 +566,8 @@
  * name-and-place tree or near lists) and version 18 (each NEAR_POINTS pivot with its subtree's greatest
  * population bound, no node's top, each point with its cells, lists from 1,500 records) and version 19
  * (no bounds of SPATIAL's inner nodes) and version 20 (ids at the greatest's width; NEAR_POINTS' population
- * bounds in 8 bits without populations) are not read by version 21.
+ * bounds in 8 bits without populations; a record's country as its code's two base-62 digits) are
+ * not read by version 21.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -633,13 +649,12 @@ extern "C" {
 #define MMS_SPATIAL_LEAF_SIZE 8u
 /* RECORDS and SPATIAL: what is added to a coordinate to make it unsigned (+-90 and +-180 degrees at
    MMS_COORDINATE_SCALE: 0 to 1.8e9 and 3.6e9). RECORDS: the greatest coordinate_exponent (a unit of
-   10^7 x 1e-7 degree is a whole degree); a country code's bits and its values (none, and the 62 x 62
-   codes of two digits or ASCII letters). */
+   10^7 x 1e-7 degree is a whole degree). */
 #define MMS_LATITUDE_BIAS 900000000
 #define MMS_LONGITUDE_BIAS 1800000000u
 #define MMS_MAX_COORDINATE_EXPONENT 7u
-#define MMS_COUNTRY_BITS 12u
-#define MMS_COUNTRY_VALUES 3845u
+/* RECORD_COUNTRIES: at most this many codes, every pair of two digits or ASCII letters (62 x 62). */
+#define MMS_MAX_RECORD_COUNTRIES 3844u
 /* SPATIAL: a point's axis bit, packed after its record number. */
 #define MMS_SPATIAL_AXIS_BITS 1u
 /* SPATIAL: a point's cell on each axis, its row (or column) of the 2^this its node's box is cut in. */
@@ -732,7 +747,8 @@ typedef enum mms_section_kind {
     MMS_SECTION_NEAR_POINTS = 28,
     MMS_SECTION_NEAR_LISTS = 29,
     MMS_SECTION_SPATIAL_BOUNDS = 30,
-    MMS_SECTION_COUNT = 31
+    MMS_SECTION_RECORD_COUNTRIES = 31,
+    MMS_SECTION_COUNT = 32
 } mms_section_kind;
 
 /*
@@ -978,6 +994,15 @@ typedef struct mms_spatial_bounds {
 } mms_spatial_bounds;
 
 /*
+ * A country code some record has (RECORD_COUNTRIES; see "Records' countries"). Invariants: code two
+ * digits or ASCII letters, as the records give it; codes strictly sorted by their two bytes, each some
+ * record's. No padding: 2 bytes, 1-aligned.
+ */
+typedef struct mms_record_country {
+    uint8_t code[2]; /* the code, as given ("US", "us", "00") */
+} mms_record_country;
+
+/*
  * One country's entries (COUNTRY_RUNS; see "Country entries"). Invariants: runs strictly sorted by
  * code (as two bytes); code not 0 0 and without a lower-case ASCII letter; position_count >= 1;
  * block_count = ceil(position_count / MMS_ENTRY_BLOCK_SIZE); block_first = the run before's
@@ -1124,7 +1149,7 @@ _Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits
 _Static_assert(offsetof(mms_header, reserved) == 107, "mms_header.reserved");
 _Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count: the section table starts 8-aligned after it");
 _Static_assert(offsetof(mms_header, sections) == 112, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 560 bytes");
+_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 624 bytes");
 
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");
@@ -1210,7 +1235,6 @@ _Static_assert(MMS_SPATIAL_RECORD_MASK + 1 == 1u << 29, "SPATIAL record numbers 
 _Static_assert((MMS_SPATIAL_AXIS_LONGITUDE & MMS_SPATIAL_RECORD_MASK) == 0, "the axis bit is no record bit");
 _Static_assert(2ull * MMS_LONGITUDE_BIAS < (1ull << MMS_PACKED_MAX_WIDTH), "a biased coordinate fits a packed field at unit 1");
 _Static_assert(MMS_LATITUDE_BIAS == 90 * MMS_COORDINATE_SCALE && MMS_LONGITUDE_BIAS == 180u * MMS_COORDINATE_SCALE, "the biases are +-90 and +-180 degrees");
-_Static_assert(MMS_COUNTRY_VALUES == 1 + 62 * 62 && MMS_COUNTRY_VALUES <= (1u << MMS_COUNTRY_BITS), "no country, or two of 62 characters, in a code's bits");
 _Static_assert(MMS_SPATIAL_CELL_BITS >= 1 && MMS_SPATIAL_CELL_BITS <= 16, "a cell number fits 16 bits, and a cell's offset in a box (below 2^16 steps of at most 2^32 >> MMS_SPATIAL_CELL_BITS + 1 units) 64 bits");
 _Static_assert(sizeof(mms_spatial_point) == 12, "mms_spatial_point is 12 bytes");
 _Static_assert(offsetof(mms_spatial_point, lat_cell) == 0, "mms_spatial_point.lat_cell");
@@ -1219,6 +1243,8 @@ _Static_assert(offsetof(mms_spatial_point, record_axis) == 8, "mms_spatial_point
 _Static_assert(MMS_SPATIAL_BOUND_BITS == 8, "a node's bound on an edge is one byte of mms_spatial_bounds");
 _Static_assert(MMS_SPATIAL_BOUND_DEPTH >= 1 && MMS_SPATIAL_BOUND_DEPTH <= 28, "node numbers below 2^MMS_SPATIAL_BOUND_DEPTH fit an int32_t, as a reader holds them");
 _Static_assert(sizeof(mms_spatial_bounds) == 4, "mms_spatial_bounds is 4 bytes");
+_Static_assert(sizeof(mms_record_country) == 2, "mms_record_country is 2 bytes");
+_Static_assert(offsetof(mms_record_country, code) == 0, "mms_record_country.code");
 _Static_assert(offsetof(mms_spatial_bounds, south) == 0, "mms_spatial_bounds.south");
 _Static_assert(offsetof(mms_spatial_bounds, north) == 1, "mms_spatial_bounds.north");
 _Static_assert(offsetof(mms_spatial_bounds, west) == 2, "mms_spatial_bounds.west");
@@ -1274,6 +1300,7 @@ enum {
     MMS_QUALIFIER_NAME_SIZE = sizeof(mms_qualifier_name),
     MMS_SPATIAL_POINT_SIZE = sizeof(mms_spatial_point),
     MMS_SPATIAL_BOUNDS_SIZE = sizeof(mms_spatial_bounds),
+    MMS_RECORD_COUNTRY_SIZE = sizeof(mms_record_country),
     MMS_COUNTRY_RUN_SIZE = sizeof(mms_country_run),
     MMS_COUNTRY_PAGE_SIZE = sizeof(mms_country_page),
     MMS_NEAR_LIST_SIZE = sizeof(mms_near_list),

@@ -91,13 +91,33 @@ def width(count):
 
 rows = []  # (part, what, floor bits, index bytes, index sections)
 
-# RECORDS' fields ("Packed arrays" in include/mmsearch_format.h): the id, the coordinates, the display
-# name's offset in NAMES and the country (MMS_COUNTRY_BITS), each record at the same width; the
-# coordinates' width is what the others leave of the record's (their unit is not in `info`).
+def width_apart(values):
+    """A field's width and its values stored apart ("Values stored apart" in include/mmsearch_format.h):
+    the width w and count E of the fewest bits, w x count + 32 x E, every value but the E greatest below
+    2^w - E."""
+    descending = sorted(values, reverse=True)
+    best = None
+    for w in range(1, 33):
+        apart = 0
+        while apart < len(descending) and descending[apart] >= (1 << w) - apart:
+            apart += 1
+        if apart < len(descending) and descending[apart] >= (1 << w) - apart:
+            continue
+        bits = len(values) * w + 32 * apart
+        if best is None or bits < best[0]:
+            best = (bits, w, apart)
+    return best[1], best[2]
+
+
+# RECORDS' fields ("Packed arrays" in include/mmsearch_format.h): the id (the few greatest stored apart
+# after the packed records), the coordinates, the display name's offset in NAMES and the country (its
+# code's number among RECORD_COUNTRIES'), each record at the same width; the coordinates' width is what
+# the others leave of the record's (their unit is not in `info`).
 with open(os.path.join(here, "..", "..", "include", "mmsearch_format.h"), encoding="utf-8") as header:
     constants = dict(re.findall(r"^#define (MMS_\w+) (\d+)u", header.read(), re.M))
-record_bits = (sections["records"] - int(constants["MMS_PACKED_TAIL"])) * 8 // n
-country_bits = int(constants["MMS_COUNTRY_BITS"])
+id_width, ids_apart = width_apart([r["id"] for r in records])
+record_bits = (sections["records"] - int(constants["MMS_PACKED_TAIL"]) - 4 * (ids_apart + 1)) * 8 // n
+country_bits = width(len({r["country"] for r in records if r["country"]}) + 1)
 name_offset_bits = width(sections["names"])
 
 
@@ -125,7 +145,7 @@ row("names", f"{len(texts):,} distinct names, {len(stream):,} bytes, as one xz -
 
 # Ids: the set of ids, and which record has which (one permutation, counted once for both ways).
 ids = [r["id"] for r in records]
-id_bits = max(ids).bit_length()
+id_bits = id_width + 32 * (ids_apart + 1) / n
 row("ids", f"the set of {n:,} ids below {max(ids) + 1:,}, and which record has which",
     log2_choose(max(ids) + 1, n) + log2_factorial(n), ["id order"], id_bits)
 
@@ -154,9 +174,9 @@ for code in codes:
             break
 row("places", f"{len(points):,} distinct points (Morton order, deltas, xz), and which record is at which",
     8 * xz_bytes(bytes(deltas)) + log2_factorial(n), ["spatial", "spatial bounds"],
-    record_bits - id_bits - name_offset_bits - country_bits)
+    record_bits - id_width - name_offset_bits - country_bits)
 row("near order", "NEAR_POINTS' order of the records (a permutation)", log2_factorial(n), ["near points"])
-row("countries", "each record's country (its entropy)", entropy_bits([r["country"] for r in records]), [], country_bits)
+row("countries", "each record's country (its entropy)", entropy_bits([r["country"] for r in records]), ["record countries"], country_bits)
 row("populations", "each record's population (its entropy)", entropy_bits([r["population"] for r in records]),
     ["population"])
 row("regions", "each record's region (its entropy)", entropy_bits([r["region_key"] if r["region"] else "" for r in records]),

@@ -294,10 +294,22 @@ private struct _Verifier {
             previousCode = code
             named[number] = !name.isEmpty
         }
+        // RECORD_COUNTRIES: codes of two digits or ASCII letters, strictly sorted ("Records' countries").
+        for number in 0 ..< layout.recordCountryCount {
+            let at = layout.recordCountries + number * _IndexLayout.recordCountrySize
+            let country = raw(at, as: mms_record_country.self)
+            let previous = number == 0 ? nil : raw(at - _IndexLayout.recordCountrySize, as: mms_record_country.self).code
+            guard PackedArrays.isCountryCode(country.code), previous.map({ $0 < country.code }) ?? true else {
+                throw corrupt(at, "record country \(number) is not two digits or ASCII letters, or not after record country \(number - 1) in byte order")
+            }
+        }
         var regionUsed = [Bool](repeating: false, count: layout.regionCount)
         var countryUsed = [Bool](repeating: false, count: layout.countryCount)
+        var recordCountryUsed = [Bool](repeating: false, count: layout.recordCountryCount)
         var qualified = false
         for record in 0 ..< layout.recordCount {
+            let code = try index.recordCountry(record)
+            if code != (0, 0) { recordCountryUsed[Int(index.packedCountry(ofRecord: record)) - 1] = true }
             if let region = try index.regionNumber(ofRecord: record) {
                 regionUsed[region] = true
                 qualified = true
@@ -309,6 +321,9 @@ private struct _Verifier {
         }
         if let unused = regionUsed.firstIndex(of: false) {
             throw corrupt(layout.regions + unused * _IndexLayout.regionSize, "region \(unused) is no record's region")
+        }
+        if let unused = recordCountryUsed.firstIndex(of: false) {
+            throw corrupt(layout.recordCountries + unused * _IndexLayout.recordCountrySize, "record country \(unused) is no record's country")
         }
         if let unused = countryUsed.firstIndex(of: false) {
             throw corrupt(layout.countries + unused * _IndexLayout.countrySize, "country \(unused) is no record's country")
@@ -438,10 +453,7 @@ private struct _Verifier {
             guard isValidUTF8(name) else {
                 throw corrupt(recordOffset(position), "record \(position) has a name that is not valid UTF-8")
             }
-            let country = record.country
-            guard PackedArrays.countryNumber(country) != nil else {
-                throw corrupt(recordOffset(position), "record \(position) has a country number past the \(MMS_COUNTRY_VALUES - 1) codes of two digits or ASCII letters")
-            }
+            let country = record.country // its number checked to be at most the codes' by the read
             // The packed coordinates at most the greatest biased values, so that none wraps once scaled.
             let (latitude, longitude) = index.packedCoordinates(ofRecord: position)
             guard Int64(latitude) * unit <= 2 * Int64(MMS_LATITUDE_BIAS), Int64(longitude) * unit <= 2 * Int64(MMS_LONGITUDE_BIAS) else {

@@ -676,7 +676,7 @@ struct _IndexBytes {
             lat_e7: latitude,
             lon_e7: longitude,
             name_offset: bits(start, at: bit + fields.nameOffset, fields.nameOffsetMask),
-            country: PackedArrays.countryCode(packedCountry(ofRecord: index)),
+            country: try countryCode(number: packedCountry(ofRecord: index), ofRecord: index),
             reserved: (0, 0)
         )
     }
@@ -700,7 +700,24 @@ struct _IndexBytes {
     /// the caller.
     @inline(__always)
     func packedCountry(ofRecord index: Int) -> UInt32 {
-        bits(layout.records.start, at: index * layout.records.width + layout.record.country, _RecordFields.countryMask)
+        bits(layout.records.start, at: index * layout.records.width + layout.record.country, layout.record.countryMask)
+    }
+
+    /// RECORD_COUNTRIES' code `number` (its field: 1 + its place) and its first region, checked to lie
+    /// inside the section; record `index`'s, where an error points.
+    @inline(__always)
+    func recordCountry(number: UInt32, ofRecord index: Int) throws(MMSearchError) -> mms_record_country {
+        guard number >= 1, Int(number) <= layout.recordCountryCount else {
+            throw corrupt(layout.records.byteOffset(index), "record \(index) has country \(number); there are \(layout.recordCountryCount) codes")
+        }
+        return raw.loadUnaligned(fromByteOffset: layout.recordCountries + (Int(number) - 1) * _IndexLayout.recordCountrySize, as: mms_record_country.self)
+    }
+
+    /// A record's country code bytes from its country number (0: none, (0, 0)).
+    @inline(__always)
+    func countryCode(number: UInt32, ofRecord index: Int) throws(MMSearchError) -> (UInt8, UInt8) {
+        guard number != 0 else { return (0, 0) }
+        return try recordCountry(number: number, ofRecord: index).code
     }
 
     /// Checks that record `index` exists.
@@ -748,7 +765,7 @@ struct _IndexBytes {
     @inline(__always)
     func recordCountry(_ index: Int) throws(MMSearchError) -> (UInt8, UInt8) {
         try checkRecord(index)
-        return PackedArrays.countryCode(packedCountry(ofRecord: index))
+        return try countryCode(number: packedCountry(ofRecord: index), ofRecord: index)
     }
 
     /// Record `index` as a `City`; `matchedBy`, an entry value of the record, names the name a search

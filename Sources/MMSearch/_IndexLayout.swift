@@ -69,6 +69,10 @@ struct _IndexLayout: Sendable {
     let childDeltas: _PackedArray
     let regions: Int
     let countries: Int
+    /// RECORD_COUNTRIES: the country codes the records hold (count, byte offset); a record's country
+    /// field numbers them from 1.
+    let recordCountryCount: Int
+    let recordCountries: Int
     let qualifierNames: Int
     /// COUNTRY_RUNS and ENTRY_BLOCKS (their counts), and ENTRY_DELTAS' bytes: each country's entries.
     let countryRunCount: Int
@@ -112,6 +116,7 @@ struct _IndexLayout: Sendable {
     static let countryPageSize = MemoryLayout<mms_country_page>.stride
     static let nearListSize = MemoryLayout<mms_near_list>.stride
     static let spatialBoundsSize = Int(MMS_SPATIAL_BOUNDS_SIZE)
+    static let recordCountrySize = Int(MMS_RECORD_COUNTRY_SIZE)
     static let sectionTableOffset = MemoryLayout<mms_header>.offset(of: \.sections)!
     static let checksumOffset = MemoryLayout<mms_header>.offset(of: \.checksum)!
     static let checksumSize = MemoryLayout<UInt64>.size
@@ -128,7 +133,7 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_SYMBOLS, "symbols"), (MMS_SECTION_NAME_TABLES, "name tables"), (MMS_SECTION_PLACE_NAMES, "place names"),
         (MMS_SECTION_COUNTRY_PAGES, "country pages"), (MMS_SECTION_ALTERNATE_BLOCKS, "alternate blocks"),
         (MMS_SECTION_ALTERNATE_DELTAS, "alternate deltas"), (MMS_SECTION_NEAR_POINTS, "near points"), (MMS_SECTION_NEAR_LISTS, "near lists"),
-        (MMS_SECTION_SPATIAL_BOUNDS, "spatial bounds"),
+        (MMS_SECTION_SPATIAL_BOUNDS, "spatial bounds"), (MMS_SECTION_RECORD_COUNTRIES, "record countries"),
     ]
 
     /// The sections that answer by place (`IndexInfo.spatialPartBytes` adds the near lists' part of TOP
@@ -327,7 +332,15 @@ struct _IndexLayout: Sendable {
         }
         alternateNameMask = (1 << UInt64(nameOffsetBits)) - 1
         alternates = try packed(MMS_SECTION_ALTERNATES, alternatesSection, count: givenAlternateCount, width: nameOffsetBits)
-        record = _RecordFields(idBits: Int(header.record_id_bits), coordinateExponent: Int(header.coordinate_exponent), nameOffsetBits: nameOffsetBits)
+        // RECORD_COUNTRIES' length gives the codes a record's country numbers: read from the section table
+        // here, where a record's width needs it, and its place checked with the others' at the end.
+        let recordCountriesLength = raw.loadUnaligned(fromByteOffset: Self.tableEntryOffset(of: MMS_SECTION_RECORD_COUNTRIES), as: mms_section.self).length
+        guard recordCountriesLength % UInt64(Self.recordCountrySize) == 0, recordCountriesLength / UInt64(Self.recordCountrySize) <= UInt64(MMS_MAX_RECORD_COUNTRIES) else {
+            throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_RECORD_COUNTRIES), "the record countries section is \(recordCountriesLength) bytes, expected a multiple of \(Self.recordCountrySize), at most \(MMS_MAX_RECORD_COUNTRIES) codes")
+        }
+        recordCountryCount = Int(recordCountriesLength) / Self.recordCountrySize
+        record = _RecordFields(idBits: Int(header.record_id_bits), coordinateExponent: Int(header.coordinate_exponent), nameOffsetBits: nameOffsetBits,
+                               countryBits: PackedArrays.width(holding: UInt64(recordCountryCount) + 1))
         // RECORDS: the packed records, then the ids stored apart.
         idsApart = try valuesApart(MMS_SECTION_RECORDS, recordsSection, count: recordCount, bytesWidth: record.width, width: Int(header.record_id_bits))
         records = _PackedArray(start: recordsSection.lowerBound, count: recordCount, width: record.width)
@@ -387,7 +400,8 @@ struct _IndexLayout: Sendable {
         spatialBoundDepth = PackedArrays.spatialBoundDepth(records: recordCount)
         let boundCount = (1 << spatialBoundDepth) - 1
         spatialBounds = try section(MMS_SECTION_SPATIAL_BOUNDS, elementSize: Self.spatialBoundsSize, count: boundCount).lowerBound
-        let fileEnd = spatialBounds + boundCount * Self.spatialBoundsSize
+        recordCountries = try section(MMS_SECTION_RECORD_COUNTRIES, elementSize: Self.recordCountrySize, count: recordCountryCount).lowerBound
+        let fileEnd = recordCountries + recordCountryCount * Self.recordCountrySize
         guard fileEnd == raw.count else {
             throw corrupt(at(\.file_size), "the sections end at byte \(fileEnd), the file at \(raw.count)")
         }
@@ -434,25 +448,24 @@ struct _PackedArray: Sendable {
 /// coordinates are stored in (10^coordinate_exponent, in 1e-7 degree).
 struct _RecordFields: Sendable {
     let latitude: Int, longitude: Int, nameOffset: Int, country: Int
-    let idMask: UInt64, latitudeMask: UInt64, longitudeMask: UInt64, nameOffsetMask: UInt64
+    let idMask: UInt64, latitudeMask: UInt64, longitudeMask: UInt64, nameOffsetMask: UInt64, countryMask: UInt64
     let coordinateUnit: Int64
     let width: Int
 
-    init(idBits: Int, coordinateExponent: Int, nameOffsetBits: Int) {
+    init(idBits: Int, coordinateExponent: Int, nameOffsetBits: Int, countryBits: Int) {
         coordinateUnit = PackedArrays.coordinateUnit(exponent: coordinateExponent)
         let latitudeBits = PackedArrays.latitudeWidth(unit: coordinateUnit), longitudeBits = PackedArrays.longitudeWidth(unit: coordinateUnit)
         latitude = idBits
         longitude = latitude + latitudeBits
         nameOffset = longitude + longitudeBits
         country = nameOffset + nameOffsetBits
-        width = country + Int(MMS_COUNTRY_BITS)
+        width = country + countryBits
         idMask = (1 << UInt64(idBits)) - 1
         latitudeMask = (1 << UInt64(latitudeBits)) - 1
         longitudeMask = (1 << UInt64(longitudeBits)) - 1
         nameOffsetMask = (1 << UInt64(nameOffsetBits)) - 1
+        countryMask = (1 << UInt64(countryBits)) - 1
     }
-
-    static let countryMask: UInt64 = (1 << UInt64(MMS_COUNTRY_BITS)) - 1
 }
 
 /// Where each field of a packed summary lies in its value: node, record_count, name_record_count,
@@ -563,32 +576,11 @@ package enum PackedArrays {
     package static func latitudeWidth(unit: Int64) -> Int { width(holding: UInt64(2 * Int64(MMS_LATITUDE_BIAS) / unit) + 1) }
     package static func longitudeWidth(unit: Int64) -> Int { width(holding: UInt64(2 * Int64(MMS_LONGITUDE_BIAS) / unit) + 1) }
 
-    /// A record's country code from its packed number ("Packed arrays": 0 none, else 1 + 62 x digit +
-    /// digit). A damaged number past the codes reads as "??", no code, which verify refuses.
-    @inline(__always)
-    package static func countryCode(_ number: UInt32) -> (UInt8, UInt8) {
-        guard number != 0 else { return (0, 0) }
-        guard number < MMS_COUNTRY_VALUES else { return (UInt8(ascii: "?"), UInt8(ascii: "?")) }
-        // A code's characters by digit: '0'-'9', then 'A'-'Z', then 'a'-'z' (a literal: no global to set up).
-        let characters: StaticString = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-        let code = Int(number) &- 1
-        return (characters.utf8Start[code / 62], characters.utf8Start[code % 62]) // both below 62
-    }
-
-    /// A country code's packed number: 0 for none (0, 0), else 1 + 62 x digit + digit; nil when a byte is
-    /// neither a digit nor an ASCII letter.
-    package static func countryNumber(_ code: (UInt8, UInt8)) -> UInt32? {
-        if code == (0, 0) { return 0 }
-        func digit(_ byte: UInt8) -> UInt32? {
-            switch byte {
-            case UInt8(ascii: "0") ... UInt8(ascii: "9"): UInt32(byte) - 48
-            case UInt8(ascii: "A") ... UInt8(ascii: "Z"): UInt32(byte) - 55
-            case UInt8(ascii: "a") ... UInt8(ascii: "z"): UInt32(byte) - 61
-            default: nil
-            }
-        }
-        guard let first = digit(code.0), let second = digit(code.1) else { return nil }
-        return 1 + 62 * first + second
+    /// Whether `code` is a country code a record may have: two digits or ASCII letters ("Records'
+    /// countries and regions").
+    package static func isCountryCode(_ code: (UInt8, UInt8)) -> Bool {
+        func isDigitOrLetter(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+        return isDigitOrLetter(code.0) && isDigitOrLetter(code.1)
     }
 
     /// A section's length for `count` values of `width` bits: the values' bits in whole bytes, then the tail.

@@ -262,9 +262,9 @@ public enum IndexBuilder {
         guard records.count < 1 << 29 else {
             throw .limitExceeded(file: file, message: "\(records.count) records; an index holds at most \((1 << 29) - 1)")
         }
-        // RECORDS holds a country code as a number of two digits or ASCII letters (the parsers accept only
+        // RECORD_COUNTRIES holds country codes of two digits or ASCII letters (the parsers accept only
         // digits and capital letters).
-        if let record = records.first(where: { !$0.country.isEmpty && ($0.country.count != 2 || PackedArrays.countryNumber(($0.country[0], $0.country[1])) == nil) }) {
+        if let record = records.first(where: { !$0.country.isEmpty && ($0.country.count != 2 || !PackedArrays.isCountryCode(($0.country[0], $0.country[1]))) }) {
             throw .limitExceeded(file: file, message: "record \(record.id) has country code \"\(String(decoding: record.country, as: UTF8.self))\"; an index holds none or two of 0-9, A-Z and a-z")
         }
         let primaryOrder = try PrimaryOrder(records: records, file: file)
@@ -333,8 +333,15 @@ public enum IndexBuilder {
             coordinateExponent += 1
         }
         let coordinateUnit = PackedArrays.coordinateUnit(exponent: coordinateExponent)
+        // The country codes the records hold, as given and sorted ("Records' countries"); a record's
+        // country is 1 + its code's number among them, 0 for none.
+        let recordCountries = Set(recordEntries.lazy.map { CountryKey.packed($0.country) }.filter { $0 != 0 }).sorted().map { code in
+            mms_record_country(code: CountryKey.bytes(code))
+        }
+        var countryNumberOfCode: [UInt16: UInt32] = [:]
+        for (number, country) in recordCountries.enumerated() { countryNumberOfCode[CountryKey.packed(country.code)] = UInt32(number + 1) }
         let recordWidths = [recordIdBits, PackedArrays.latitudeWidth(unit: coordinateUnit), PackedArrays.longitudeWidth(unit: coordinateUnit),
-                            nameOffsetBits, Int(MMS_COUNTRY_BITS)]
+                            nameOffsetBits, PackedArrays.width(holding: UInt64(recordCountries.count) + 1)]
         func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
         func longitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LONGITUDE_BIAS)) }
         let (points, spatialBounds) = SpatialBuilder.tree(of: recordEntries)
@@ -367,7 +374,7 @@ public enum IndexBuilder {
             case 1: return UInt32(Int64(latitude(record.lat_e7)) / coordinateUnit)
             case 2: return UInt32(Int64(longitude(record.lon_e7)) / coordinateUnit)
             case 3: return record.name_offset
-            default: return PackedArrays.countryNumber(record.country)! // checked above
+            default: return record.country == (0, 0) ? 0 : countryNumberOfCode[CountryKey.packed(record.country)]!
             }
         }
         if let populationsApart {
@@ -416,6 +423,7 @@ public enum IndexBuilder {
         }
         writer.place(MMS_SECTION_NEAR_LISTS, summaries.nearLists)
         writer.place(MMS_SECTION_SPATIAL_BOUNDS, spatialBounds)
+        writer.place(MMS_SECTION_RECORD_COUNTRIES, recordCountries)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
             alternates: givenCount, summaries: summaries.summaries.count, top: summaries.top.count,

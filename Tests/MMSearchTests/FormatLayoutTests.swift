@@ -18,6 +18,7 @@ import Testing
         #expect(MemoryLayout<mms_source>.stride == MMS_SOURCE_SIZE)
         #expect(MemoryLayout<mms_spatial_point>.stride == MMS_SPATIAL_POINT_SIZE)
         #expect(MemoryLayout<mms_spatial_bounds>.stride == MMS_SPATIAL_BOUNDS_SIZE)
+        #expect(MemoryLayout<mms_record_country>.stride == MMS_RECORD_COUNTRY_SIZE)
         #expect(MemoryLayout<mms_country_run>.stride == MMS_COUNTRY_RUN_SIZE)
         #expect(MemoryLayout<mms_country_page>.stride == MMS_COUNTRY_PAGE_SIZE)
         #expect(MemoryLayout<mms_entry_block>.stride == MMS_ENTRY_BLOCK_SIZE_BYTES)
@@ -50,7 +51,7 @@ import Testing
         #expect(MemoryLayout<mms_header>.offset(of: \.version) == 8)
         #expect(MemoryLayout<mms_header>.offset(of: \.checksum) == MMS_HEADER_CHECKSUM_OFFSET)
         #expect(MemoryLayout<mms_header>.offset(of: \.sections)! + Int(MMS_SECTION_COUNT.rawValue) * MemoryLayout<mms_section>.stride == MemoryLayout<mms_header>.size)
-        #expect(MMS_SECTION_SPATIAL_BOUNDS.rawValue + 1 == MMS_SECTION_COUNT.rawValue) // SPATIAL_BOUNDS ends the file
+        #expect(MMS_SECTION_RECORD_COUNTRIES.rawValue + 1 == MMS_SECTION_COUNT.rawValue) // RECORD_COUNTRIES ends the file
         // The probe agrees with the compiler.
         #expect(IndexFormat.header.field("magic") == IndexFormat.Field(name: "magic", offset: 0, width: 8))
         #expect(IndexFormat.header.field("checksum")?.offset == Int(MMS_HEADER_CHECKSUM_OFFSET))

@@ -61,9 +61,9 @@ import Testing
         // Two records packed at 2 bits an id (the greatest is 2), the coordinates (both 0, 0: in whole
         // degrees, coordinate exponent 7, so 180 and 360 at most, 8 and 9 bits), 2 bits a name offset
         // (NAMES is "Alpha" and "Beta" encoded, each one symbol of a table trained on them, and its end:
-        // 4 bytes), the country; then no id stored apart ("Values stored apart"): only their count, 0.
+        // 4 bytes), the country (1 bit: none, or the one code, "US"); then no id stored apart ("Values stored apart"): only their count, 0.
         #expect(file.headerValue("coordinate_exponent") == 7)
-        let recordBits = 2 + 8 + 9 + 2 + Int(MMS_COUNTRY_BITS)
+        let recordBits = 2 + 8 + 9 + 2 + 1
         #expect(info.sections.first { $0.name == "names" }?.length == 4)
         #expect(info.sections.first { $0.name == "name tables" }?.length == Int(MMS_NAME_TABLE_SIZE)) // both Latin
         #expect(info.sections.first { $0.name == "records" }?.length == PackedArrays.byteCount(count: 2, width: recordBits) + 4)

@@ -41,6 +41,7 @@ enum IndexFormat {
         (MMS_SECTION_SYMBOLS, probe(mms_symbol.self)),
         (MMS_SECTION_ALTERNATE_BLOCKS, probe(mms_alternate_block.self)),
         (MMS_SECTION_SPATIAL_BOUNDS, probe(mms_spatial_bounds.self)),
+        (MMS_SECTION_RECORD_COUNTRIES, probe(mms_record_country.self)),
     ]
 
     static func element(of kind: mms_section_kind) -> Element? { arrays.first { $0.kind == kind }?.element }
@@ -55,7 +56,7 @@ enum IndexFormat {
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, spellingFields, "spelling_count"),
         (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
-                               ("country", "\(MMS_COUNTRY_BITS)")], "record_count"),
+                               countryField], "record_count"),
         (MMS_SECTION_SPATIAL, [("lat_cell", "\(MMS_SPATIAL_CELL_BITS)"), ("lon_cell", "\(MMS_SPATIAL_CELL_BITS)"), ("record", "record_bits"),
                                ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
         (MMS_SECTION_SUMMARIES, [("node", "summary_node_bits"), ("record_count", "summary_count_bits"), ("name_record_count", "summary_count_bits"),
@@ -66,6 +67,8 @@ enum IndexFormat {
     /// A record's coordinates (biased, in the header's unit: `IndexFile.coordinate`), at the widths of
     /// their greatest values in that unit (`IndexFile.width`).
     static let latitudeField = ("lat_e7", "latitude in coordinate units"), longitudeField = ("lon_e7", "longitude in coordinate units")
+    /// A record's country: 0 for none, else 1 + its code's number in RECORD_COUNTRIES (`IndexFile.width`).
+    static let countryField = ("country", "country number")
     /// An alternate's field (mms_alternate's name_offset; its record is in ALTERNATE_BLOCKS).
     static let alternateFields = [("name_offset", "name_offset_bits")]
     /// A spelling's fields: its form (mms_spelling_form), then the name it is made from.
@@ -147,6 +150,9 @@ enum IndexFormat {
         case (MMS_SECTION_QUALIFIER_NAMES, "owner"), (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return true
         // Which region a record is in (MMS_NO_REGION too), and a country's ISO3 code.
         case (MMS_SECTION_RECORD_REGIONS, "value"), (MMS_SECTION_COUNTRIES, "iso3.0"), (MMS_SECTION_COUNTRIES, "iso3.1"), (MMS_SECTION_COUNTRIES, "iso3.2"): return true
+        // A record country's code in another case ("us" for "US"): the records' key tails fold it, and
+        // filters compare it upper-cased, so only the code a city shows changes.
+        case (MMS_SECTION_RECORD_COUNTRIES, "code.0"), (MMS_SECTION_RECORD_COUNTRIES, "code.1"): return true
         default: return false
         }
     }
@@ -292,6 +298,7 @@ struct IndexFile {
         switch spec {
         case IndexFormat.latitudeField.1: return Int.bitWidth - (2 * Int(MMS_LATITUDE_BIAS) / coordinateUnit).leadingZeroBitCount
         case IndexFormat.longitudeField.1: return Int.bitWidth - (2 * Int(MMS_LONGITUDE_BIAS) / coordinateUnit).leadingZeroBitCount
+        case IndexFormat.countryField.1: return max(1, Int.bitWidth - recordCountryCodes.count.leadingZeroBitCount) // numbers up to the codes
         default: return headerValue(spec)
         }
     }
@@ -299,13 +306,17 @@ struct IndexFile {
     /// RECORDS' coordinate unit in 1e-7 degree: 10^coordinate_exponent.
     var coordinateUnit: Int { (0 ..< headerValue("coordinate_exponent")).reduce(1) { unit, _ in unit * 10 } }
 
-    /// A record's country code (RECORDS): its number's two base-62 digits ('0'-'9', 'A'-'Z', 'a'-'z'),
-    /// after the 0 that says none.
+    /// RECORD_COUNTRIES' codes, in order (two bytes each).
+    var recordCountryCodes: [(UInt8, UInt8)] {
+        let section = section(MMS_SECTION_RECORD_COUNTRIES)
+        return stride(from: section.lowerBound, to: section.upperBound, by: 2).map { (bytes[$0], bytes[$0 + 1]) }
+    }
+
+    /// A record's country code (RECORDS): the code its number names in RECORD_COUNTRIES, after the 0
+    /// that says none.
     func countryCode(ofRecord position: Int) -> (UInt8, UInt8) {
         let number = Int(packedValue(MMS_SECTION_RECORDS, position, field: "country"))
-        guard number > 0 else { return (0, 0) }
-        let characters = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
-        return (characters[(number - 1) / 62], characters[(number - 1) % 62])
+        return number == 0 ? (0, 0) : recordCountryCodes[number - 1]
     }
 
     /// A record's coordinate (RECORDS) in 1e-7 degree, unbiased.

@@ -47,6 +47,11 @@ import Testing
         }
         let file = IndexFile(bytes)
         #expect((0 ..< file.recordCount).map { file.countryCode(ofRecord: $0) }.filter { $0 != (0, 0) }.count == codes.count - 1)
+        // RECORD_COUNTRIES holds the 8 codes as given, in byte order ("US" and "us" would be two), and a
+        // record's country is 1 + its code's number there: 4 bits for 0 to 8 ("Records' countries").
+        let stored = file.recordCountryCodes.map { String(decoding: [$0.0, $0.1], as: UTF8.self) }
+        #expect(stored == codes.filter { !$0.isEmpty }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(file.packedWidth(MMS_SECTION_RECORDS, field: "country") == 4)
         let american = try index.search("place", filter: GeoFilter(countries: ["US"]))
         #expect(try american.cities(in: 0 ..< american.count).map(\.id) == [2])
     }
