@@ -703,8 +703,8 @@ struct _IndexBytes {
         bits(layout.records.start, at: index * layout.records.width + layout.record.country, layout.record.countryMask)
     }
 
-    /// RECORD_COUNTRIES' code `number` (its field: 1 + its place) and its first region, checked to lie
-    /// inside the section; record `index`'s, where an error points.
+    /// RECORD_COUNTRIES' code `number` (a record's field: 1 + its place there), checked to lie inside the
+    /// section; record `index`'s, where an error points.
     @inline(__always)
     func recordCountry(number: UInt32, ofRecord index: Int) throws(MMSearchError) -> mms_record_country {
         guard number >= 1, Int(number) <= layout.recordCountryCount else {
