@@ -35,7 +35,7 @@ struct KeyPeersRun {
                 }
                 return line
             }
-            guard let budget = lines.lazy.map { KeyValues($0) }.first(where: { $0["budget"] == name }) else {
+            guard let budget = lines.lazy.map({ KeyValues($0) }).first(where: { $0["budget"] == name }) else {
                 throw BenchError("key peers: no budget=\(name) line")
             }
             func int(_ key: String, of fields: KeyValues = fields) throws -> Int { Int(try fields.required(key, from: "key peers")) }
