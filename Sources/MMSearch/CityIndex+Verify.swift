@@ -308,13 +308,13 @@ private struct _Verifier {
         var recordCountryUsed = [Bool](repeating: false, count: layout.recordCountryCount)
         var qualified = false
         for record in 0 ..< layout.recordCount {
-            let code = try index.recordCountry(record)
-            if code != (0, 0) { recordCountryUsed[Int(index.packedCountry(ofRecord: record)) - 1] = true }
+            let number = index.packedCountry(ofRecord: record), code = try index.countryCode(number: number, ofRecord: record)
+            if number != 0 { recordCountryUsed[Int(number) - 1] = true }
             if let region = try index.regionNumber(ofRecord: record) {
                 regionUsed[region] = true
                 qualified = true
             }
-            if let country = index.countryNumber(code: try index.recordCountry(record)) {
+            if let country = index.countryNumber(code: code) {
                 countryUsed[country] = true
                 qualified = qualified || named[country]
             }
@@ -479,8 +479,8 @@ private struct _Verifier {
             tails.append(tail)
             primary.pool.append(contentsOf: key)
             primary.starts.append(primary.pool.count)
-            if layout.hasPopulation { try populations.take(index.packedPopulation(position), index.population(packed:), record: position) }
-            try ids.take(index.packedID(ofRecord: position), { index.unpacked($0, layout.idsApart) }, record: position)
+            if layout.hasPopulation { try populations.take(index.packedPopulation(position), record: position) }
+            try ids.take(index.packedID(ofRecord: position), record: position)
         }
         // Ids and populations at the widths of the smallest sections, coordinates in the greatest unit.
         let header = index.raw.loadUnaligned(as: mms_header.self)
@@ -507,9 +507,9 @@ private struct _Verifier {
             self.array = array
         }
 
-        /// Record `record`'s packed value `value`, and what it stands for (`unpacked`).
-        mutating func take(_ value: UInt64, _ unpacked: (UInt64) -> UInt64, record: Int) throws(MMSearchError) {
-            let full = unpacked(value)
+        /// Record `record`'s packed value `value`.
+        mutating func take(_ value: UInt64, record: Int) throws(MMSearchError) {
+            let full = index.unpacked(value, apart)
             if value >= apart.threshold {
                 guard value - apart.threshold == UInt64(next), full >= apart.threshold else {
                     throw index.corrupt(array.byteOffset(record), "record \(record) takes \(what) \(value - apart.threshold) of those stored apart (\(full)); expected number \(next), in record order, and \(what) of at least \(apart.threshold)")

@@ -577,7 +577,7 @@ package enum PackedArrays {
     package static func longitudeWidth(unit: Int64) -> Int { width(holding: UInt64(2 * Int64(MMS_LONGITUDE_BIAS) / unit) + 1) }
 
     /// Whether `code` is a country code a record may have: two digits or ASCII letters ("Records'
-    /// countries and regions").
+    /// countries").
     package static func isCountryCode(_ code: (UInt8, UInt8)) -> Bool {
         func isDigitOrLetter(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 26 }
         return isDigitOrLetter(code.0) && isDigitOrLetter(code.1)

@@ -250,8 +250,8 @@ struct IndexFile {
     func valuesApart(_ kind: mms_section_kind) -> Range<Int> {
         let section = section(kind)
         guard !section.isEmpty else { return section }
-        let width = IndexFormat.packed(kind)!.fields.map { packedWidth(kind, field: $0.name) }.reduce(0, +)
-        let packedEnd = section.lowerBound + (recordCount * width + 7) / 8 + Int(MMS_PACKED_TAIL)
+        // The packed values end where value record_count would start.
+        let packedEnd = section.lowerBound + (packedBits(kind, recordCount, field: nil).first + 7) / 8 + Int(MMS_PACKED_TAIL)
         return packedEnd ..< section.upperBound - 4
     }
 
