@@ -49,6 +49,18 @@ final class ServeProcess {
 
     var log: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
 
+    /// How many times `text` is in the log, waiting at most `seconds` for it to be there `count` times:
+    /// the server writes its log line after the change it tells of, so a request can see the change first.
+    func logCount(of text: String, atLeast count: Int, within seconds: Double = 2) -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        var found = log.components(separatedBy: text).count - 1
+        while found < count, Date() < deadline {
+            usleep(20_000)
+            found = log.components(separatedBy: text).count - 1
+        }
+        return found
+    }
+
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Sends `signal` and waits at most `timeout` seconds: the exit status and the seconds it took (nil
