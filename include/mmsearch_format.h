@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 21. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 22. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -20,12 +20,15 @@
  *                                                         blocks' counts, then the children's packed
  *                                                         entry deltas
  *                                                         (see "The trie")
- *   sections[ENTRIES]       packed entry_count x entry_bits  one entry per search key, in key order
- *                                                         (see "Packed arrays")
+ *   sections[ENTRIES]       packed entry_count x entry_bits, then uint32_t[P + 1]  one entry per
+ *                                                         search key, in key order (see "Packed
+ *                                                         arrays"), then the alternates that are a
+ *                                                         record's PRIMARY name (see "Entries' kinds")
  *   sections[SUMMARIES]     packed summary_count x summary bits  counts and first pages of the big
  *                                                         nodes (mms_summary's fields)
- *   sections[TOP]           packed top_count x entry_bits  the summaries' ranked first pages (entries),
- *                                                         then the country pages'
+ *   sections[TOP]           packed top_count x name_bits  the summaries' ranked first pages (entries'
+ *                                                         name numbers, their kinds from TOP_RANKS: see
+ *                                                         "Entries' kinds"), then the country pages'
  *   sections[TOP_RANKS]     packed top_count x MMS_TOP_RANK_BITS  each TOP entry's record's best class
  *                                                         and least kind at its node (MMS_TOP_RANK_*)
  *   sections[RECORDS]       packed record_count x record bits, then uint32_t[E + 1]  cities in
@@ -110,11 +113,23 @@
  *
  * An entry is a kind (2 bits) and the number of the name it was made from (a reader holds it as a
  * uint32_t: kind in the top two bits, MMS_ENTRY_KIND_SHIFT, name number in the low 30; ENTRIES and TOP
- * store it packed, see "Packed arrays"): a number below record_count is that record's display name; a
+ * store less of it, see "Entries' kinds"): a number below record_count is that record's display name; a
  * number n >= record_count is ALTERNATES[n - record_count], whose record field names its record. An
  * alternate's text is NAMES from its name_offset up to the next MMS_STRING_END, decoded ("Encoded
  * names").
  * Entries are sorted by (key bytes, kind, record index, name number), with no two equal.
+ *
+ * Entries' kinds. Most of a kind follows from the name number, so it is not stored whole. ENTRIES
+ * stores whether an entry is a WORD (MMS_ENTRY_WORD_BITS) and its name number; any other entry is
+ * PRIMARY for a number below record_count (a display name is its record's names[0] or no name of it),
+ * SPELLING for a spelling's, and ALTERNATE for a given alternate's, except the few given alternates
+ * that stand in for an empty display name as names[0]: those are PRIMARY, and listed after ENTRIES'
+ * packed entries and their tail as P uint32_t name numbers, strictly increasing, then P itself as the
+ * section's last uint32_t (P at most record_count; 4 on the README's index, 0 on the list alone). TOP
+ * stores the name number alone: a page's entry is its record's best entry, whose class is the record's
+ * best class (TOP_RANKS), and a class has one kind (Ranking: classes 0 and 2 PRIMARY, 4 and 6 WORD, 1, 3
+ * and 5 ALTERNATE for a given alternate's name and SPELLING for a spelling's). On the README's index
+ * that is 1 bit less for each of 1,245,450 entries and 2 less for each of 903,543 page entries: 0.38 MB.
  *
  * Order. A record's primary key is fold(display name) + tail. RECORDS are sorted by (primary key
  * bytes, display name bytes, id), so a record's index is its place in name order.
@@ -464,13 +479,14 @@
  *   RECORD_REGIONS: region_bits = bits of region_count (so that the value with every bit set, which
  *   says "no region" as MMS_NO_REGION does, is no region's number); empty, and region_bits 0, when no
  *   record has a region.
- *   entry_bits = MMS_ENTRY_KIND_BITS + name_bits, name_bits = max(1, bits of record_count +
- *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES or TOP packed
- *   as kind << name_bits | name number.
+ *   entry_bits = MMS_ENTRY_WORD_BITS + name_bits, name_bits = max(1, bits of record_count +
+ *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES packed as
+ *   (1 for a WORD, else 0) << name_bits | name number; an entry of TOP is its name number in name_bits
+ *   (see "Entries' kinds").
  * Size on the README's index: 22 bits a node's label and on average 4.4 bits its entry delta (8 bytes a
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
- * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 22 bits an entry instead
- * of 32 (1.6 MB less over ENTRIES and TOP), 18 bits a record in ID_ORDER instead of 32, 23 bits an
+ * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 21 bits an entry instead
+ * of 32 and 20 a first page's (1.6 MB less over ENTRIES and TOP at version 11, 0.38 MB at version 22), 18 bits a record in ID_ORDER instead of 32, 23 bits an
  * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 115 bits a record instead of 160 (135 at version 10, 119 at version 20), 43
  * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 5 bits a first
  * page's rank instead of 8, 12 bits a record's region instead of 16, 8 bits its country instead of 16
@@ -489,7 +505,8 @@
  *   at the first multiple of 8 after the one before, the file ending where RECORD_COUNTRIES ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
  *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
- *   MMS_PACKED_TAIL bytes of deltas; RECORDS: record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
+ *   MMS_PACKED_TAIL bytes of deltas; ENTRIES: entry_count values and then 4 x (P + 1) bytes, its last 4
+ *   bytes P, at most record_count; RECORDS: record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
  *   2^record_id_bits; POPULATION: empty, or record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
  *   2^population_bits; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
@@ -507,7 +524,8 @@
  *   of at most 32, labels and names up to their 0xFF, every
  *   code of a name a symbol of its run's table (inside SYMBOLS, at most MMS_MAX_SYMBOLS) or an escaped
  *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
- *   ranges nested in the parent's, name numbers, records, summaries, their top pages and
+ *   ranges nested in the parent's, name numbers, the PRIMARY alternates' list read inside ENTRIES,
+ *   records, summaries, their top pages and
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
  *   spans, SPATIAL's and NEAR_POINTS' record numbers and SPATIAL's axis bits, a near list's range inside TOP; a point's cells are only its own (a reader clamps
  *   a cell into its node's box), so damage to them gives wrong answers, never a read out of bounds, and
@@ -522,6 +540,9 @@
  *   those with a count above 15, numbered in order, their deltas back to back at the least widths, children sorted, numbered after their parent, labels non-empty, ranges
  *   tiling), every entry's key
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
+ *   the alternates listed PRIMARY after ENTRIES strictly increasing, each a given alternate, its
+ *   record's first, of a record without a display name (and every record with one PRIMARY entry, so
+ *   that the list holds every alternate that is names[0]),
  *   summaries exactly where they belong with the right counts, pages and page ranks, records in order
  *   (each one's packed coordinates at most 180 and 360 degrees in their unit, that unit the greatest,
  *   its country number at most RECORD_COUNTRIES' count), the id
@@ -566,8 +587,8 @@
  * name-and-place tree or near lists) and version 18 (each NEAR_POINTS pivot with its subtree's greatest
  * population bound, no node's top, each point with its cells, lists from 1,500 records) and version 19
  * (no bounds of SPATIAL's inner nodes) and version 20 (ids at the greatest's width; NEAR_POINTS' population
- * bounds in 8 bits without populations; a record's country as its code's two base-62 digits) are
- * not read by version 21.
+ * bounds in 8 bits without populations; a record's country as its code's two base-62 digits) and
+ * version 21 (each entry's kind stored whole in ENTRIES and TOP) are not read by version 22.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -588,7 +609,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 21u
+#define MMS_FORMAT_VERSION 22u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -636,8 +657,8 @@ extern "C" {
 #define MMS_ENTRY_KIND_SHIFT 30u
 #define MMS_ENTRY_NAME_MASK 0x3FFFFFFFu
 #define MMS_MAX_NAME_NUMBER MMS_ENTRY_NAME_MASK
-/* A packed entry (ENTRIES, TOP): kind in its top MMS_ENTRY_KIND_BITS of entry_bits, name number below. */
-#define MMS_ENTRY_KIND_BITS 2u
+/* ENTRIES: a packed entry's bit above its name number, 1 for a WORD ("Entries' kinds"). */
+#define MMS_ENTRY_WORD_BITS 1u
 /* The widest field of a packed array's value, in bits; and the zero bytes after its values. */
 #define MMS_PACKED_MAX_WIDTH 32u
 #define MMS_PACKED_TAIL 8u
@@ -1137,7 +1158,7 @@ _Static_assert(offsetof(mms_header, child_delta_bits) == 92, "mms_header.child_d
 _Static_assert(offsetof(mms_header, entry_bits) == 96, "mms_header.entry_bits");
 _Static_assert(offsetof(mms_header, record_bits) == 97, "mms_header.record_bits");
 _Static_assert(offsetof(mms_header, node_label_bits) == 98, "mms_header.node_label_bits");
-_Static_assert(MMS_ENTRY_KIND_BITS + 30u == 32u, "an entry's kind and a 30-bit name number fill a uint32_t in memory");
+_Static_assert(MMS_ENTRY_WORD_BITS + 30u <= MMS_PACKED_MAX_WIDTH, "an ENTRIES value (its word bit and a name number of up to 30 bits) fits a packed field");
 _Static_assert(offsetof(mms_header, name_offset_bits) == 99, "mms_header.name_offset_bits");
 _Static_assert(offsetof(mms_header, population_bits) == 100, "mms_header.population_bits");
 _Static_assert(offsetof(mms_header, record_id_bits) == 101, "mms_header.record_id_bits");

@@ -188,7 +188,7 @@ row("owners", f"the record of each of the {alternates + spellings:,} other names
 row("country entries", f"each entry's country, in entry order: {keys:,} x the records' country entropy",
     keys * entropy_bits([r["country"] for r in records]) / n, ["country runs", "entry blocks", "entry deltas"])
 # What the design keeps for speed: each big node's count and first page, at log2(names) an entry.
-top_bits = int(constants["MMS_ENTRY_KIND_BITS"]) + width(names)
+top_bits = width(names)  # a first page's entry is its name number (format 22: its kind is its rank's)
 top_count = (sections["top pages"] - int(constants["MMS_PACKED_TAIL"])) * 8 // top_bits
 row("pages", f"{summaries:,} summaries' counts and {top_count:,} stored page entries at log2(names) each",
     summaries * 2 * math.log2(n) + top_count * name_bits,

@@ -609,7 +609,29 @@ private struct _Verifier {
             }
             folds.append(Folding.fold(utf8: text))
         }
+        try checkPrimaryAlternates()
         return folds
+    }
+
+    /// The alternates listed PRIMARY after ENTRIES ("Entries' kinds"): strictly increasing, each a
+    /// given alternate, the first of its record, which has no display name. With every record's one
+    /// PRIMARY entry (checked after the trie's walk), the list holds every alternate that is names[0].
+    func checkPrimaryAlternates() throws(MMSearchError) {
+        let list = layout.primaryAlternates, size = MemoryLayout<UInt32>.size
+        var previous: UInt32?
+        for position in 0 ..< list.count {
+            let offset = list.start + position * size
+            let name = raw(offset, as: UInt32.self), alternate = Int(name) - layout.recordCount
+            guard previous.map({ name > $0 }) ?? true, alternate >= 0, alternate < layout.givenAlternateCount else {
+                throw corrupt(offset, "alternate \(position) listed PRIMARY after the entries is name \(name); expected a given alternate's number (\(layout.recordCount) to \(layout.recordCount + layout.givenAlternateCount - 1)), after the one before")
+            }
+            let record = try index.alternateOwner(alternate)
+            let isFirst = alternate == 0 ? true : try index.alternateOwner(alternate - 1) != record
+            guard isFirst, !index.hasDisplayName(try index.record(record)) else {
+                throw corrupt(offset, "alternate \(position) listed PRIMARY after the entries, name \(name), is not the first name of record \(record): not its first alternate, or the record has a display name")
+            }
+            previous = name
+        }
     }
 
     /// Walks the trie depth first from the root. Every node but the root must be some node's child

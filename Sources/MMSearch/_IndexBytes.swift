@@ -430,10 +430,39 @@ struct _IndexBytes {
     }
 
     /// Entry `index` as a reader holds it (kind << MMS_ENTRY_KIND_SHIFT | name number), unchecked
-    /// (`owner(ofEntry:at:)` checks them).
+    /// (`owner(ofEntry:at:)` checks them): a WORD by its bit, any other kind by its name number
+    /// ("Entries' kinds").
     @inline(__always)
     func entry(_ index: Int) throws(MMSearchError) -> UInt32 {
-        try packedEntry(index, of: layout.entries, "entry \(index) does not exist (\(layout.entryCount) entries)")
+        let packed = try value(index, of: layout.entries, "entry \(index) does not exist (\(layout.entryCount) entries)")
+        let name = packed & layout.entryNameMask
+        let kind = packed > layout.entryNameMask ? MMS_KIND_WORD.rawValue : kind(ofName: name)
+        return kind << MMS_ENTRY_KIND_SHIFT | name
+    }
+
+    /// The kind of an entry that is no WORD, made from name `name`: PRIMARY for a display name or an
+    /// alternate listed after ENTRIES (standing in for an empty display name), SPELLING for a spelling
+    /// (or a number past the names, which `owner(ofEntry:at:)` refuses), else ALTERNATE.
+    @inline(__always)
+    func kind(ofName name: UInt32) -> UInt32 {
+        let alternate = Int(name) - layout.recordCount
+        if alternate < 0 { return MMS_KIND_PRIMARY.rawValue }
+        if alternate >= layout.givenAlternateCount { return MMS_KIND_SPELLING.rawValue }
+        return layout.primaryAlternates.count > 0 && isPrimaryAlternate(name) ? MMS_KIND_PRIMARY.rawValue : MMS_KIND_ALTERNATE.rawValue
+    }
+
+    /// Whether name `name` is among the alternates listed PRIMARY after ENTRIES (a binary search over
+    /// their strictly increasing numbers; open checked that they lie inside ENTRIES).
+    func isPrimaryAlternate(_ name: UInt32) -> Bool {
+        let list = layout.primaryAlternates, size = MemoryLayout<UInt32>.size
+        var low = 0, high = list.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            let value = raw.loadUnaligned(fromByteOffset: list.start + middle * size, as: UInt32.self)
+            if value == name { return true }
+            if value < name { low = middle + 1 } else { high = middle }
+        }
+        return false
     }
 
     /// Value `position` of a packed array (ENTRIES, TOP, ID_ORDER); `missing` is the error's message when
@@ -443,14 +472,6 @@ struct _IndexBytes {
     func value(_ position: Int, of array: _PackedArray, _ missing: @autoclosure () -> String) throws(MMSearchError) -> UInt32 {
         guard position >= 0, position < array.count else { throw corrupt(array.start, missing()) }
         return bits(array.start, at: position * array.width, array.mask)
-    }
-
-    /// A packed entry (ENTRIES, TOP) unpacked: its kind moved from above its name bits to the top two.
-    @inline(__always)
-    func packedEntry(_ position: Int, of array: _PackedArray, _ missing: @autoclosure () -> String) throws(MMSearchError) -> UInt32 {
-        let packed = try value(position, of: array, missing())
-        let nameBits = UInt32(array.width) - MMS_ENTRY_KIND_BITS
-        return (packed >> nameBits) << MMS_ENTRY_KIND_SHIFT | packed & ((UInt32(1) << nameBits) &- 1)
     }
 
     /// The record an entry value belongs to, and the number of its alternate name (nil for a
@@ -641,10 +662,18 @@ struct _IndexBytes {
         return (first ?? 0) ..< (first ?? 0) + count
     }
 
-    /// Entry `position` of TOP (a summary's first page).
+    /// Entry `position` of TOP (a summary's first page): its name number, and the kind its rank's class
+    /// has ("Entries' kinds").
     @inline(__always)
     func topEntry(_ position: Int) throws(MMSearchError) -> UInt32 {
-        try packedEntry(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
+        let name = try value(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
+        let kind: UInt32
+        switch Ranking.kind(ofClass: try topRank(position).matchClass) {
+        case 0: kind = MMS_KIND_PRIMARY.rawValue
+        case 1: kind = Int(name) - layout.recordCount < layout.givenAlternateCount ? MMS_KIND_ALTERNATE.rawValue : MMS_KIND_SPELLING.rawValue
+        default: kind = MMS_KIND_WORD.rawValue
+        }
+        return kind << MMS_ENTRY_KIND_SHIFT | name
     }
 
     /// TOP entry `position` and its record, checked.

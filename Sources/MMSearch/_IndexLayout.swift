@@ -24,7 +24,8 @@ struct _IndexLayout: Sendable {
     /// `alternateCount` counts both): without any, names match only by the records' primary keys.
     let givenAlternateCount: Int
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
-    /// The packed arrays: NODES (a node's label_offset), ENTRIES and TOP (entries),
+    /// The packed arrays: NODES (a node's label_offset), ENTRIES (an entry's word bit and name number),
+    /// TOP (a page entry's name number),
     /// ID_ORDER (record numbers), ALTERNATES (an alternate's name_offset), SPELLINGS (a spelling's form
     /// and the name_offset of the name it is made from),
     /// POPULATION (empty, count 0, when the index has none), RECORDS and SPATIAL (their fields: `record`
@@ -32,6 +33,11 @@ struct _IndexLayout: Sendable {
     let nodes: _PackedArray
     let nodeLabelMask: UInt64
     let entries: _PackedArray
+    /// A packed entry's name number bits (ENTRIES, all of TOP's): below them in ENTRIES, its word bit.
+    let entryNameMask: UInt32
+    /// The given alternates that are a record's PRIMARY name, after ENTRIES' packed entries ("Entries'
+    /// kinds").
+    let primaryAlternates: _TailValues
     let top: _PackedArray
     let idOrder: _PackedArray
     let alternates: _PackedArray
@@ -218,7 +224,7 @@ struct _IndexLayout: Sendable {
         givenAlternateCount = Int(header.alternate_count)
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
-        let entryBits = PackedArrays.entryWidth(names: nameCount)
+        let entryBits = PackedArrays.entryWidth(names: nameCount), nameBits = PackedArrays.width(holding: nameCount)
         let recordBits = PackedArrays.width(holding: UInt64(header.record_count))
         guard Int(header.entry_bits) == entryBits, Int(header.record_bits) == recordBits else {
             throw corrupt(at(\.entry_bits), "packed widths \(header.entry_bits) bits an entry and \(header.record_bits) a record number, expected \(entryBits) and \(recordBits) for \(nameCount) names and \(header.record_count) records")
@@ -255,6 +261,18 @@ struct _IndexLayout: Sendable {
             }
             return _PackedArray(start: range.lowerBound, count: count, width: width)
         }
+        /// The uint32_t values after the packed array of `count` values of `width` bits that starts
+        /// section `kind` (`range`): E of them, then E itself, the section's last 4 bytes. The section's
+        /// length is exactly the packed array's and 4 x (E + 1), E at most `limit`; `what` names them.
+        func valuesAfter(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, width: Int, limit: Int, _ what: String) throws(MMSearchError) -> _TailValues {
+            let packedBytes = PackedArrays.byteCount(count: count, width: width), countSize = MemoryLayout<UInt32>.size
+            let values = range.count >= countSize ? Int(raw.loadUnaligned(fromByteOffset: range.upperBound - countSize, as: UInt32.self)) : 0
+            guard values <= limit, range.count == packedBytes + countSize * (values + 1) else {
+                throw corrupt(Self.tableEntryOffset(of: kind),
+                              "the \(Self.name(of: kind)) section is \(range.count) bytes, expected \(packedBytes + countSize * (values + 1)): \(packedBytes) for \(count) values of \(width) bits, then the \(values) \(what) (at most \(limit)) and their count, 4 bytes each")
+            }
+            return _TailValues(start: range.lowerBound + packedBytes, count: values)
+        }
         labels = try section(MMS_SECTION_LABELS)
         // A node's label offset at the least width that holds every one.
         let nodeLabelBits = PackedArrays.width(holding: UInt64(labels.count))
@@ -278,7 +296,11 @@ struct _IndexLayout: Sendable {
         wideChildCounts = children + blockBytes
         wideChildCountCount = Int(header.wide_child_block_count)
         childDeltas = _PackedArray(start: wideChildCounts + wideBytes, count: Int(header.child_delta_bits), width: 1)
-        entries = try packed(MMS_SECTION_ENTRIES, count: entryCount, width: entryBits)
+        // ENTRIES: the packed entries, then the alternates that are PRIMARY (one a record at most).
+        let entriesSection = try section(MMS_SECTION_ENTRIES)
+        primaryAlternates = try valuesAfter(MMS_SECTION_ENTRIES, entriesSection, count: entryCount, width: entryBits, limit: recordCount, "alternates that are PRIMARY")
+        entries = _PackedArray(start: entriesSection.lowerBound, count: entryCount, width: entryBits)
+        entryNameMask = UInt32((UInt64(1) << UInt64(nameBits)) - 1)
         // A summary's widths: the least that hold a node number, a count of records (up to all of them)
         // and a first page's start (up to top_count).
         summary = _SummaryFields(nodeBits: PackedArrays.width(holding: UInt64(nodeCount)), countBits: PackedArrays.width(holding: UInt64(recordCount) + 1),
@@ -287,7 +309,7 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.summary_node_bits), "summary widths \(header.summary_node_bits), \(header.summary_count_bits) and \(header.summary_top_bits) bits, expected \(summary.nodeBits), \(summary.countBits) and \(summary.topBits) for \(nodeCount) nodes, \(recordCount) records and \(topCount) first-page entries")
         }
         summaries = try packed(MMS_SECTION_SUMMARIES, count: summaryCount, width: summary.width)
-        top = try packed(MMS_SECTION_TOP, count: topCount, width: entryBits)
+        top = try packed(MMS_SECTION_TOP, count: topCount, width: nameBits)
         topRanks = try packed(MMS_SECTION_TOP_RANKS, count: topCount, width: Int(MMS_TOP_RANK_BITS))
         // A record's widths: its id's from the header (verify checks that it is the least), its
         // coordinates' from the header's unit (verify checks that it is the greatest the coordinates
@@ -301,16 +323,10 @@ struct _IndexLayout: Sendable {
         let recordsSection = try section(MMS_SECTION_RECORDS)
         /// The values stored apart at the end of section `kind` (`range`), after a packed array of
         /// `count` values of `bytesWidth` bits whose field of `width` bits may number them ("Values stored
-        /// apart"): E uint32_t values, then E itself, the section's last 4 bytes. The section's length is
-        /// exactly the packed array's and 4 x (E + 1), E at most 2^width.
+        /// apart"): at most 2^width.
         func valuesApart(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, bytesWidth: Int, width: Int) throws(MMSearchError) -> _ValuesApart {
-            let packedBytes = PackedArrays.byteCount(count: count, width: bytesWidth), countSize = MemoryLayout<UInt32>.size
-            let apart = range.count >= countSize ? Int(raw.loadUnaligned(fromByteOffset: range.upperBound - countSize, as: UInt32.self)) : 0
-            guard apart <= 1 << width, range.count == packedBytes + countSize * (apart + 1) else {
-                throw corrupt(Self.tableEntryOffset(of: kind),
-                              "the \(Self.name(of: kind)) section is \(range.count) bytes, expected \(packedBytes + countSize * (apart + 1)): \(packedBytes) for \(count) values of \(bytesWidth) bits, then the \(apart) values stored apart (at most \(1 << width)) and their count, 4 bytes each")
-            }
-            return _ValuesApart(start: range.lowerBound + packedBytes, count: apart, threshold: PackedArrays.apartThreshold(width: width, apart: apart))
+            let apart = try valuesAfter(kind, range, count: count, width: bytesWidth, limit: 1 << width, "values stored apart")
+            return _ValuesApart(start: apart.start, count: apart.count, threshold: PackedArrays.apartThreshold(width: width, apart: apart.count))
         }
         // POPULATION: empty (population_bits 0), or a population a record at population_bits, then the
         // populations stored apart.
@@ -406,6 +422,13 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.file_size), "the sections end at byte \(fileEnd), the file at \(raw.count)")
         }
     }
+}
+
+/// uint32_t values after a section's packed array, their count last (ENTRIES' alternates that are
+/// PRIMARY, "Entries' kinds" in the format header): `count` of them from byte `start`.
+struct _TailValues: Sendable {
+    let start: Int
+    let count: Int
 }
 
 /// The greatest values of a packed field, stored apart after its packed array as uint32_t ("Values
@@ -567,8 +590,9 @@ package enum PackedArrays {
     /// populations (every population 0, so every bound the code 0).
     package static func nearBoundWidth(hasPopulation: Bool) -> Int { hasPopulation ? Int(MMS_NEAR_BOUND_BITS) : 0 }
 
-    /// A packed entry's width (ENTRIES, TOP) when names are numbered below `nameCount`.
-    package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_KIND_BITS) + width(holding: nameCount) }
+    /// An ENTRIES value's width when names are numbered below `nameCount`: its word bit and the name
+    /// number's width (TOP's values).
+    package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_WORD_BITS) + width(holding: nameCount) }
 
     /// RECORDS' coordinate unit, in 1e-7 degree: 10^`exponent` (at most MMS_MAX_COORDINATE_EXPONENT).
     package static func coordinateUnit(exponent: Int) -> Int64 { (0 ..< exponent).reduce(1) { unit, _ in unit * 10 } }

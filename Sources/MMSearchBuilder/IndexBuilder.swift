@@ -305,14 +305,18 @@ public enum IndexBuilder {
             (recordEntries[Int($0)].id, $0) < (recordEntries[Int($1)].id, $1)
         }
 
-        // Entries packed at the least width that holds every name number ("Packed arrays"): the kind moved
-        // from the top of the uint32_t to just above the name bits.
+        // Entries packed at the least width that holds every name number ("Packed arrays"), with no more
+        // of the kind than the name number leaves open ("Entries' kinds"): ENTRIES a WORD's bit above the
+        // name bits, and the alternates that are PRIMARY after them; TOP the name number alone (the kind
+        // is its rank's class's).
         let entryBits = PackedArrays.entryWidth(names: UInt64(recordEntries.count + alternates.count))
         let recordBits = PackedArrays.width(holding: UInt64(recordEntries.count))
-        let nameBits = UInt32(entryBits) - MMS_ENTRY_KIND_BITS
-        func packed(_ entries: [UInt32]) -> [UInt32] {
-            entries.map { ($0 >> MMS_ENTRY_KIND_SHIFT) << nameBits | $0 & MMS_ENTRY_NAME_MASK }
+        let nameBits = UInt32(entryBits) - MMS_ENTRY_WORD_BITS
+        let packedEntries = keys.values.map { value in
+            (value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_WORD.rawValue ? 1 : 0) << nameBits | value & MMS_ENTRY_NAME_MASK
         }
+        let primaryAlternates = Set(keys.values.lazy.filter { $0 >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_PRIMARY.rawValue }
+            .map { $0 & MMS_ENTRY_NAME_MASK }.filter { $0 >= UInt32(recordEntries.count) }).sorted()
 
         // A node packed as its label_offset, at the least width that holds every one.
         let nodeLabelBits = PackedArrays.width(holding: UInt64(trie.labels.count))
@@ -360,12 +364,12 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_NODES, packed: trie.nodes.count, widths: [nodeLabelBits]) { node, _ in trie.nodes[node].label_offset }
         writer.place(MMS_SECTION_CHILDREN, trie.childBlocks.withUnsafeBytes { Array($0) }
                      + trie.wideChildCounts.withUnsafeBytes { Array($0) } + trie.childDeltas)
-        writer.place(MMS_SECTION_ENTRIES, packed: packed(keys.values), width: entryBits)
+        writer.place(MMS_SECTION_ENTRIES, packed: packedEntries, width: entryBits, then: _SectionWriter.valuesAfter(primaryAlternates))
         writer.place(MMS_SECTION_SUMMARIES, packed: summaries.summaries.count, widths: summaryWidths) { position, field in
             let summary = summaries.summaries[position]
             return [summary.node, summary.record_count, summary.name_record_count, summary.primary_first, summary.primary_count, summary.top_first][field]
         }
-        writer.place(MMS_SECTION_TOP, packed: packed(summaries.top), width: entryBits)
+        writer.place(MMS_SECTION_TOP, packed: summaries.top.map { $0 & MMS_ENTRY_NAME_MASK }, width: Int(nameBits))
         writer.place(MMS_SECTION_TOP_RANKS, packed: summaries.topRanks.map(UInt32.init), width: Int(MMS_TOP_RANK_BITS))
         writer.place(MMS_SECTION_RECORDS, packed: recordEntries.count, widths: recordWidths, then: idsApart.tail) { position, field in
             let record = recordEntries[position]

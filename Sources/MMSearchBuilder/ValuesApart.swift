@@ -28,10 +28,8 @@ struct ValuesApart {
             }
         }
         precondition(big.count == apart)
-        var tail: [UInt8] = []
-        for value in big + [UInt32(apart)] { withUnsafeBytes(of: value.littleEndian) { tail.append(contentsOf: $0) } }
         self.width = width
         self.packed = packed
-        self.tail = tail
+        tail = _SectionWriter.valuesAfter(big)
     }
 }

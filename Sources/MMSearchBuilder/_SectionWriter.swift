@@ -56,6 +56,15 @@ struct _SectionWriter {
         sections[Int(kind.rawValue)] = mms_section(offset: UInt64(offset), length: UInt64(body.count + Self.headerSize - offset))
     }
 
+    /// `values` as the uint32_t values that follow a section's packed array, then their count, 4 bytes
+    /// each, little-endian (the values stored apart; ENTRIES' alternates that are PRIMARY).
+    static func valuesAfter(_ values: [UInt32]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4 * (values.count + 1))
+        for value in values + [UInt32(values.count)] { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        return bytes
+    }
+
     /// Appends `values` as the packed array section `kind`, `width` bits each ("Packed arrays" in the
     /// format header): least significant bit first, zero bits to the byte, then the zero tail.
     mutating func place(_ kind: mms_section_kind, packed values: [UInt32], width: Int, then after: [UInt8] = []) {
@@ -64,7 +73,8 @@ struct _SectionWriter {
 
     /// Appends `count` values of the fields `widths` as the packed array section `kind`: value i's
     /// field f is `field(i, f)`, the fields one after another from the value's first bit; then `after`
-    /// (the values stored apart, `ValuesApart.tail`, in POPULATION and RECORDS).
+    /// (`valuesAfter`: the values stored apart in POPULATION and RECORDS, the alternates that are
+    /// PRIMARY in ENTRIES).
     mutating func place(_ kind: mms_section_kind, packed count: Int, widths: [Int], then after: [UInt8] = [], _ field: (Int, Int) -> UInt32) {
         var bits = BitWriter()
         for value in 0 ..< count {

@@ -77,11 +77,11 @@ import Testing
         for (count, width) in [(0, 1), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (209_579, 18), (1 << 18, 18), (1 << 18 + 1, 19)] {
             #expect(PackedArrays.width(holding: UInt64(count)) == width, "\(count)")
         }
-        #expect(PackedArrays.entryWidth(names: UInt64(MMS_MAX_NAME_NUMBER) + 1) == 32)
+        #expect(PackedArrays.entryWidth(names: UInt64(MMS_MAX_NAME_NUMBER) + 1) == 31)
         #expect(PackedArrays.byteCount(count: 0, width: 7) == Int(MMS_PACKED_TAIL))
         #expect(PackedArrays.byteCount(count: 3, width: 7) == 3 + Int(MMS_PACKED_TAIL))
         #expect(PackedArrays.byteCount(count: 8, width: 7) == 7 + Int(MMS_PACKED_TAIL))
-        #expect(MMS_PACKED_TAIL >= 8 && MMS_PACKED_MAX_WIDTH == 32 && MMS_ENTRY_KIND_BITS + MMS_ENTRY_KIND_SHIFT == 32)
+        #expect(MMS_PACKED_TAIL >= 8 && MMS_PACKED_MAX_WIDTH == 32 && MMS_ENTRY_WORD_BITS + MMS_ENTRY_KIND_SHIFT <= 32)
     }
 
     @Test func magicSpellsMMSEARCH() {

@@ -51,7 +51,7 @@ enum IndexFormat {
     /// value's fields follow one another from its first bit) and the header field that gives its count.
     static let packedArrays: [(kind: mms_section_kind, fields: [(name: String, width: String)], count: String)] = [
         (MMS_SECTION_NODES, [("label_offset", "node_label_bits")], "node_count"),
-        (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", "entry_bits")], "top_count"),
+        (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", nameBitsField)], "top_count"),
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, spellingFields, "spelling_count"),
@@ -64,6 +64,8 @@ enum IndexFormat {
         (MMS_SECTION_TOP_RANKS, [("value", "\(MMS_TOP_RANK_BITS)")], "top_count"),
         (MMS_SECTION_RECORD_REGIONS, [("value", "region_bits")], "record_count"),
     ]
+    /// A name number's width (TOP's values; ENTRIES' below the word bit): entry_bits less the word bit.
+    static let nameBitsField = "entry_bits less the word bit"
     /// A record's coordinates (biased, in the header's unit: `IndexFile.coordinate`), at the widths of
     /// their greatest values in that unit (`IndexFile.width`).
     static let latitudeField = ("lat_e7", "latitude in coordinate units"), longitudeField = ("lon_e7", "longitude in coordinate units")
@@ -291,14 +293,16 @@ struct IndexFile {
         return width((field.flatMap { name in fields.first { $0.name == name } } ?? fields[0]).width)
     }
 
-    /// A packed field's width: the header field named `spec`, the number it spells, or a record
-    /// coordinate's (the bits of its greatest biased value, 180 or 360 degrees, in the header's unit).
+    /// A packed field's width: the header field named `spec`, the number it spells, a record
+    /// coordinate's (the bits of its greatest biased value, 180 or 360 degrees, in the header's unit) or
+    /// country's, or a name number's.
     func width(_ spec: String) -> Int {
         if let number = Int(spec) { return number }
         switch spec {
         case IndexFormat.latitudeField.1: return Int.bitWidth - (2 * Int(MMS_LATITUDE_BIAS) / coordinateUnit).leadingZeroBitCount
         case IndexFormat.longitudeField.1: return Int.bitWidth - (2 * Int(MMS_LONGITUDE_BIAS) / coordinateUnit).leadingZeroBitCount
         case IndexFormat.countryField.1: return max(1, Int.bitWidth - recordCountryCodes.count.leadingZeroBitCount) // numbers up to the codes
+        case IndexFormat.nameBitsField: return headerValue("entry_bits") - Int(MMS_ENTRY_WORD_BITS)
         default: return headerValue(spec)
         }
     }
@@ -382,21 +386,30 @@ struct IndexFile {
         }
     }
 
-    /// The bits of a packed entry's name number (ENTRIES, TOP): its width less the kind's.
-    var entryNameBits: Int { packedWidth(MMS_SECTION_ENTRIES) - Int(MMS_ENTRY_KIND_BITS) }
+    /// The bits of a packed entry's name number (ENTRIES below the word bit, all of TOP's).
+    var entryNameBits: Int { packedWidth(MMS_SECTION_TOP) }
 
-    /// Entry `position` of ENTRIES or TOP: its kind and name number.
-    func entry(_ kind: mms_section_kind, _ position: Int) -> (kind: UInt32, name: UInt32) {
+    /// Entry `position` of ENTRIES or TOP: its word bit (0 in TOP, which stores none) and name number.
+    func entry(_ kind: mms_section_kind, _ position: Int) -> (word: UInt32, name: UInt32) {
         let value = packedValue(kind, position)
         return (UInt32(value >> UInt64(entryNameBits)), UInt32(value & (1 << UInt64(entryNameBits) - 1)))
     }
 
-    /// Stores an entry of ENTRIES or TOP; false (nothing stored) when `name` does not fit its bits.
+    /// Stores an entry of ENTRIES (its word bit and name number) or TOP (its name number, `word` 0);
+    /// false (nothing stored) when they do not fit its bits.
     @discardableResult
-    mutating func storeEntry(_ kind: mms_section_kind, _ position: Int, kind entryKind: UInt32, name: UInt64) -> Bool {
-        guard name >> UInt64(entryNameBits) == 0, entryKind < 1 << MMS_ENTRY_KIND_BITS else { return false }
-        storePacked(UInt64(entryKind) << UInt64(entryNameBits) | name, kind, position)
+    mutating func storeEntry(_ kind: mms_section_kind, _ position: Int, word: UInt32 = 0, name: UInt64) -> Bool {
+        guard name >> UInt64(entryNameBits) == 0, word < (kind == MMS_SECTION_ENTRIES ? 1 << MMS_ENTRY_WORD_BITS : 1) else { return false }
+        storePacked(UInt64(word) << UInt64(entryNameBits) | name, kind, position)
         return true
+    }
+
+    /// The alternates listed PRIMARY after ENTRIES' packed entries (their name numbers), and where the
+    /// list starts ("Entries' kinds").
+    var primaryAlternates: (start: Int, names: [UInt32]) {
+        let section = section(MMS_SECTION_ENTRIES)
+        let count = Int(load(at: section.upperBound - 4, width: 4)), start = section.upperBound - 4 * (count + 1)
+        return (start, (0 ..< count).map { UInt32(load(at: start + 4 * $0, width: 4)) })
     }
 
     var nodeCount: Int { count(of: MMS_SECTION_NODES) }

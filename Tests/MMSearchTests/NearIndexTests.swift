@@ -129,7 +129,7 @@ import Testing
         let list = file.section(MMS_SECTION_NEAR_LISTS)
         let firstListEntry = Int(file.load(at: list.lowerBound + MemoryLayout<mms_near_list>.offset(of: \.top_first)!, width: 4))
         let top = file.section(MMS_SECTION_TOP), ranks = file.section(MMS_SECTION_TOP_RANKS)
-        let topBits = Int(file.load(at: IndexFormat.header.field("entry_bits")!.offset, width: 1))
+        let topBits = file.packedWidth(MMS_SECTION_TOP)
         targets.append(("near list entries", top.lowerBound + firstListEntry * topBits / 8 + 1 ..< top.upperBound - Int(MMS_PACKED_TAIL) - 1))
         targets.append(("near list ranks", ranks.lowerBound + firstListEntry * Int(MMS_TOP_RANK_BITS) / 8 + 1 ..< ranks.upperBound - Int(MMS_PACKED_TAIL) - 1))
         var random = SeededRandom(seed: 32)
