@@ -475,7 +475,7 @@
  *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
  *   top_count;
- *   TOP_RANKS: a rank in MMS_TOP_RANK_BITS (its class, then its kind, as the byte defined below);
+ *   TOP_RANKS: a rank in MMS_TOP_RANK_BITS (its class and kind's number, as defined below);
  *   RECORD_REGIONS: region_bits = bits of region_count (so that the value with every bit set, which
  *   says "no region" as MMS_NO_REGION does, is no region's number); empty, and region_bits 0, when no
  *   record has a region.
@@ -488,8 +488,8 @@
  * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 21 bits an entry instead
  * of 32 and 20 a first page's (1.6 MB less over ENTRIES and TOP at version 11, 0.38 MB at version 22), 18 bits a record in ID_ORDER instead of 32, 23 bits an
  * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 115 bits a record instead of 160 (135 at version 10, 119 at version 20), 43
- * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 5 bits a first
- * page's rank instead of 8, 12 bits a record's region instead of 16, 8 bits its country instead of 16
+ * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 4 bits a first
+ * page's rank instead of 8 (5 at version 21), 12 bits a record's region instead of 16, 8 bits its country instead of 16
  * (12 at version 20).
  *
  * ---------------------------------------------------------------------------------------------------
@@ -588,7 +588,8 @@
  * population bound, no node's top, each point with its cells, lists from 1,500 records) and version 19
  * (no bounds of SPATIAL's inner nodes) and version 20 (ids at the greatest's width; NEAR_POINTS' population
  * bounds in 8 bits without populations; a record's country as its code's two base-62 digits) and
- * version 21 (each entry's kind stored whole in ENTRIES and TOP) are not read by version 22.
+ * version 21 (each entry's kind stored whole in ENTRIES and TOP, a first page's rank as a class
+ * and a kind side by side in 5 bits) are not read by version 22.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -645,14 +646,16 @@ extern "C" {
 #define MMS_COUNTRY_PAGE_THRESHOLD 128u
 /*
  * A TOP_RANKS value (MMS_TOP_RANK_BITS, packed): what ranks the record of TOP[i] at its summary's
- * node, so that a page merged with "Name, Qualifier" matches needs no name of it folded. Bits 0-2: the
- * class of the record's best key match at the node's depth (0-6, see "Ranking"); bits 3-4: the least
- * kind among its matches there (0 PRIMARY, 1 ALTERNATE or SPELLING, 2 WORD: Ranking.kind(ofClass:)).
+ * node, so that a page merged with "Name, Qualifier" matches needs no name of it folded: the class c
+ * of the record's best key match at the node's depth (0-6, see "Ranking") and the least kind k among
+ * its matches there (0 PRIMARY, 1 ALTERNATE or SPELLING, 2 WORD: Ranking.kind(ofClass:)), which is at
+ * most its best match's kind. So 14 pairs, numbered in (k, c) order: k = 0 with c = 0 to 6 are 0-6;
+ * k = 1 with c = 1, 3, 4, 5, 6 are 7-11; k = 2 with c = 4 and 6 are 12 and 13 (MMS_TOP_RANK_COUNT and
+ * above are no rank). 4 bits instead of 5 for a class and a kind side by side (version 21): 0.11 MB
+ * on the README's index (903,543 ranks).
  */
-#define MMS_TOP_RANK_BITS 5u
-#define MMS_TOP_RANK_CLASS_MASK 0x07u
-#define MMS_TOP_RANK_KIND_SHIFT 3u
-#define MMS_TOP_RANK_KIND_MASK 0x18u
+#define MMS_TOP_RANK_BITS 4u
+#define MMS_TOP_RANK_COUNT 14u
 /* An entry: kind in bits 30-31, name number in bits 0-29. */
 #define MMS_ENTRY_KIND_SHIFT 30u
 #define MMS_ENTRY_NAME_MASK 0x3FFFFFFFu

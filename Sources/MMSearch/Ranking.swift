@@ -65,19 +65,28 @@ package enum Ranking {
         }
     }
 
-    /// A TOP_RANKS byte: a record's best class and least kind at a summarized node.
+    /// A TOP_RANKS value: the number of a record's best class and least kind at a summarized node (the
+    /// least kind at most the best class's), in (kind, class) order ("A TOP_RANKS value" in the format
+    /// header).
     @inline(__always)
     package static func topRank(bestClass: UInt32, kind: UInt32) -> UInt8 {
-        UInt8(bestClass) | UInt8(kind) << MMS_TOP_RANK_KIND_SHIFT
+        precondition(bestClass < classCount && kind <= Ranking.kind(ofClass: bestClass), "class \(bestClass) with least kind \(kind)")
+        switch kind {
+        case 0: return UInt8(bestClass)                                  // classes 0-6: 0-6
+        case 1: return UInt8(7 + (bestClass == 1 ? 0 : bestClass - 2))  // classes 1, 3, 4, 5, 6: 7-11
+        default: return UInt8(12 + (bestClass - 4) / 2)                  // classes 4, 6: 12, 13
+        }
     }
 
-    /// The best class and least kind a TOP_RANKS byte holds, or nil for a byte no builder writes
-    /// (a class past 6, a kind past 2, bits 5-7 set).
+    /// The best class and least kind a TOP_RANKS value numbers, or nil for MMS_TOP_RANK_COUNT and above
+    /// (no pair; arithmetic, not a table, so that no global is initialised on the way).
     @inline(__always)
-    package static func topRank(_ byte: UInt8) -> (matchClass: UInt32, kind: UInt32)? {
-        let matchClass = UInt32(byte) & MMS_TOP_RANK_CLASS_MASK, kind = (UInt32(byte) & MMS_TOP_RANK_KIND_MASK) >> MMS_TOP_RANK_KIND_SHIFT
-        guard UInt32(byte) & ~(MMS_TOP_RANK_CLASS_MASK | MMS_TOP_RANK_KIND_MASK) == 0, matchClass < classCount, kind <= 2 else { return nil }
-        return (matchClass, kind)
+    package static func topRank(_ value: UInt8) -> (matchClass: UInt32, kind: UInt32)? {
+        let code = UInt32(value)
+        if code < 7 { return (code, 0) }
+        if code < 12 { return (code == 7 ? 1 : code - 5, 1) }
+        if code < MMS_TOP_RANK_COUNT { return (4 + 2 * (code - 12), 2) }
+        return nil
     }
 
     /// A record's place in ranked order: its score (population times its best entry's weight), its

@@ -71,6 +71,22 @@ import Testing
         #expect(MMS_MAX_NAME_NUMBER == MMS_ENTRY_NAME_MASK)
     }
 
+    /// TOP_RANKS' numbers: every class with each kind up to its own, each to its own number below
+    /// MMS_TOP_RANK_COUNT and back; no other number is a rank.
+    @Test func topRanksNumberEachClassAndKind() {
+        var numbers: Set<UInt8> = []
+        for matchClass in 0 ..< UInt32(Ranking.classCount) {
+            for kind in 0 ... Ranking.kind(ofClass: matchClass) {
+                let number = Ranking.topRank(bestClass: matchClass, kind: kind)
+                #expect(UInt32(number) < MMS_TOP_RANK_COUNT && numbers.insert(number).inserted, "class \(matchClass) kind \(kind): \(number)")
+                let back = Ranking.topRank(number)
+                #expect(back?.matchClass == matchClass && back?.kind == kind, "class \(matchClass) kind \(kind)")
+            }
+        }
+        #expect(numbers.count == Int(MMS_TOP_RANK_COUNT) && MMS_TOP_RANK_COUNT <= 1 << MMS_TOP_RANK_BITS)
+        for number in UInt8(MMS_TOP_RANK_COUNT) ... 255 { #expect(Ranking.topRank(number) == nil, "\(number)") }
+    }
+
     /// A packed array's width is the least that holds its values, never 0; its length rounds its bits
     /// up to bytes and adds the tail a reader's 8-byte loads may reach.
     @Test func packedWidthsAreTheLeastThatHold() {

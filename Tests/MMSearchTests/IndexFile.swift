@@ -106,8 +106,8 @@ enum IndexFormat {
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
         case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
-        // A first page's rank: kind 3 and above is no kind (a class above 6 is no class either).
-        case (MMS_SECTION_TOP_RANKS, "value"): return Meaning { _ in Int(3 << MMS_TOP_RANK_KIND_SHIFT) }
+        // A first page's rank: the number of a class and a kind, MMS_TOP_RANK_COUNT and above none.
+        case (MMS_SECTION_TOP_RANKS, "value"): return Meaning { _ in Int(MMS_TOP_RANK_COUNT) }
         case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
         // An alternate block's least record past the records (each of its alternates' is at least that),
