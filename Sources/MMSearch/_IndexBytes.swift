@@ -448,7 +448,7 @@ struct _IndexBytes {
         let alternate = Int(name) - layout.recordCount
         if alternate < 0 { return MMS_KIND_PRIMARY.rawValue }
         if alternate >= layout.givenAlternateCount { return MMS_KIND_SPELLING.rawValue }
-        return layout.primaryAlternates.count > 0 && isPrimaryAlternate(name) ? MMS_KIND_PRIMARY.rawValue : MMS_KIND_ALTERNATE.rawValue
+        return name <= layout.lastPrimaryAlternate && isPrimaryAlternate(name) ? MMS_KIND_PRIMARY.rawValue : MMS_KIND_ALTERNATE.rawValue
     }
 
     /// Whether name `name` is among the alternates listed PRIMARY after ENTRIES (a binary search over

@@ -36,8 +36,10 @@ struct _IndexLayout: Sendable {
     /// A packed entry's name number bits (ENTRIES, all of TOP's): below them in ENTRIES, its word bit.
     let entryNameMask: UInt32
     /// The given alternates that are a record's PRIMARY name, after ENTRIES' packed entries ("Entries'
-    /// kinds").
+    /// kinds"), and the greatest of them (0 when there are none): the records without a display name,
+    /// whose alternates they are, come first in name order, so nearly every name is above it.
     let primaryAlternates: _TailValues
+    let lastPrimaryAlternate: UInt32
     let top: _PackedArray
     let idOrder: _PackedArray
     let alternates: _PackedArray
@@ -299,6 +301,8 @@ struct _IndexLayout: Sendable {
         // ENTRIES: the packed entries, then the alternates that are PRIMARY (one a record at most).
         let entriesSection = try section(MMS_SECTION_ENTRIES)
         primaryAlternates = try valuesAfter(MMS_SECTION_ENTRIES, entriesSection, count: entryCount, width: entryBits, limit: recordCount, "alternates that are PRIMARY")
+        lastPrimaryAlternate = primaryAlternates.count == 0 ? 0
+            : raw.loadUnaligned(fromByteOffset: primaryAlternates.start + (primaryAlternates.count - 1) * MemoryLayout<UInt32>.size, as: UInt32.self)
         entries = _PackedArray(start: entriesSection.lowerBound, count: entryCount, width: entryBits)
         entryNameMask = UInt32((UInt64(1) << UInt64(nameBits)) - 1)
         // A summary's widths: the least that hold a node number, a count of records (up to all of them)
