@@ -26,11 +26,12 @@
  *                                                         record's PRIMARY name (see "Entries' kinds")
  *   sections[SUMMARIES]     packed summary_count x summary bits  counts and first pages of the big
  *                                                         nodes (mms_summary's fields)
- *   sections[TOP]           packed top_count x name_bits  the summaries' ranked first pages (entries'
- *                                                         name numbers, their kinds from TOP_RANKS: see
- *                                                         "Entries' kinds"), then the country pages'
- *   sections[TOP_RANKS]     packed top_count x MMS_TOP_RANK_BITS  each TOP entry's record's best class
- *                                                         and least kind at its node (MMS_TOP_RANK_*)
+ *   sections[TOP]           packed top_count x (name_bits + MMS_TOP_RANK_BITS)  the summaries' ranked
+ *                                                         first pages, then the country pages' and the
+ *                                                         near lists': each record's best entry's name
+ *                                                         number, then its rank, the record's best class
+ *                                                         and least kind at the node ("A TOP rank"; the
+ *                                                         entry's kind from the class: "Entries' kinds")
  *   sections[RECORDS]       packed record_count x record bits, then uint32_t[E + 1]  cities in
  *                                                         primary-key order (see "Order"; mms_record's
  *                                                         fields, "Packed arrays"), the greatest few ids
@@ -127,7 +128,7 @@
  * packed entries and their tail as P uint32_t name numbers, strictly increasing, then P itself as the
  * section's last uint32_t (P at most record_count; 4 on the README's index, 0 on the list alone). TOP
  * stores the name number alone: a page's entry is its record's best entry, whose class is the record's
- * best class (TOP_RANKS), and a class has one kind (Ranking: classes 0 and 2 PRIMARY, 4 and 6 WORD, 1, 3
+ * best class (its TOP rank), and a class has one kind (Ranking: classes 0 and 2 PRIMARY, 4 and 6 WORD, 1, 3
  * and 5 ALTERNATE for a given alternate's name and SPELLING for a spelling's). On the README's index
  * that is 1 bit less for each of 1,245,450 entries and 2 less for each of 903,543 page entries: 0.38 MB.
  *
@@ -208,7 +209,7 @@
  * node with one child) wherever needed so that the first page of every summarized node is the same
  * for every query length along its edge: no alternate entry below it changes weight between the
  * shortest and the longest query that reaches it. Smaller nodes are answered by reading their entries.
- * TOP_RANKS[i] is the class and kind that rank TOP[i]'s record there (MMS_TOP_RANK_*): a first page
+ * A TOP entry's rank is the class and kind that rank its record there ("A TOP rank"): a first page
  * merged with "Name, Qualifier" matches compares them with the stored ones without reading names.
  *
  * ---------------------------------------------------------------------------------------------------
@@ -311,7 +312,7 @@
  * MMS_NEAR_LIST_THRESHOLD records whose other matches (best class not 2, or outside the primary range)
  * that may reach a page (base x 1001 at least the least base of the node's stored page, which a search
  * scores first) number at most
- * MMS_NEAR_LIST_MAX: a range of TOP and TOP_RANKS after the country pages' (each record's best entry,
+ * MMS_NEAR_LIST_MAX: a range of TOP after the country pages' (each record's best entry,
  * its class and kind, for a query as long as the node's prefix, as a first page holds them), in order
  * of (population + 1) x weight descending, then record number. A node without one is scanned.
  * A search near a point with no filter at a node with a list scores the summary's stored page, then
@@ -431,13 +432,12 @@
  * distinct records of that country are among the node's key matches ("words"), COUNTRY_PAGES holds one
  * mms_country_page: that number of records, and their first ranked page in TOP (as the summary's page
  * is, for a query as long as the node's prefix: the best MMS_TOP_COUNT of them in ranked order, each
- * record's best entry, with its class and kind in TOP_RANKS). No other pair has one. The pages' entries
+ * record's best entry, with its class and kind as its rank). No other pair has one. The pages' entries
  * follow the summaries' in TOP, in page order. A summary's page holds all along the edge into its node
  * (no entry changes class there), so a country's page does too; a search restricted to that one country
  * reads its count and first page there instead of the country's entries under the node.
  * COUNTRY_PAGES is sorted by (node, code), no two equal; it holds its length /
- * sizeof(mms_country_page) pages. Size on the README's index: 3,826 pages, 61,216 bytes, and 0.26 MB of TOP and
- * TOP_RANKS.
+ * sizeof(mms_country_page) pages. Size on the README's index: 3,826 pages, 61,216 bytes, and 0.26 MB of TOP.
  *
  * ---------------------------------------------------------------------------------------------------
  * Packed arrays (NODES, ENTRIES, TOP, ID_ORDER). An array of n values of w bits (1 <= w <= 64) holds
@@ -475,7 +475,7 @@
  *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
  *   top_count;
- *   TOP_RANKS: a rank in MMS_TOP_RANK_BITS (its class and kind's number, as defined below);
+ *   TOP: an entry's name number in name_bits, then its rank in MMS_TOP_RANK_BITS ("A TOP rank");
  *   RECORD_REGIONS: region_bits = bits of region_count (so that the value with every bit set, which
  *   says "no region" as MMS_NO_REGION does, is no region's number); empty, and region_bits 0, when no
  *   record has a region.
@@ -589,7 +589,7 @@
  * (no bounds of SPATIAL's inner nodes) and version 20 (ids at the greatest's width; NEAR_POINTS' population
  * bounds in 8 bits without populations; a record's country as its code's two base-62 digits) and
  * version 21 (each entry's kind stored whole in ENTRIES and TOP, a first page's rank as a class
- * and a kind side by side in 5 bits) are not read by version 22.
+ * and a kind side by side in 5 bits, in a section of its own) are not read by version 22.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -645,14 +645,16 @@ extern "C" {
    otherwise). Above MMS_TOP_COUNT, so that a country's page is always a whole one. */
 #define MMS_COUNTRY_PAGE_THRESHOLD 128u
 /*
- * A TOP_RANKS value (MMS_TOP_RANK_BITS, packed): what ranks the record of TOP[i] at its summary's
- * node, so that a page merged with "Name, Qualifier" matches needs no name of it folded: the class c
+ * A TOP rank (MMS_TOP_RANK_BITS, after a TOP entry's name number): what ranks the entry's record at
+ * its node, so that a page merged with "Name, Qualifier" matches needs no name of it folded: the class c
  * of the record's best key match at the node's depth (0-6, see "Ranking") and the least kind k among
  * its matches there (0 PRIMARY, 1 ALTERNATE or SPELLING, 2 WORD: Ranking.kind(ofClass:)), which is at
  * most its best match's kind. So 14 pairs, numbered in (k, c) order: k = 0 with c = 0 to 6 are 0-6;
  * k = 1 with c = 1, 3, 4, 5, 6 are 7-11; k = 2 with c = 4 and 6 are 12 and 13 (MMS_TOP_RANK_COUNT and
  * above are no rank). 4 bits instead of 5 for a class and a kind side by side (version 21): 0.11 MB
- * on the README's index (903,543 ranks).
+ * on the README's index (903,543 ranks). Beside the name number in TOP since version 22 (TOP_RANKS
+ * before), so that a page's entries and ranks are read from the same bytes, since a page's entries'
+ * kinds come from their ranks.
  */
 #define MMS_TOP_RANK_BITS 4u
 #define MMS_TOP_RANK_COUNT 14u
@@ -746,33 +748,32 @@ typedef enum mms_section_kind {
     MMS_SECTION_ENTRIES = 3,
     MMS_SECTION_SUMMARIES = 4,
     MMS_SECTION_TOP = 5,
-    MMS_SECTION_TOP_RANKS = 6,
-    MMS_SECTION_RECORDS = 7,
-    MMS_SECTION_POPULATION = 8,
-    MMS_SECTION_ALTERNATES = 9,
-    MMS_SECTION_NAMES = 10,
-    MMS_SECTION_ID_ORDER = 11,
-    MMS_SECTION_RECORD_REGIONS = 12,
-    MMS_SECTION_REGIONS = 13,
-    MMS_SECTION_COUNTRIES = 14,
-    MMS_SECTION_QUALIFIER_NAMES = 15,
-    MMS_SECTION_SPELLINGS = 16,
-    MMS_SECTION_SOURCE = 17,
-    MMS_SECTION_SPATIAL = 18,
-    MMS_SECTION_COUNTRY_RUNS = 19,
-    MMS_SECTION_ENTRY_BLOCKS = 20,
-    MMS_SECTION_ENTRY_DELTAS = 21,
-    MMS_SECTION_SYMBOLS = 22,
-    MMS_SECTION_NAME_TABLES = 23,
-    MMS_SECTION_PLACE_NAMES = 24,
-    MMS_SECTION_COUNTRY_PAGES = 25,
-    MMS_SECTION_ALTERNATE_BLOCKS = 26,
-    MMS_SECTION_ALTERNATE_DELTAS = 27,
-    MMS_SECTION_NEAR_POINTS = 28,
-    MMS_SECTION_NEAR_LISTS = 29,
-    MMS_SECTION_SPATIAL_BOUNDS = 30,
-    MMS_SECTION_RECORD_COUNTRIES = 31,
-    MMS_SECTION_COUNT = 32
+    MMS_SECTION_RECORDS = 6,
+    MMS_SECTION_POPULATION = 7,
+    MMS_SECTION_ALTERNATES = 8,
+    MMS_SECTION_NAMES = 9,
+    MMS_SECTION_ID_ORDER = 10,
+    MMS_SECTION_RECORD_REGIONS = 11,
+    MMS_SECTION_REGIONS = 12,
+    MMS_SECTION_COUNTRIES = 13,
+    MMS_SECTION_QUALIFIER_NAMES = 14,
+    MMS_SECTION_SPELLINGS = 15,
+    MMS_SECTION_SOURCE = 16,
+    MMS_SECTION_SPATIAL = 17,
+    MMS_SECTION_COUNTRY_RUNS = 18,
+    MMS_SECTION_ENTRY_BLOCKS = 19,
+    MMS_SECTION_ENTRY_DELTAS = 20,
+    MMS_SECTION_SYMBOLS = 21,
+    MMS_SECTION_NAME_TABLES = 22,
+    MMS_SECTION_PLACE_NAMES = 23,
+    MMS_SECTION_COUNTRY_PAGES = 24,
+    MMS_SECTION_ALTERNATE_BLOCKS = 25,
+    MMS_SECTION_ALTERNATE_DELTAS = 26,
+    MMS_SECTION_NEAR_POINTS = 27,
+    MMS_SECTION_NEAR_LISTS = 28,
+    MMS_SECTION_SPATIAL_BOUNDS = 29,
+    MMS_SECTION_RECORD_COUNTRIES = 30,
+    MMS_SECTION_COUNT = 31
 } mms_section_kind;
 
 /*
@@ -1050,7 +1051,7 @@ typedef struct mms_country_run {
  */
 typedef struct mms_near_list {
     uint32_t node;      /* the summarized node */
-    uint32_t top_first; /* its first record's entry in TOP (and rank in TOP_RANKS) */
+    uint32_t top_first; /* its first record's entry (and rank) in TOP */
     uint32_t count;     /* its records */
     uint32_t reserved;  /* zero */
 } mms_near_list;
@@ -1173,7 +1174,7 @@ _Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits
 _Static_assert(offsetof(mms_header, reserved) == 107, "mms_header.reserved");
 _Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count: the section table starts 8-aligned after it");
 _Static_assert(offsetof(mms_header, sections) == 112, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 624 bytes");
+_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 608 bytes");
 
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");

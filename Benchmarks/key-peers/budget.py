@@ -188,11 +188,12 @@ row("owners", f"the record of each of the {alternates + spellings:,} other names
 row("country entries", f"each entry's country, in entry order: {keys:,} x the records' country entropy",
     keys * entropy_bits([r["country"] for r in records]) / n, ["country runs", "entry blocks", "entry deltas"])
 # What the design keeps for speed: each big node's count and first page, at log2(names) an entry.
-top_bits = width(names)  # a first page's entry is its name number (format 22: its kind is its rank's)
+# A first page's entry is its name number and its rank (format 22: its kind is its rank's).
+top_bits = width(names) + int(constants["MMS_TOP_RANK_BITS"])
 top_count = (sections["top pages"] - int(constants["MMS_PACKED_TAIL"])) * 8 // top_bits
 row("pages", f"{summaries:,} summaries' counts and {top_count:,} stored page entries at log2(names) each",
     summaries * 2 * math.log2(n) + top_count * name_bits,
-    ["summaries", "top pages", "top page ranks", "country pages", "near lists"])
+    ["summaries", "top pages", "country pages", "near lists"])
 
 floor_total = sum(bits for _, _, bits, _, _ in rows) / 8
 file_bytes = info_number(r"^file size\s+(\d+)")

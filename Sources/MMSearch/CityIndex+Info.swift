@@ -120,13 +120,13 @@ public struct IndexInfo: Sendable, Equatable {
     /// alternate names file.
     public var qualifierNameCount: Int
     /// Big nodes with a list for searches near a point (NEAR_LISTS), the matches listed (those not by a
-    /// primary name's prefix that may reach a first page), and the bytes of TOP and TOP_RANKS those take.
+    /// primary name's prefix that may reach a first page), and the bytes of TOP those take.
     public var nearListCount: Int
     public var nearListedCount: Int
     public var nearListedBytes: Int
     /// The bytes that answer by place (issue 21's "spatial part"): SPATIAL and SPATIAL_BOUNDS (the
     /// nearest cities, filters by area), NEAR_POINTS and NEAR_LISTS (pages ranked near a point), and
-    /// the near lists' part of TOP and TOP_RANKS (`nearListedBytes`).
+    /// the near lists' part of TOP (`nearListedBytes`).
     public var spatialPartBytes: Int
     /// The names of the sections `spatialPartBytes` counts whole ("spatial", "spatial bounds", "near
     /// points", "near lists"), as `sections` names them.
@@ -156,7 +156,7 @@ extension CityIndex {
             let table = index.sectionTable()
             var listed = 0
             for list in 0 ..< layout.nearListCount { listed += try index.nearList(list).top.count }
-            let nearListed = (listed * (layout.top.width + layout.topRanks.width) + 7) / 8
+            let nearListed = (listed * layout.top.width + 7) / 8
             return IndexInfo(
                 formatVersion: MMS_FORMAT_VERSION, // open accepts exactly this version
                 fileSize: layout.fileSize,

@@ -387,7 +387,7 @@ private struct _Verifier {
         // A packed array's bits past its last value, and its tail, are zero.
         let arrays = [("nodes", layout.nodes), ("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder),
                       ("alternates", layout.alternates), ("spellings", layout.spellings), ("records", layout.records), ("spatial", layout.spatial),
-                      ("summaries", layout.summaries), ("top page ranks", layout.topRanks)]
+                      ("summaries", layout.summaries)]
             + (layout.hasPopulation ? [("population", layout.population)] : []) + (layout.hasRegions ? [("record regions", layout.recordRegions)] : [])
             + [("children's entry deltas", layout.childDeltas)]
         for (name, array) in arrays { try checkZeroPastValues(array, name) }
@@ -877,7 +877,7 @@ private struct _Verifier {
                 let record = rankedMatch(of: match.record)
                 let rank = try index.topRank(stored)
                 guard rank.matchClass == record.matchClass, rank.kind == record.kind else {
-                    throw corrupt(layout.topRanks.byteOffset(stored), "the first page of \(what) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
+                    throw corrupt(layout.top.byteOffset(stored), "the first page of \(what) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
                 }
             }
         }

@@ -65,9 +65,8 @@ package enum Ranking {
         }
     }
 
-    /// A TOP_RANKS value: the number of a record's best class and least kind at a summarized node (the
-    /// least kind at most the best class's), in (kind, class) order ("A TOP_RANKS value" in the format
-    /// header).
+    /// A TOP rank: the number of a record's best class and least kind at a summarized node (the least
+    /// kind at most the best class's), in (kind, class) order ("A TOP rank" in the format header).
     @inline(__always)
     package static func topRank(bestClass: UInt32, kind: UInt32) -> UInt8 {
         precondition(bestClass < classCount && kind <= Ranking.kind(ofClass: bestClass), "class \(bestClass) with least kind \(kind)")
@@ -78,7 +77,7 @@ package enum Ranking {
         }
     }
 
-    /// The best class and least kind a TOP_RANKS value numbers, or nil for MMS_TOP_RANK_COUNT and above
+    /// The best class and least kind a TOP rank numbers, or nil for MMS_TOP_RANK_COUNT and above
     /// (no pair; arithmetic, not a table, so that no global is initialised on the way).
     @inline(__always)
     package static func topRank(_ value: UInt8) -> (matchClass: UInt32, kind: UInt32)? {

@@ -435,7 +435,7 @@ extension _IndexBytes {
     /// The first `length` ranked matches under a summarized node whose stored page is `TOP[top]`,
     /// with the "Name, Qualifier" matches `qualified` merged in: a record off the stored page ranks
     /// below its last, and a qualifier match only adds or raises a record, so the page is among the
-    /// stored one and `qualified`. The stored records rank by TOP_RANKS: no name of theirs is read.
+    /// stored one and `qualified`. The stored records rank by their TOP ranks: no name of theirs is read.
     func firstPage(top: Range<Int>, length: Int, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
         var stored: [_Ranked] = []
         stored.reserveCapacity(top.count)

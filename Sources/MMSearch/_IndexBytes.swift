@@ -663,17 +663,23 @@ struct _IndexBytes {
     }
 
     /// Entry `position` of TOP (a summary's first page): its name number, and the kind its rank's class
-    /// has ("Entries' kinds").
+    /// has ("Entries' kinds"), both from the one value.
     @inline(__always)
     func topEntry(_ position: Int) throws(MMSearchError) -> UInt32 {
-        let name = try value(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
+        let value = try topValue(position), name = value & layout.entryNameMask
         let kind: UInt32
-        switch Ranking.kind(ofClass: try topRank(position).matchClass) {
+        switch Ranking.kind(ofClass: try topRank(position, of: value).matchClass) {
         case 0: kind = MMS_KIND_PRIMARY.rawValue
         case 1: kind = Int(name) - layout.recordCount < layout.givenAlternateCount ? MMS_KIND_ALTERNATE.rawValue : MMS_KIND_SPELLING.rawValue
         default: kind = MMS_KIND_WORD.rawValue
         }
         return kind << MMS_ENTRY_KIND_SHIFT | name
+    }
+
+    /// TOP's value `position`: a page entry's name number, then its rank.
+    @inline(__always)
+    func topValue(_ position: Int) throws(MMSearchError) -> UInt32 {
+        try value(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
     }
 
     /// TOP entry `position` and its record, checked.
@@ -683,13 +689,19 @@ struct _IndexBytes {
         return _Match(record: UInt32(try owner(ofEntry: entry, at: layout.top.byteOffset(position)).record), entry: entry)
     }
 
-    /// What ranks the record of TOP entry `position` at its node: its best class and least kind
-    /// (TOP_RANKS), checked.
+    /// What ranks the record of TOP entry `position` at its node: its best class and least kind (its
+    /// rank, after its name number), checked.
     @inline(__always)
     func topRank(_ position: Int) throws(MMSearchError) -> (matchClass: UInt32, kind: UInt32) {
-        let value = try self.value(position, of: layout.topRanks, "top page rank \(position) does not exist (\(layout.topCount))")
-        guard let rank = Ranking.topRank(UInt8(value)) else {
-            throw corrupt(layout.topRanks.byteOffset(position), "top page rank \(position) is \(value): no class and kind")
+        try topRank(position, of: try topValue(position))
+    }
+
+    /// The same from TOP's value `value`, read at `position`.
+    @inline(__always)
+    func topRank(_ position: Int, of value: UInt32) throws(MMSearchError) -> (matchClass: UInt32, kind: UInt32) {
+        let code = value >> UInt32(layout.top.width - Int(MMS_TOP_RANK_BITS))
+        guard let rank = Ranking.topRank(UInt8(truncatingIfNeeded: code)) else {
+            throw corrupt(layout.top.byteOffset(position), "top page entry \(position) has rank \(code): no class and kind")
         }
         return rank
     }

@@ -25,7 +25,7 @@ struct _IndexLayout: Sendable {
     let givenAlternateCount: Int
     var hasGivenAlternates: Bool { givenAlternateCount > 0 }
     /// The packed arrays: NODES (a node's label_offset), ENTRIES (an entry's word bit and name number),
-    /// TOP (a page entry's name number),
+    /// TOP (a page entry's name number and rank),
     /// ID_ORDER (record numbers), ALTERNATES (an alternate's name_offset), SPELLINGS (a spelling's form
     /// and the name_offset of the name it is made from),
     /// POPULATION (empty, count 0, when the index has none), RECORDS and SPATIAL (their fields: `record`
@@ -54,7 +54,6 @@ struct _IndexLayout: Sendable {
     let idsApart: _ValuesApart
     let summaries: _PackedArray
     let summary: _SummaryFields
-    let topRanks: _PackedArray
     let recordRegions: _PackedArray
     let spatial: _PackedArray
     let point: _PointFields
@@ -131,7 +130,7 @@ struct _IndexLayout: Sendable {
     /// The sections in file order, with the names that errors and `CityIndex.info()` give them.
     static let sectionNames: [(kind: mms_section_kind, name: String)] = [
         (MMS_SECTION_LABELS, "labels"), (MMS_SECTION_NODES, "nodes"), (MMS_SECTION_CHILDREN, "children"), (MMS_SECTION_ENTRIES, "entries"),
-        (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"), (MMS_SECTION_TOP_RANKS, "top page ranks"),
+        (MMS_SECTION_SUMMARIES, "summaries"), (MMS_SECTION_TOP, "top pages"),
         (MMS_SECTION_RECORDS, "records"),
         (MMS_SECTION_POPULATION, "population"), (MMS_SECTION_ALTERNATES, "alternates"), (MMS_SECTION_NAMES, "names"),
         (MMS_SECTION_ID_ORDER, "id order"), (MMS_SECTION_RECORD_REGIONS, "record regions"), (MMS_SECTION_REGIONS, "regions"),
@@ -145,7 +144,7 @@ struct _IndexLayout: Sendable {
     ]
 
     /// The sections that answer by place (`IndexInfo.spatialPartBytes` adds the near lists' part of TOP
-    /// and TOP_RANKS to theirs).
+    /// to theirs).
     static let spatialPart = [MMS_SECTION_SPATIAL, MMS_SECTION_SPATIAL_BOUNDS, MMS_SECTION_NEAR_POINTS, MMS_SECTION_NEAR_LISTS]
 
     /// The name errors and `info` give section `kind`.
@@ -313,8 +312,8 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.summary_node_bits), "summary widths \(header.summary_node_bits), \(header.summary_count_bits) and \(header.summary_top_bits) bits, expected \(summary.nodeBits), \(summary.countBits) and \(summary.topBits) for \(nodeCount) nodes, \(recordCount) records and \(topCount) first-page entries")
         }
         summaries = try packed(MMS_SECTION_SUMMARIES, count: summaryCount, width: summary.width)
-        top = try packed(MMS_SECTION_TOP, count: topCount, width: nameBits)
-        topRanks = try packed(MMS_SECTION_TOP_RANKS, count: topCount, width: Int(MMS_TOP_RANK_BITS))
+        // TOP: an entry's name number, then its rank.
+        top = try packed(MMS_SECTION_TOP, count: topCount, width: nameBits + Int(MMS_TOP_RANK_BITS))
         // A record's widths: its id's from the header (verify checks that it is the least), its
         // coordinates' from the header's unit (verify checks that it is the greatest the coordinates
         // allow), its name offset's from NAMES' length, which is known further down.

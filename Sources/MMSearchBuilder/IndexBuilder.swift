@@ -369,8 +369,9 @@ public enum IndexBuilder {
             let summary = summaries.summaries[position]
             return [summary.node, summary.record_count, summary.name_record_count, summary.primary_first, summary.primary_count, summary.top_first][field]
         }
-        writer.place(MMS_SECTION_TOP, packed: summaries.top.map { $0 & MMS_ENTRY_NAME_MASK }, width: Int(nameBits))
-        writer.place(MMS_SECTION_TOP_RANKS, packed: summaries.topRanks.map(UInt32.init), width: Int(MMS_TOP_RANK_BITS))
+        writer.place(MMS_SECTION_TOP, packed: summaries.top.count, widths: [Int(nameBits), Int(MMS_TOP_RANK_BITS)]) { position, field in
+            field == 0 ? summaries.top[position] & MMS_ENTRY_NAME_MASK : UInt32(summaries.topRanks[position])
+        }
         writer.place(MMS_SECTION_RECORDS, packed: recordEntries.count, widths: recordWidths, then: idsApart.tail) { position, field in
             let record = recordEntries[position]
             switch field {

@@ -1,7 +1,7 @@
 import CMMSearchFormat
 import MMSearch
 
-/// The SUMMARIES, TOP, TOP_RANKS and COUNTRY_PAGES sections: for every node with more than
+/// The SUMMARIES, TOP (entries and their ranks) and COUNTRY_PAGES sections: for every node with more than
 /// MMS_SUMMARY_THRESHOLD entries, the exact number of distinct records among its entries (all, and
 /// names only), the records whose primary key starts with its prefix, and its first ranked page for a
 /// query as long as its prefix, with what ranks each record on it; and the same count and page for

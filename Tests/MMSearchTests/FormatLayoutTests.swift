@@ -71,7 +71,7 @@ import Testing
         #expect(MMS_MAX_NAME_NUMBER == MMS_ENTRY_NAME_MASK)
     }
 
-    /// TOP_RANKS' numbers: every class with each kind up to its own, each to its own number below
+    /// TOP ranks' numbers: every class with each kind up to its own, each to its own number below
     /// MMS_TOP_RANK_COUNT and back; no other number is a rank.
     @Test func topRanksNumberEachClassAndKind() {
         var numbers: Set<UInt8> = []

@@ -53,7 +53,7 @@ import Testing
         }
         let names = info.sections.map(\.name)
         #expect(Set(names).count == names.count && !names.contains(""))
-        let known = ["labels", "nodes", "entries", "summaries", "top pages", "top page ranks", "records", "population", "alternates", "names", "id order",
+        let known = ["labels", "nodes", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order",
                      "record regions", "regions", "countries", "qualifier names", "spellings", "source", "spatial", "symbols", "name tables", "place names"]
         #expect(names.filter(known.contains) == known, "\(names)")
         #expect(info.sections.first?.offset == Int(MMS_HEADER_SIZE))

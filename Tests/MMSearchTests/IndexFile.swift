@@ -28,7 +28,7 @@ enum IndexFormat {
 
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
-    /// SOURCE, ENTRY_DELTAS, PLACE_NAMES and ALTERNATE_DELTAS are not arrays; NODES, ENTRIES, SUMMARIES, TOP, TOP_RANKS, RECORDS,
+    /// SOURCE, ENTRY_DELTAS, PLACE_NAMES and ALTERNATE_DELTAS are not arrays; NODES, ENTRIES, SUMMARIES, TOP, RECORDS,
     /// POPULATION, ALTERNATES, ID_ORDER, RECORD_REGIONS, SPELLINGS and SPATIAL are packed: `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
@@ -51,7 +51,7 @@ enum IndexFormat {
     /// value's fields follow one another from its first bit) and the header field that gives its count.
     static let packedArrays: [(kind: mms_section_kind, fields: [(name: String, width: String)], count: String)] = [
         (MMS_SECTION_NODES, [("label_offset", "node_label_bits")], "node_count"),
-        (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("value", nameBitsField)], "top_count"),
+        (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("name", nameBitsField), ("rank", "\(MMS_TOP_RANK_BITS)")], "top_count"),
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, spellingFields, "spelling_count"),
@@ -61,7 +61,6 @@ enum IndexFormat {
                                ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
         (MMS_SECTION_SUMMARIES, [("node", "summary_node_bits"), ("record_count", "summary_count_bits"), ("name_record_count", "summary_count_bits"),
                                  ("primary_first", "summary_count_bits"), ("primary_count", "summary_count_bits"), ("top_first", "summary_top_bits")], "summary_count"),
-        (MMS_SECTION_TOP_RANKS, [("value", "\(MMS_TOP_RANK_BITS)")], "top_count"),
         (MMS_SECTION_RECORD_REGIONS, [("value", "region_bits")], "record_count"),
     ]
     /// A name number's width (TOP's values; ENTRIES' below the word bit): entry_bits less the word bit.
@@ -107,7 +106,7 @@ enum IndexFormat {
         case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
         // A first page's rank: the number of a class and a kind, MMS_TOP_RANK_COUNT and above none.
-        case (MMS_SECTION_TOP_RANKS, "value"): return Meaning { _ in Int(MMS_TOP_RANK_COUNT) }
+        case (MMS_SECTION_TOP, "rank"): return Meaning { _ in Int(MMS_TOP_RANK_COUNT) }
         case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
         // An alternate block's least record past the records (each of its alternates' is at least that),

@@ -597,12 +597,12 @@ import Testing
     }
 
     /// Each field of some values of NODES, ID_ORDER, ALTERNATES, SPELLINGS, RECORDS, SPATIAL, SUMMARIES and
-    /// TOP_RANKS (packed arrays) set to values around and past what it indexes (a field that indexes nothing: around its
+    /// TOP (packed arrays) set to values around and past what it indexes (a field that indexes nothing: around its
     /// value and to its widest), as far as its width lets it go, the checksum fixed up. (ENTRIES and
-    /// TOP: entriesOutOfBounds; POPULATION holds content only, within its width; RECORD_REGIONS:
+    /// TOP's names also: entriesOutOfBounds; POPULATION holds content only, within its width; RECORD_REGIONS:
     /// regionNumbersOutOfBounds.)
     @Test(arguments: fixtureNames, [MMS_SECTION_NODES, MMS_SECTION_ID_ORDER, MMS_SECTION_ALTERNATES, MMS_SECTION_SPELLINGS,
-                                    MMS_SECTION_RECORDS, MMS_SECTION_SPATIAL, MMS_SECTION_SUMMARIES, MMS_SECTION_TOP_RANKS].map(\.rawValue))
+                                    MMS_SECTION_RECORDS, MMS_SECTION_SPATIAL, MMS_SECTION_SUMMARIES, MMS_SECTION_TOP].map(\.rawValue))
     func packedFieldsSetOutOfBounds(fixtureName: String, kindNumber: UInt32) {
         let fixture = Self.fixture(fixtureName)
         let kind = mms_section_kind(kindNumber)

@@ -115,8 +115,8 @@ import Testing
         }
     }
 
-    /// Bytes flipped in NEAR_POINTS' values, NEAR_LISTS and the lists' entries and ranks in TOP and
-    /// TOP_RANKS (the checksum fixed up): verify refuses every one, and no search traps (a damaged
+    /// Bytes flipped in NEAR_POINTS' values, NEAR_LISTS and the lists' entries and ranks in TOP (the
+    /// checksum fixed up): verify refuses every one, and no search traps (a damaged
     /// bound or cell may change a page, as SPATIAL's cells may; verify is what finds it).
     @Test func damageToTheNearSectionsIsRefused() throws {
         let file = IndexFile(Self.bytes)
@@ -128,10 +128,8 @@ import Testing
         // The lists' entries: TOP from the first list's first entry on (the lists come last in TOP).
         let list = file.section(MMS_SECTION_NEAR_LISTS)
         let firstListEntry = Int(file.load(at: list.lowerBound + MemoryLayout<mms_near_list>.offset(of: \.top_first)!, width: 4))
-        let top = file.section(MMS_SECTION_TOP), ranks = file.section(MMS_SECTION_TOP_RANKS)
-        let topBits = file.packedWidth(MMS_SECTION_TOP)
-        targets.append(("near list entries", top.lowerBound + firstListEntry * topBits / 8 + 1 ..< top.upperBound - Int(MMS_PACKED_TAIL) - 1))
-        targets.append(("near list ranks", ranks.lowerBound + firstListEntry * Int(MMS_TOP_RANK_BITS) / 8 + 1 ..< ranks.upperBound - Int(MMS_PACKED_TAIL) - 1))
+        let top = file.section(MMS_SECTION_TOP), firstBit = file.packedBits(MMS_SECTION_TOP, firstListEntry, field: nil).first
+        targets.append(("near list entries and ranks", top.lowerBound + firstBit / 8 + 1 ..< top.upperBound - Int(MMS_PACKED_TAIL) - 1))
         var random = SeededRandom(seed: 32)
         for (name, range) in targets {
             #expect(!range.isEmpty, "\(name)")
