@@ -427,8 +427,9 @@ struct _IndexLayout: Sendable {
     }
 }
 
-/// uint32_t values after a section's packed array, their count last (ENTRIES' alternates that are
-/// PRIMARY, "Entries' kinds" in the format header): `count` of them from byte `start`.
+/// uint32_t values after a section's packed array, their count last (the values stored apart;
+/// ENTRIES' alternates that are PRIMARY, "Entries' kinds" in the format header): `count` of them from
+/// byte `start`.
 struct _TailValues: Sendable {
     let start: Int
     let count: Int
@@ -594,7 +595,7 @@ package enum PackedArrays {
     package static func nearBoundWidth(hasPopulation: Bool) -> Int { hasPopulation ? Int(MMS_NEAR_BOUND_BITS) : 0 }
 
     /// An ENTRIES value's width when names are numbered below `nameCount`: its word bit and the name
-    /// number's width (TOP's values).
+    /// number's width.
     package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_WORD_BITS) + width(holding: nameCount) }
 
     /// RECORDS' coordinate unit, in 1e-7 degree: 10^`exponent` (at most MMS_MAX_COORDINATE_EXPONENT).

@@ -63,7 +63,7 @@ enum IndexFormat {
                                  ("primary_first", "summary_count_bits"), ("primary_count", "summary_count_bits"), ("top_first", "summary_top_bits")], "summary_count"),
         (MMS_SECTION_RECORD_REGIONS, [("value", "region_bits")], "record_count"),
     ]
-    /// A name number's width (TOP's values; ENTRIES' below the word bit): entry_bits less the word bit.
+    /// A name number's width (TOP's first field; ENTRIES' below the word bit): entry_bits less the word bit.
     static let nameBitsField = "entry_bits less the word bit"
     /// A record's coordinates (biased, in the header's unit: `IndexFile.coordinate`), at the widths of
     /// their greatest values in that unit (`IndexFile.width`).
