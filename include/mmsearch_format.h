@@ -482,7 +482,7 @@
  *   entry_bits = MMS_ENTRY_WORD_BITS + name_bits, name_bits = max(1, bits of record_count +
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES packed as
  *   (1 for a WORD, else 0) << name_bits | name number; an entry of TOP is its name number in name_bits
- *   (see "Entries' kinds").
+ *   and its rank, as TOP above says (see "Entries' kinds").
  * Size on the README's index: 22 bits a node's label and on average 4.4 bits its entry delta (8 bytes a
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
  * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 21 bits an entry instead
@@ -813,7 +813,7 @@ typedef struct mms_header {
     uint32_t country_run_count; /* countries with entries (COUNTRY_RUNS) */
     uint32_t entry_block_count; /* blocks of their positions (ENTRY_BLOCKS) */
     uint32_t child_delta_bits; /* bits of the children's entry deltas (CHILDREN, after its blocks) */
-    uint8_t entry_bits;       /* bits of a packed entry (ENTRIES, TOP): see "Packed arrays" */
+    uint8_t entry_bits;       /* bits of an ENTRIES value (TOP: less the word bit, then a rank): "Packed arrays" */
     uint8_t record_bits;      /* bits of a packed record number (ID_ORDER) */
     uint8_t node_label_bits;  /* bits of a node's label_offset in NODES */
     uint8_t name_offset_bits; /* bits of a name_offset (RECORDS, ALTERNATES, SPELLINGS) */
