@@ -870,12 +870,11 @@ private struct _Verifier {
         /// A stored first page, `TOP[top...]`, against `page` (ranked matches).
         func checkPage(_ page: some Collection<_Match>, top: Int, of what: String) throws(MMSearchError) {
             for (position, match) in page.enumerated() {
-                let stored = top + position
-                guard try index.topEntry(stored) == match.entry else {
+                let stored = top + position, (entry, rank) = try index.topEntry(stored)
+                guard entry == match.entry else {
                     throw corrupt(layout.top.byteOffset(stored), "the first page of \(what) differs from its ranked results at position \(position)")
                 }
                 let record = rankedMatch(of: match.record)
-                let rank = try index.topRank(stored)
                 guard rank.matchClass == record.matchClass, rank.kind == record.kind else {
                     throw corrupt(layout.top.byteOffset(stored), "the first page of \(what) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
                 }
@@ -899,8 +898,8 @@ private struct _Verifier {
         }
         if let list, let expectedList {
             for (stored, match) in zip(list, expectedList) {
-                let rank = try index.topRank(stored)
-                guard try index.topEntry(stored) == match.entry, rank.matchClass == match.matchClass, rank.kind == match.kind else {
+                let (entry, rank) = try index.topEntry(stored)
+                guard entry == match.entry, rank.matchClass == match.matchClass, rank.kind == match.kind else {
                     throw corrupt(layout.top.byteOffset(stored), "the near list of node \(node) differs from its matches at position \(stored - list.lowerBound)")
                 }
             }

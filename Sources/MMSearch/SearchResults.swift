@@ -439,12 +439,8 @@ extension _IndexBytes {
     func firstPage(top: Range<Int>, length: Int, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
         var stored: [_Ranked] = []
         stored.reserveCapacity(top.count)
-        for position in top {
-            let match = try topMatch(position)
-            // The stored records' classes and kinds, to rank them among the qualifier matches.
-            let rank = try topRank(position)
-            stored.append(_Ranked(record: match.record, matchClass: rank.matchClass, kind: rank.kind, entry: match.entry))
-        }
+        // The stored records with their classes and kinds, to rank them among the qualifier matches.
+        for position in top { stored.append(try topRanked(position)) }
         stored.sort { $0.record < $1.record }
         return Array(Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))
     }

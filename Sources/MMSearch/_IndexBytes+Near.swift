@@ -116,9 +116,9 @@ extension _IndexBytes {
         /// returns its base.
         @discardableResult
         func offerStored(_ position: Int) throws(MMSearchError) -> UInt64 {
-            let rank = try topRank(position), match = try topMatch(position)
-            let base = Ranking.nearBase(population: population(Int(match.record)), ofClass: rank.matchClass)
-            try offer(Int(match.record), base: base, kind: rank.kind, entry: match.entry)
+            let stored = try topRanked(position)
+            let base = Ranking.nearBase(population: population(Int(stored.record)), ofClass: stored.matchClass)
+            try offer(Int(stored.record), base: base, kind: stored.kind, entry: stored.entry)
             return base
         }
         let stored = Int(summary.top_first) ..< Int(summary.top_first) + Swift.min(Int(summary.record_count), Int(MMS_TOP_COUNT))

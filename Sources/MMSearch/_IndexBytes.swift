@@ -662,48 +662,38 @@ struct _IndexBytes {
         return (first ?? 0) ..< (first ?? 0) + count
     }
 
-    /// Entry `position` of TOP (a summary's first page): its name number, and the kind its rank's class
-    /// has ("Entries' kinds"), both from the one value.
+    /// Entry `position` of TOP (a summary's first page) and its rank, both from the one value: the
+    /// entry its name number with the kind its rank's class has ("Entries' kinds"), the rank its
+    /// record's best class and least kind at the node ("A TOP rank"), checked.
     @inline(__always)
-    func topEntry(_ position: Int) throws(MMSearchError) -> UInt32 {
-        let value = try topValue(position), name = value & layout.entryNameMask
+    func topEntry(_ position: Int) throws(MMSearchError) -> (entry: UInt32, rank: (matchClass: UInt32, kind: UInt32)) {
+        let value = try self.value(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
+        let name = value & layout.entryNameMask, code = value >> UInt32(layout.top.width - Int(MMS_TOP_RANK_BITS))
+        guard let rank = Ranking.topRank(UInt8(truncatingIfNeeded: code)) else {
+            throw corrupt(layout.top.byteOffset(position), "top page entry \(position) has rank \(code): no class and kind")
+        }
         let kind: UInt32
-        switch Ranking.kind(ofClass: try topRank(position, of: value).matchClass) {
+        switch Ranking.kind(ofClass: rank.matchClass) {
         case 0: kind = MMS_KIND_PRIMARY.rawValue
         case 1: kind = Int(name) - layout.recordCount < layout.givenAlternateCount ? MMS_KIND_ALTERNATE.rawValue : MMS_KIND_SPELLING.rawValue
         default: kind = MMS_KIND_WORD.rawValue
         }
-        return kind << MMS_ENTRY_KIND_SHIFT | name
+        return (kind << MMS_ENTRY_KIND_SHIFT | name, rank)
     }
 
-    /// TOP's value `position`: a page entry's name number, then its rank.
+    /// TOP entry `position` with its record (checked) and rank.
     @inline(__always)
-    func topValue(_ position: Int) throws(MMSearchError) -> UInt32 {
-        try value(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
+    func topRanked(_ position: Int) throws(MMSearchError) -> _Ranked {
+        let (entry, rank) = try topEntry(position)
+        let record = try owner(ofEntry: entry, at: layout.top.byteOffset(position)).record
+        return _Ranked(record: UInt32(record), matchClass: rank.matchClass, kind: rank.kind, entry: entry)
     }
 
     /// TOP entry `position` and its record, checked.
     @inline(__always)
     func topMatch(_ position: Int) throws(MMSearchError) -> _Match {
-        let entry = try topEntry(position)
-        return _Match(record: UInt32(try owner(ofEntry: entry, at: layout.top.byteOffset(position)).record), entry: entry)
-    }
-
-    /// What ranks the record of TOP entry `position` at its node: its best class and least kind (its
-    /// rank, after its name number), checked.
-    @inline(__always)
-    func topRank(_ position: Int) throws(MMSearchError) -> (matchClass: UInt32, kind: UInt32) {
-        try topRank(position, of: try topValue(position))
-    }
-
-    /// The same from TOP's value `value`, read at `position`.
-    @inline(__always)
-    func topRank(_ position: Int, of value: UInt32) throws(MMSearchError) -> (matchClass: UInt32, kind: UInt32) {
-        let code = value >> UInt32(layout.top.width - Int(MMS_TOP_RANK_BITS))
-        guard let rank = Ranking.topRank(UInt8(truncatingIfNeeded: code)) else {
-            throw corrupt(layout.top.byteOffset(position), "top page entry \(position) has rank \(code): no class and kind")
-        }
-        return rank
+        let ranked = try topRanked(position)
+        return _Match(record: ranked.record, entry: ranked.entry)
     }
 
     /// Record `index`, in name order, unpacked.
