@@ -169,36 +169,22 @@ public enum IndexBuilder {
         if needsRegionCodes, kind == .cityListJSON, geonames == nil {
             throw .invalidOptions(message: "--admin1 names regions by a GeoNames dump's admin1 codes, and \(input) is a city list without one: add --geonames DUMP, or build from a dump")
         }
-        var records: [SourceRecord]
-        var skipped: [MMSearchError]
-        var joinedRecords: Int?
-        var joined: SourceDescription.InputFile?
-        switch kind {
-        case .cityListJSON:
-            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try CityListParser.parse(raw, file: input, options: options) }
-            (records, skipped) = (parsed.records, parsed.skipped)
-        case .geoNamesDump:
-            if geonames != nil {
-                throw .invalidInput(file: input, line: 1, column: 1, byteOffset: 0, message: "expected OpenWeatherMap's city list (a JSON array) to join the GeoNames dump to, found what is not a JSON array (read as a GeoNames dump)")
-            }
-            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try GeoNamesParser.parse(raw, file: input, options: options) }
-            skipped = parsed.skipped
-            records = try parsed.rows.map { (row) throws(MMSearchError) in
-                SourceRecord(id: row.id, name: row.name, country: row.country, latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7,
-                             alternateNames: [row.asciiName] + row.alternateNames, population: try population(of: row, file: input),
-                             admin1: Admin1Key(row: row))
-            }
-        }
-        if records.isEmpty, case let .invalidInput(file, line, column, byteOffset, message)? = skipped.first {
-            throw .invalidInput(file: file, line: line, column: column, byteOffset: byteOffset,
-                                message: "no valid record to index: all \(skipped.count) were skipped; the first: \(message)")
-        }
-        if let geonames {
+        // The dump to join is read and parsed on a second core while the input is parsed.
+        let ((parsedInput, inputSkipped), parsedDump) = try BuildConcurrency.run({ () throws(MMSearchError) -> ([SourceRecord], [MMSearchError]) in
+            try parseRecords(bytes, kind: kind, input: input, joining: geonames != nil, options: options)
+        }, beside: { () throws(MMSearchError) -> (rows: ParsedGeoNames, file: SourceDescription.InputFile)? in
+            guard let geonames else { return nil }
             let dump = try readDecompressed(geonames)
             guard dump.withUnsafeBytes({ InputKind.detect($0) }) == .geoNamesDump else {
                 throw .invalidInput(file: geonames, line: 1, column: 1, byteOffset: 0, message: "expected a GeoNames dump (19 tab-separated columns a row) to join, found a JSON array")
             }
             let parsed = try dump.withRawBytes { (raw) throws(MMSearchError) in try GeoNamesParser.parse(raw, file: geonames, options: options) }
+            return (parsed, SourceDescription.InputFile(name: FilePaths.fileName(of: geonames), size: UInt64(dump.count), checksum: checksum(dump)))
+        })
+        var records = parsedInput
+        var skipped = inputSkipped
+        var joinedRecords: Int?
+        if let geonames, let parsed = parsedDump?.rows {
             skipped += parsed.skipped
             var rowOfID: [UInt32: Int] = [:]
             rowOfID.reserveCapacity(parsed.rows.count)
@@ -213,7 +199,6 @@ public enum IndexBuilder {
                 count += 1
             }
             joinedRecords = count
-            joined = SourceDescription.InputFile(name: FilePaths.fileName(of: geonames), size: UInt64(dump.count), checksum: checksum(dump))
         }
         let source = SourceDescription(
             name: FilePaths.fileName(of: input),
@@ -221,9 +206,37 @@ public enum IndexBuilder {
             checksum: checksum(bytes),
             builtAt: SystemCall.unixTime,
             kind: kind == .cityListJSON ? .cityList : .geoNamesDump,
-            joined: joined
+            joined: parsedDump?.file
         )
         return (records, skipped, joinedRecords, source)
+    }
+
+    /// The records of `bytes`, the input file `input` read as `kind`, and the bad ones skipped; refused
+    /// when none is valid, and a dump refused when a dump is `joining` it.
+    private static func parseRecords(_ bytes: [UInt8], kind: InputKind, input: String, joining: Bool, options: CityListParseOptions) throws(MMSearchError) -> ([SourceRecord], [MMSearchError]) {
+        var records: [SourceRecord]
+        var skipped: [MMSearchError]
+        switch kind {
+        case .cityListJSON:
+            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try CityListParser.parse(raw, file: input, options: options) }
+            (records, skipped) = (parsed.records, parsed.skipped)
+        case .geoNamesDump:
+            if joining {
+                throw .invalidInput(file: input, line: 1, column: 1, byteOffset: 0, message: "expected OpenWeatherMap's city list (a JSON array) to join the GeoNames dump to, found what is not a JSON array (read as a GeoNames dump)")
+            }
+            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try GeoNamesParser.parse(raw, file: input, options: options) }
+            skipped = parsed.skipped
+            records = try parsed.rows.map { (row) throws(MMSearchError) in
+                SourceRecord(id: row.id, name: row.name, country: row.country, latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7,
+                             alternateNames: [row.asciiName] + row.alternateNames, population: try population(of: row, file: input),
+                             admin1: Admin1Key(row: row))
+            }
+        }
+        if records.isEmpty, case let .invalidInput(file, line, column, byteOffset, message)? = skipped.first {
+            throw .invalidInput(file: file, line: line, column: column, byteOffset: byteOffset,
+                                message: "no valid record to index: all \(skipped.count) were skipped; the first: \(message)")
+        }
+        return (records, skipped)
     }
 
     /// The bytes of the file at `path`, decompressed when it is gzip.
@@ -271,18 +284,24 @@ public enum IndexBuilder {
         let ordered = primaryOrder.order.map { records[Int($0)] }
         let keys = try SearchKeys(orderedRecords: ordered, file: file)
         progress(.sorted(records: records.count))
-        let trie = try TrieBuilder(keys: keys, file: file)
         let populations = ordered.contains { $0.population != 0 } ? ordered.map(\.population) : []
         // Each record's country key, as COUNTRY_RUNS and COUNTRY_PAGES hold it (0: no two-byte code).
         let countryCodes = ordered.map { $0.country.count == 2 ? CountryKey.of(($0.country[0], $0.country[1])) : 0 }
-        let summaries = SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count)
-
         // Region and country texts, which qualifiers compare as they are: a few tens of KB that every
         // page of results reads, together in PLACE_NAMES.
         var placeNames = BytePool()
-        let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, qualifierNames: qualifierNames, names: &placeNames, file: file)
-        // The records' and alternates' names, encoded with tables trained on them ("Encoded names").
-        let names = try EncodedNamePool(names: ordered.map(\.name) + keys.alternates.map(\.name), file: file)
+        // The records' and alternates' names, encoded with tables trained on them ("Encoded names"),
+        // read the names alone, and the trie's summaries its shape alone: each a sixth of the build,
+        // made on a second core, the names beside the whole trie and the summaries beside its labels.
+        let nameList = ordered.map(\.name) + keys.alternates.map(\.name)
+        let ((trie, labels, summaries, places), names) = try BuildConcurrency.run({ () throws(MMSearchError) in
+            let trie = try TrieBuilder(keys: keys, file: file)
+            let (labels, summaries) = try BuildConcurrency.run({ () throws(MMSearchError) in try trie.labels(pool: keys.pool, file: file) }, beside: {
+                SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count)
+            })
+            let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, qualifierNames: qualifierNames, names: &placeNames, file: file)
+            return (trie, labels, summaries, places)
+        }, beside: { () throws(MMSearchError) in try EncodedNamePool(names: nameList, file: file) })
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)
         for (number, record) in ordered.enumerated() {
@@ -319,7 +338,7 @@ public enum IndexBuilder {
             .map { $0 & MMS_ENTRY_NAME_MASK }.filter { $0 >= UInt32(recordEntries.count) }).sorted()
 
         // A node packed as its label_offset, at the least width that holds every one.
-        let nodeLabelBits = PackedArrays.width(holding: UInt64(trie.labels.count))
+        let nodeLabelBits = PackedArrays.width(holding: UInt64(labels.bytes.count))
 
         // An alternate packed as its name offset (its record in ALTERNATE_BLOCKS); populations as POPULATION's rule packs them.
         let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
@@ -352,7 +371,7 @@ public enum IndexBuilder {
         let nearPoints = NearBuilder.points(of: recordEntries, populations: populations)
         // A summary packed as its node, its four counts and its first page's start; a region at the width
         // whose every bit set ("no region") is no region's number.
-        let summaryWidths = [PackedArrays.width(holding: UInt64(trie.nodes.count))] + Array(repeating: PackedArrays.width(holding: UInt64(recordEntries.count) + 1), count: 4)
+        let summaryWidths = [PackedArrays.width(holding: UInt64(trie.nodeCount))] + Array(repeating: PackedArrays.width(holding: UInt64(recordEntries.count) + 1), count: 4)
             + [PackedArrays.width(holding: UInt64(summaries.top.count) + 1)]
         let regionBits = places.recordRegions.isEmpty ? 0 : PackedArrays.width(holding: UInt64(places.regions.count) + 1)
         let noRegion = UInt32(MMS_NO_REGION) & (1 << UInt32(regionBits) &- 1)
@@ -360,8 +379,8 @@ public enum IndexBuilder {
         let alternateBlocks = try AlternateBlocks(records: alternates.map(\.record), file: file)
 
         var writer = _SectionWriter()
-        writer.place(MMS_SECTION_LABELS, trie.labels)
-        writer.place(MMS_SECTION_NODES, packed: trie.nodes.count, widths: [nodeLabelBits]) { node, _ in trie.nodes[node].label_offset }
+        writer.place(MMS_SECTION_LABELS, labels.bytes)
+        writer.place(MMS_SECTION_NODES, packed: labels.offsets, width: nodeLabelBits)
         writer.place(MMS_SECTION_CHILDREN, trie.childBlocks.withUnsafeBytes { Array($0) }
                      + trie.wideChildCounts.withUnsafeBytes { Array($0) } + trie.childDeltas)
         writer.place(MMS_SECTION_ENTRIES, packed: packedEntries, width: entryBits, then: _SectionWriter.valuesAfter(primaryAlternates))
@@ -430,7 +449,7 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_SPATIAL_BOUNDS, spatialBounds)
         writer.place(MMS_SECTION_RECORD_COUNTRIES, recordCountries)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
-            records: recordEntries.count, nodes: trie.nodes.count, entries: keys.count,
+            records: recordEntries.count, nodes: trie.nodeCount, entries: keys.count,
             alternates: givenCount, summaries: summaries.summaries.count, top: summaries.top.count,
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
@@ -441,7 +460,7 @@ public enum IndexBuilder {
         ))
         var summary = BuildSummary(
             recordCount: records.count,
-            nodeCount: trie.nodes.count,
+            nodeCount: trie.nodeCount,
             entryCount: keys.count,
             alternateCount: givenCount,
             spellingCount: keys.spellingCount,

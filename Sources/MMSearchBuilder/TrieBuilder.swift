@@ -6,7 +6,8 @@ import MMSearch
 /// and the labels laid out with shared tails. It also ends an edge early where a summarized node's
 /// first page would otherwise change along it (see "Summaries" in the format header).
 struct TrieBuilder {
-    private(set) var nodes: [mms_node] = []
+    /// Per node: its label, as a range of the keys' pool (laid out in LABELS by `labels(pool:file:)`).
+    private(set) var labelSpans: [(start: Int, length: Int)] = []
     private(set) var childBlocks: [mms_child_block] = []
     /// The wide blocks' counts as bytes (CHILDREN's bytes after its blocks).
     private(set) var wideChildCounts: [mms_wide_child_counts] = []
@@ -15,7 +16,6 @@ struct TrieBuilder {
     private(set) var childDeltas: [UInt8] = []
     /// How many bits of `childDeltas` the deltas take (the header's child_delta_bits).
     private(set) var childDeltaBitCount = 0
-    private(set) var labels: [UInt8] = []
     /// Per node: its prefix length and its entry range (the format derives both; the builder keeps
     /// them to make summaries).
     private(set) var depths: [Int] = []
@@ -118,11 +118,7 @@ struct TrieBuilder {
         }
         childDeltas = deltaBits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
         childDeltaBitCount = deltaBits.count
-        // LABELS is the first section (see _SectionWriter's callers in IndexBuilder).
-        let labelsFileOffset = _SectionWriter.offset(afterSectionsOf: [])
-        let labelOffsets = try Self.layOutLabels(queue.map { ($0.labelStart, $0.labelLength) }, pool: keys.pool,
-                                                 fileOffset: labelsFileOffset, into: &labels, file: file)
-        nodes = labelOffsets.map { mms_node(label_offset: $0) }
+        labelSpans = queue.map { ($0.labelStart, $0.labelLength) }
         depths = queue.map(\.depth)
         entryFirsts = queue.map(\.first)
         entryEnds = queue.map(\.end)
@@ -141,6 +137,16 @@ struct TrieBuilder {
             }
         }
         return end
+    }
+
+    var nodeCount: Int { depths.count }
+
+    /// LABELS' bytes and each node's label offset in them (NODES), as `layOutLabels` lays them out
+    /// where LABELS starts, the file's first section (see _SectionWriter's callers in IndexBuilder).
+    func labels(pool: [UInt8], file: String) throws(MMSearchError) -> (bytes: [UInt8], offsets: [UInt32]) {
+        var bytes: [UInt8] = []
+        let offsets = try Self.layOutLabels(labelSpans, pool: pool, fileOffset: _SectionWriter.offset(afterSectionsOf: []), into: &bytes, file: file)
+        return (bytes, offsets)
     }
 
     /// The hot labels' window: the kernel maps a file's pages into a process up to 16 at a time, the
