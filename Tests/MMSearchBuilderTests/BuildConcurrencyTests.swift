@@ -9,8 +9,6 @@ import Testing
 /// work in order would have thrown first, and an index is the same bytes however its parts' threads
 /// interleave. CI runs this suite under ThreadSanitizer too (its name matches ConcurrencyTests).
 struct BuildConcurrencyTests {
-    struct Failure: Error {}
-
     static func error(_ message: String) -> MMSearchError { .invalidOptions(message: message) }
 
     @Test func bothResultsComeBack() throws {
