@@ -12,16 +12,17 @@ enum NearBuilder {
         var bound: UInt32 = 0
     }
 
-    /// The points of `records` (in record order) with `populations` (per record; empty: all 0). One
+    /// The points of the records at `latitudes` and `longitudes` (in record order) with `populations`
+    /// (per record; empty: all 0). One
     /// pass down the tree places each node's top (its greatest bound, the least record number of those)
     /// first, then the median of the rest (by record number, or by coordinate then record number) in
     /// the middle of the rest's range. O(n log n).
-    static func points(of records: [mms_record], populations: [UInt32]) -> [Point] {
-        var values = Array(0 ..< UInt32(records.count)) // record numbers, in tree order once placed
-        let latitudes = records.map(\.lat_e7), longitudes = records.map(\.lon_e7)
-        let codes = records.indices.map { NearBound.code(population: populations.isEmpty ? 0 : UInt64(populations[$0])) }
+    static func points(latitudes: [Int32], longitudes: [Int32], populations: [UInt32]) -> [Point] {
+        precondition(latitudes.count == longitudes.count, "a latitude and a longitude a record")
+        var values = Array(0 ..< UInt32(latitudes.count)) // record numbers, in tree order once placed
+        let codes = latitudes.indices.map { NearBound.code(population: populations.isEmpty ? 0 : UInt64(populations[$0])) }
         let leaf = Int(MMS_NEAR_LEAF_SIZE)
-        var pending = [(range: 0 ..< records.count, depth: 0)]
+        var pending = [(range: 0 ..< latitudes.count, depth: 0)]
         while let (range, depth) = pending.popLast() {
             guard !range.isEmpty else { continue }
             // The node's top first: its greatest bound (the least record number of those).

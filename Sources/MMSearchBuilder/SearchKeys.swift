@@ -152,41 +152,94 @@ struct SearchKeys {
 
     var count: Int { values.count }
 
-    /// `records` in primary-key order (`orderedRecords[i]` is record i).
-    init(orderedRecords: [SourceRecord], file: String) throws(MMSearchError) {
+    /// `records` in primary-key order (`orderedRecords[i]` is record i). The keys of the first
+    /// `split` records (half of them unless given) and of the rest are made on two cores, each run
+    /// numbered as if it came first, then joined: the same keys wherever the runs split.
+    init(orderedRecords: [SourceRecord], split: Int? = nil, file: String) throws(MMSearchError) {
         let recordCount = orderedRecords.count
-        var starts: [Int] = [], lengths: [Int32] = [], values: [UInt32] = [], owners: [UInt32] = [], folded: [UInt16] = []
-        let estimate = recordCount * 2
-        starts.reserveCapacity(estimate); lengths.reserveCapacity(estimate); values.reserveCapacity(estimate)
-        owners.reserveCapacity(estimate); folded.reserveCapacity(estimate); pool.reserveCapacity(estimate * 16)
-        var tail: [UInt8] = []
-        // The generated spellings, and the entries made from them: numbered once all given alternates are.
-        var spellings: [Alternate] = []
-        var spellingEntries: [Int] = []
-        // Record `recordIndex`'s keys and names, numbered in record order.
-        func addRecord(_ recordIndex: Int, _ names: [RecordNames.Name]) throws(MMSearchError) {
-            let record = orderedRecords[recordIndex]
-            tail.removeAll(keepingCapacity: true)
-            if !record.country.isEmpty {
-                tail.append(contentsOf: ", ".utf8)
-                record.country.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &tail) }
+        // Each record's names folded, their spellings made and their keys laid out: a fifth of the build.
+        let half = min(max(split ?? recordCount / 2, 0), recordCount)
+        let (first, later) = try BuildConcurrency.run({ () throws(MMSearchError) in
+            try KeyBatch(orderedRecords, 0 ..< half, file: file)
+        }, beside: { () throws(MMSearchError) in try KeyBatch(orderedRecords, half ..< recordCount, file: file) })
+        let givenCount = first.alternates.count + later.alternates.count
+        let spellingTotal = first.spellings.count + later.spellings.count
+        guard recordCount + givenCount + spellingTotal <= Int(MMS_MAX_NAME_NUMBER) + 1 else {
+            throw .limitExceeded(file: file, message: "\(recordCount) records with \(givenCount + spellingTotal) alternate names and spellings; at most \(Int(MMS_MAX_NAME_NUMBER) + 1) names fit")
+        }
+        guard first.values.count + later.values.count < Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "\(first.values.count + later.values.count) search keys; at most \(UInt32.max - 1) fit")
+        }
+        // The later half after the first: its keys' places in the pool, its alternates' numbers after the
+        // first half's alternates, its spellings' after the first half's spellings. Then every spelling
+        // numbered after all given alternates.
+        pool = first.pool + later.pool
+        let starts = first.starts + later.starts.map { $0 + first.pool.count }
+        var values = first.values
+        values.reserveCapacity(first.values.count + later.values.count)
+        var laterSpellings = later.spellingEntries.makeIterator(), nextSpelling = laterSpellings.next()
+        for (position, value) in later.values.enumerated() {
+            if position == nextSpelling {
+                values.append(value + UInt32(first.spellings.count))
+                nextSpelling = laterSpellings.next()
+            } else {
+                values.append(value & MMS_ENTRY_NAME_MASK >= UInt32(recordCount) ? value + UInt32(first.alternates.count) : value)
             }
+        }
+        for entry in first.spellingEntries + later.spellingEntries.map({ $0 + first.values.count }) { values[entry] += UInt32(recordCount + givenCount) }
+        alternates = first.alternates + later.alternates + first.spellings + later.spellings
+        spellingCount = spellingTotal
+        let lengths = first.lengths + later.lengths, owners = first.owners + later.owners, folded = first.folded + later.folded
+        let order = Self.sortedOrder(pool: pool, starts: starts, lengths: lengths, values: values, records: owners)
+        // Sorted, with exact repeats (one name giving one key twice) dropped.
+        var previous: Int?
+        for index in order.map({ Int($0) }) {
+            if let previous, values[previous] == values[index], owners[previous] == owners[index],
+               Self.compareKeys(pool, starts[previous], lengths[previous], starts[index], lengths[index]) == 0 {
+                continue
+            }
+            keyStarts.append(starts[index]); keyLengths.append(lengths[index]); self.values.append(values[index])
+            records.append(owners[index]); nameLengths.append(folded[index])
+            previous = index
+        }
+    }
+
+    /// The keys and names of a run of records, as `init` makes them for the whole list when the run
+    /// starts it: each key in `pool`, with its entry value, record and name part's length; alternates
+    /// numbered from the record count in the order met, spellings from 0 (`spellingEntries`: their
+    /// entries' positions, in increasing order).
+    private struct KeyBatch: Sendable {
+        var pool: [UInt8] = []
+        var starts: [Int] = [], lengths: [Int32] = [], values: [UInt32] = [], owners: [UInt32] = [], folded: [UInt16] = []
+        var alternates: [Alternate] = [], spellings: [Alternate] = []
+        var spellingEntries: [Int] = []
+
+        init(_ orderedRecords: [SourceRecord], _ run: Range<Int>, file: String) throws(MMSearchError) {
+            let estimate = run.count * 2
+            starts.reserveCapacity(estimate); lengths.reserveCapacity(estimate); values.reserveCapacity(estimate)
+            owners.reserveCapacity(estimate); folded.reserveCapacity(estimate); pool.reserveCapacity(estimate * 16)
+            var tail: [UInt8] = []
+            for recordIndex in run {
+                let record = orderedRecords[recordIndex]
+                tail.removeAll(keepingCapacity: true)
+                if !record.country.isEmpty {
+                    tail.append(contentsOf: ", ".utf8)
+                    record.country.withUnsafeBufferPointer { Folding.append(foldingUTF8: $0, to: &tail) }
+                }
+                try add(RecordNames(record).names, of: record, number: recordIndex, recordCount: orderedRecords.count, tail: tail, file: file)
+            }
+        }
+
+        /// Record `recordIndex`'s keys and names, its keys ending with `tail`.
+        private mutating func add(_ names: [RecordNames.Name], of record: SourceRecord, number recordIndex: Int, recordCount: Int,
+                                  tail: [UInt8], file: String) throws(MMSearchError) {
             for (position, name) in names.enumerated() {
                 guard name.bytes.count <= Int(MMS_MAX_STRING_LENGTH) else {
                     throw .limitExceeded(file: file, message: "a name of record \(record.id) is \(name.bytes.count) bytes; at most \(MMS_MAX_STRING_LENGTH) fit")
                 }
-                let nameNumber: Int
-                if name.isDisplayName {
-                    nameNumber = recordIndex
-                } else if name.isSpelling {
-                    // Numbered after every given alternate once those are all counted (below).
-                    nameNumber = spellings.count
-                } else {
-                    nameNumber = recordCount + alternates.count
-                    guard nameNumber <= Int(MMS_MAX_NAME_NUMBER) else {
-                        throw .limitExceeded(file: file, message: "\(recordCount) records with \(alternates.count + 1) alternate names; at most \(Int(MMS_MAX_NAME_NUMBER) + 1) names fit")
-                    }
-                }
+                // A display name's number is its record's; an alternate's and a spelling's are renumbered
+                // when the runs are joined (the name numbers' limit is checked there).
+                let nameNumber = name.isDisplayName ? recordIndex : name.isSpelling ? spellings.count : recordCount + alternates.count
                 let kind = position == 0 ? MMS_KIND_PRIMARY : name.isSpelling ? MMS_KIND_SPELLING : MMS_KIND_ALTERNATE
                 let keyLength = name.folded.count + tail.count
                 guard keyLength <= Int(MMS_MAX_STRING_LENGTH) else {
@@ -203,42 +256,13 @@ struct SearchKeys {
                     pool.append(contentsOf: name.folded[start...])
                     pool.append(contentsOf: tail)
                     lengths.append(Int32(name.folded.count - start + tail.count))
-                    values.append(kind.rawValue << MMS_ENTRY_KIND_SHIFT | UInt32(nameNumber))
+                    values.append(kind.rawValue << MMS_ENTRY_KIND_SHIFT | UInt32(truncatingIfNeeded: nameNumber))
                     owners.append(UInt32(recordIndex))
                     folded.append(UInt16(name.folded.count - start))
                 }
                 add(kind, from: 0)
                 for start in WordStarts.of(name.folded) { add(MMS_KIND_WORD, from: start) }
             }
-        }
-        // The later half's names (a tenth of the build: folding, spellings) are made on a second core
-        // while the first half's are made and added.
-        let half = recordCount / 2
-        let later = orderedRecords[half...]
-        let (_, laterNames) = try BuildConcurrency.run({ () throws(MMSearchError) in
-            for recordIndex in 0 ..< half { try addRecord(recordIndex, RecordNames(orderedRecords[recordIndex]).names) }
-        }, beside: { later.map { RecordNames($0).names } })
-        for recordIndex in half ..< recordCount { try addRecord(recordIndex, laterNames[recordIndex - half]) }
-        guard recordCount + alternates.count + spellings.count <= Int(MMS_MAX_NAME_NUMBER) + 1 else {
-            throw .limitExceeded(file: file, message: "\(recordCount) records with \(alternates.count + spellings.count) alternate names and spellings; at most \(Int(MMS_MAX_NAME_NUMBER) + 1) names fit")
-        }
-        for entry in spellingEntries { values[entry] += UInt32(recordCount + alternates.count) }
-        spellingCount = spellings.count
-        alternates += spellings
-        guard values.count < Int(UInt32.max) else {
-            throw .limitExceeded(file: file, message: "\(values.count) search keys; at most \(UInt32.max - 1) fit")
-        }
-        let order = Self.sortedOrder(pool: pool, starts: starts, lengths: lengths, values: values, records: owners)
-        // Sorted, with exact repeats (one name giving one key twice) dropped.
-        var previous: Int?
-        for index in order.map({ Int($0) }) {
-            if let previous, values[previous] == values[index], owners[previous] == owners[index],
-               Self.compareKeys(pool, starts[previous], lengths[previous], starts[index], lengths[index]) == 0 {
-                continue
-            }
-            keyStarts.append(starts[index]); keyLengths.append(lengths[index]); self.values.append(values[index])
-            records.append(owners[index]); nameLengths.append(folded[index])
-            previous = index
         }
     }
 

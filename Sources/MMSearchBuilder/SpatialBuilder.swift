@@ -8,17 +8,17 @@ import MMSearch
 /// records spread more: latitude, or longitude with its span scaled by the cosine of the middle
 /// latitude (a degree of longitude is that much shorter there).
 enum SpatialBuilder {
-    /// The SPATIAL section of `records` (in record order): each tree slot's record's cell in its node's
+    /// The SPATIAL section of the records at `latitudes` and `longitudes` (in record order): each tree slot's record's cell in its node's
     /// box beside its number and axis bit, the boxes cut at the pivots' cells as a reader cuts them
     /// ("Boxes and cells"); and SPATIAL_BOUNDS: each inner node's records' extent in its box ("Bounds").
     /// One pass down the tree: a node's extent is measured and its median selected, then written with
     /// its cell in the node's box, which cuts its children's boxes. O(n log n).
-    static func tree(of records: [mms_record]) -> (points: [mms_spatial_point], bounds: [mms_spatial_bounds]) {
-        var values = Array(0 ..< UInt32(records.count)) // record numbers, in tree order once placed
-        var points = [mms_spatial_point](repeating: mms_spatial_point(), count: records.count)
-        var bounds = [mms_spatial_bounds](repeating: mms_spatial_bounds(), count: (1 << PackedArrays.spatialBoundDepth(records: records.count)) - 1)
-        let latitudes = records.map(\.lat_e7), longitudes = records.map(\.lon_e7)
-        var pending = [(range: 0 ..< records.count, box: _SpatialBox.world, number: 1)]
+    static func tree(latitudes: [Int32], longitudes: [Int32]) -> (points: [mms_spatial_point], bounds: [mms_spatial_bounds]) {
+        precondition(latitudes.count == longitudes.count, "a latitude and a longitude a record")
+        var values = Array(0 ..< UInt32(latitudes.count)) // record numbers, in tree order once placed
+        var points = [mms_spatial_point](repeating: mms_spatial_point(), count: latitudes.count)
+        var bounds = [mms_spatial_bounds](repeating: mms_spatial_bounds(), count: (1 << PackedArrays.spatialBoundDepth(records: latitudes.count)) - 1)
+        var pending = [(range: 0 ..< latitudes.count, box: _SpatialBox.world, number: 1)]
         while let (range, box, number) = pending.popLast() {
             /// Writes the point at `position` (its record inside `box`, as the tree's splits leave it)
             /// with `axis`, and returns its cell.

@@ -61,6 +61,30 @@ struct BuildConcurrencyTests {
         }
     }
 
+    /// The search keys made in two runs of records and joined (on two cores) are those of one run,
+    /// wherever the runs split: the later run's alternates and spellings numbered after the earlier's.
+    @Test func theSearchKeysAreTheSameWhereverTheRecordsSplit() throws {
+        let records = Self.records(count: 900, seed: 11)
+        func keyTexts(_ keys: SearchKeys) -> [[UInt8]] { (0 ..< keys.count).map { Array(keys.pool[keys.key($0)]) } }
+        /// The first position where `a` and `b` differ (the shorter one's count if one is the other's start).
+        func firstDifference<Value: Equatable>(_ a: [Value], _ b: [Value]) -> Int? {
+            a.indices.first { $0 < b.count && a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
+        }
+        let whole = try SearchKeys(orderedRecords: records, split: records.count, file: "t")
+        #expect(whole.spellingCount > 0 && whole.alternates.count > whole.spellingCount)
+        for split in [0, 1, 299, records.count / 2, records.count - 1] {
+            let keys = try SearchKeys(orderedRecords: records, split: split, file: "t")
+            #expect(firstDifference(keys.values, whole.values) == nil, "split at \(split): entry values")
+            #expect(firstDifference(keys.records, whole.records) == nil, "split at \(split): records")
+            #expect(firstDifference(keys.nameLengths, whole.nameLengths) == nil, "split at \(split): name lengths")
+            #expect(firstDifference(keyTexts(keys), keyTexts(whole)) == nil, "split at \(split): keys")
+            #expect(keys.spellingCount == whole.spellingCount)
+            #expect(firstDifference(keys.alternates.map(\.record), whole.alternates.map(\.record)) == nil, "split at \(split): alternates' records")
+            #expect(firstDifference(keys.alternates.map(\.name), whole.alternates.map(\.name)) == nil, "split at \(split): alternates' names")
+            #expect(firstDifference(keys.alternates.map(\.spellingForm), whole.alternates.map(\.spellingForm)) == nil, "split at \(split): spellings' forms")
+        }
+    }
+
     @Test func anIndexIsTheSameBytesEveryBuild() throws {
         let records = Self.records(count: FullTests.count(quick: 6000, full: 20000), seed: 7)
         let source = SourceDescription(name: "t", size: 0, checksum: 0, builtAt: 0)
