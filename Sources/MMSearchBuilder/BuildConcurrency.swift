@@ -10,7 +10,9 @@ enum BuildConcurrency {
                                             beside: @escaping @Sendable () throws(MMSearchError) -> Beside) throws(MMSearchError) -> (Here, Beside) {
         let outcome = Outcome<Beside>()
         let done = DispatchGroup()
-        DispatchQueue.global().async(group: done) { outcome.result = Result { () throws(MMSearchError) in try beside() } }
+        // A queue of its own, not the global one: Dispatch gives it a thread even when every one it
+        // keeps a core busy is taken, so a part run beside may itself wait for a part beside it.
+        DispatchQueue(label: "mmsearch.build.beside").async(group: done) { outcome.result = Result { () throws(MMSearchError) in try beside() } }
         let hereResult = Result { () throws(MMSearchError) in try here() }
         done.wait()
         // The group's wait orders the other thread's write of `result` before this read.

@@ -121,11 +121,47 @@ public enum GeoNamesParser {
         return try parser.parseDump()
     }
 
-    /// Parses a whole dump held in an array.
+    /// Parses a whole dump held in an array, as the other `parse` does: the rows that start in its
+    /// first half on the caller's core and the rest on a second (`BuildConcurrency`), then joined
+    /// (the same rows, skipped rows and errors as one pass: the first half's error comes first).
     public static func parse(
         _ bytes: [UInt8], file: String, options: CityListParseOptions = CityListParseOptions()
     ) throws(MMSearchError) -> ParsedGeoNames {
-        try bytes.withRawBytes { (raw) throws(MMSearchError) in try parse(raw, file: file, options: options) }
+        // The later half starts after the first newline at or after the middle (none: it is empty).
+        let middle = bytes[(bytes.count / 2)...].firstIndex(of: TabSeparatedByte.newline).map { $0 + 1 } ?? bytes.count
+        let (first, later) = try BuildConcurrency.run({ () throws(MMSearchError) in
+            try bytes.withRawBytes { (raw) throws(MMSearchError) in
+                var parser = DumpParser(input: raw, file: file, skipInvalid: options.skipInvalid)
+                return try parser.parseRows(before: middle, from: parser.text.textStart, line: 1)
+            }
+        }, beside: { () throws(MMSearchError) in
+            try bytes.withRawBytes { (raw) throws(MMSearchError) in
+                var parser = DumpParser(input: raw, file: file, skipInvalid: options.skipInvalid)
+                let line = 1 + bytes[..<middle].count { $0 == TabSeparatedByte.newline }
+                return try parser.parseRows(before: raw.count, from: max(middle, parser.text.textStart), line: line)
+            }
+        })
+        return try bytes.withRawBytes { (raw) throws(MMSearchError) in
+            var parser = DumpParser(input: raw, file: file, skipInvalid: options.skipInvalid)
+            return try parser.finish(first.joined(with: later))
+        }
+    }
+}
+
+/// The rows a `DumpParser` read from a run of the input: what `finish` checks and returns.
+private struct DumpRows: Sendable {
+    var rows: [GeoNamesRow] = []
+    /// The line and the start of each row kept, for `rejectRepeatedIDs`.
+    var keptLines: [Int] = []
+    var keptStarts: [Int] = []
+    var skipped: [MMSearchError] = []
+    /// Every row read, kept or not.
+    var rowCount = 0
+
+    /// These rows, then `later`'s (read from the input after these).
+    func joined(with later: DumpRows) -> DumpRows {
+        DumpRows(rows: rows + later.rows, keptLines: keptLines + later.keptLines, keptStarts: keptStarts + later.keptStarts,
+                 skipped: skipped + later.skipped, rowCount: rowCount + later.rowCount)
     }
 }
 
@@ -200,9 +236,6 @@ private struct DumpParser {
     /// Country codes seen so far, indexed by `countryCodeSlot`, so that rows share one array per code
     /// instead of allocating one each.
     var countryCodes = [[UInt8]](repeating: [], count: 36 * 36)
-    /// The line and the start of each row kept so far, for `rejectRepeatedIDs`.
-    var keptLines: [Int] = []
-    var keptStarts: [Int] = []
 
     init(input: UnsafeRawBufferPointer, file: String, skipInvalid: Bool) {
         self.text = TabSeparatedText(input: input, file: file, layout: DumpColumn.layout)
@@ -216,29 +249,42 @@ private struct DumpParser {
     // MARK: Rows
 
     mutating func parseDump() throws(MMSearchError) -> ParsedGeoNames {
-        var position = text.textStart
-        guard position < end else { throw text.noRowsError(expected: "GeoNames row", found: "an empty input") }
+        try finish(parseRows(before: end, from: text.textStart, line: 1))
+    }
+
+    /// The rows that start from `start` (a row's start, on line `line`) and before `limit`.
+    mutating func parseRows(before limit: Int, from start: Int, line: Int) throws(MMSearchError) -> DumpRows {
+        var read = DumpRows()
         // cities500.txt spends about 140 bytes a row, allCountries.txt more.
-        var rows: [GeoNamesRow] = []
-        rows.reserveCapacity(end / 128)
-        keptLines.reserveCapacity(end / 128)
-        keptStarts.reserveCapacity(end / 128)
-        var line = 1
-        var rowCount = 0
-        while position < end {
-            rowCount += 1
+        let expected = max(limit - start, 0) / 128
+        read.rows.reserveCapacity(expected)
+        read.keptLines.reserveCapacity(expected)
+        read.keptStarts.reserveCapacity(expected)
+        var position = start, line = line
+        while position < limit {
+            read.rowCount += 1
             let scan = text.scanRow(from: position, line: line)
             if let row = try readRow(scan) {
-                rows.append(row)
-                keptLines.append(line)
-                keptStarts.append(scan.start)
+                read.rows.append(row)
+                read.keptLines.append(line)
+                read.keptStarts.append(scan.start)
             }
             position = scan.end + 1
             line += 1
         }
-        try rejectRepeatedIDs(in: &rows)
+        read.skipped = skipped
+        return read
+    }
+
+    /// The dump's rows, `read` from the whole input, with the rows that repeat an id dropped; refused
+    /// when it has none.
+    mutating func finish(_ read: DumpRows) throws(MMSearchError) -> ParsedGeoNames {
+        guard text.textStart < end else { throw text.noRowsError(expected: "GeoNames row", found: "an empty input") }
+        var rows = read.rows
+        skipped = read.skipped
+        try rejectRepeatedIDs(in: &rows, keptLines: read.keptLines, keptStarts: read.keptStarts)
         if rows.isEmpty, let first = skipped.first {
-            throw text.noValidRowError(rowCount: rowCount, firstSkipped: first)
+            throw text.noValidRowError(rowCount: read.rowCount, firstSkipped: first)
         }
         return ParsedGeoNames(rows: rows, skipped: skipped)
     }
@@ -308,7 +354,7 @@ private struct DumpParser {
     /// its error put among the others in input order; otherwise the first is thrown. As in
     /// `CityListParser`, this runs once the whole dump is read, and first only asks whether any id
     /// repeats, by sorting a copy of the ids: a few sequential passes rather than a cache miss per id.
-    mutating func rejectRepeatedIDs(in rows: inout [GeoNamesRow]) throws(MMSearchError) {
+    mutating func rejectRepeatedIDs(in rows: inout [GeoNamesRow], keptLines: [Int], keptStarts: [Int]) throws(MMSearchError) {
         guard InputRules.hasRepeats(rows.map { $0.id }) else { return }
         // Rare from here on: find where each id is first, and drop the repeats.
         var firstLines: [UInt32: Int] = [:]

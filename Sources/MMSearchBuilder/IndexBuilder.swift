@@ -178,7 +178,7 @@ public enum IndexBuilder {
             guard dump.withUnsafeBytes({ InputKind.detect($0) }) == .geoNamesDump else {
                 throw .invalidInput(file: geonames, line: 1, column: 1, byteOffset: 0, message: "expected a GeoNames dump (19 tab-separated columns a row) to join, found a JSON array")
             }
-            let parsed = try dump.withRawBytes { (raw) throws(MMSearchError) in try GeoNamesParser.parse(raw, file: geonames, options: options) }
+            let parsed = try GeoNamesParser.parse(dump, file: geonames, options: options)
             return (parsed, SourceDescription.InputFile(name: FilePaths.fileName(of: geonames), size: UInt64(dump.count), checksum: checksum(dump)))
         })
         var records = parsedInput
@@ -224,7 +224,7 @@ public enum IndexBuilder {
             if joining {
                 throw .invalidInput(file: input, line: 1, column: 1, byteOffset: 0, message: "expected OpenWeatherMap's city list (a JSON array) to join the GeoNames dump to, found what is not a JSON array (read as a GeoNames dump)")
             }
-            let parsed = try bytes.withRawBytes { (raw) throws(MMSearchError) in try GeoNamesParser.parse(raw, file: input, options: options) }
+            let parsed = try GeoNamesParser.parse(bytes, file: input, options: options)
             skipped = parsed.skipped
             records = try parsed.rows.map { (row) throws(MMSearchError) in
                 SourceRecord(id: row.id, name: row.name, country: row.country, latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7,

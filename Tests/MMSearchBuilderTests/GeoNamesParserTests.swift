@@ -145,6 +145,32 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(fromBuffer.skipped.isEmpty && fromBuffer.rows.count == 2)
     }
 
+    /// The array entry point parses the rows of its two halves on two cores: the same rows, skipped
+    /// rows and first error as the buffer's one pass, wherever the faults lie (in either half, a
+    /// repeated id across them, a byte order mark first).
+    @Test func theArraysTwoHalvesParseAsOnePass() throws {
+        let cases: [(bad: Set<Int>, repeated: (first: Int, again: Int)?, mark: Bool)] = [
+            ([], nil, false), ([], nil, true), ([3], nil, false), ([150], nil, true), ([3, 150], nil, false),
+            ([], (10, 180), false), ([150], (10, 180), true), ([99, 100, 101], nil, false),
+        ]
+        for (bad, repeated, mark) in cases {
+            var lines: [String] = []
+            for line in 1 ... 200 {
+                let id = repeated.map { line == $0.again ? $0.first : line } ?? line
+                lines.append(bad.contains(line) ? plausible.row([0: "\(id)", 4: "91"]) : plausible.row([0: "\(id)"]))
+            }
+            let input = (mark ? [0xEF, 0xBB, 0xBF] : []) + bytes(lines.joined(separator: "\n") + "\n")
+            for skipInvalid in [false, true] {
+                let options = CityListParseOptions(skipInvalid: skipInvalid)
+                let onePass = Result { () throws(MMSearchError) in try input.withRawBytes { (raw) throws(MMSearchError) in try GeoNamesParser.parse(raw, file: "x", options: options) } }
+                let halves = Result { () throws(MMSearchError) in try GeoNamesParser.parse(input, file: "x", options: options) }
+                #expect(halves == onePass, "bad lines \(bad.sorted()), repeated \(String(describing: repeated)), mark \(mark), skipInvalid \(skipInvalid)")
+                // Every case with a fault fails without skipInvalid, so both ways are compared where it matters.
+                if !skipInvalid, !bad.isEmpty || repeated != nil { #expect(throws: MMSearchError.self) { try halves.get() } }
+            }
+        }
+    }
+
     // MARK: Errors
 
     /// A valid row with id 1, a line end, then `text` on line 2.
