@@ -129,7 +129,7 @@ public enum GeoNamesParser {
     ) throws(MMSearchError) -> ParsedGeoNames {
         // The later half starts after the first newline at or after the middle (none: it is empty).
         let middle = bytes[(bytes.count / 2)...].firstIndex(of: TabSeparatedByte.newline).map { $0 + 1 } ?? bytes.count
-        let (first, later) = try BuildConcurrency.run({ () throws(MMSearchError) in
+        var (read, later) = try BuildConcurrency.run({ () throws(MMSearchError) in
             try bytes.withRawBytes { (raw) throws(MMSearchError) in
                 var parser = DumpParser(input: raw, file: file, skipInvalid: options.skipInvalid)
                 return try parser.parseRows(before: middle, from: parser.text.textStart, line: 1)
@@ -141,9 +141,10 @@ public enum GeoNamesParser {
                 return try parser.parseRows(before: raw.count, from: max(middle, parser.text.textStart), line: line)
             }
         })
+        read.append(later)
         return try bytes.withRawBytes { (raw) throws(MMSearchError) in
             var parser = DumpParser(input: raw, file: file, skipInvalid: options.skipInvalid)
-            return try parser.finish(first.joined(with: later))
+            return try parser.finish(read)
         }
     }
 }
@@ -158,10 +159,14 @@ private struct DumpRows: Sendable {
     /// Every row read, kept or not.
     var rowCount = 0
 
-    /// These rows, then `later`'s (read from the input after these).
-    func joined(with later: DumpRows) -> DumpRows {
-        DumpRows(rows: rows + later.rows, keptLines: keptLines + later.keptLines, keptStarts: keptStarts + later.keptStarts,
-                 skipped: skipped + later.skipped, rowCount: rowCount + later.rowCount)
+    /// `later`'s rows (read from the input after these) added after these, in place.
+    mutating func append(_ later: DumpRows) {
+        rows.reserveCapacity(rows.count + later.rows.count)
+        rows += later.rows
+        keptLines += later.keptLines
+        keptStarts += later.keptStarts
+        skipped += later.skipped
+        rowCount += later.rowCount
     }
 }
 

@@ -283,18 +283,16 @@ public enum IndexBuilder {
         let primaryOrder = try PrimaryOrder(records: records, file: file)
         let ordered = primaryOrder.order.map { records[Int($0)] }
         let populations = ordered.contains { $0.population != 0 } ? ordered.map(\.population) : []
-        // The spatial and near trees read the records' coordinates and populations alone: made on a
-        // second core while the search keys are (a twentieth of the build, where the keys' sort leaves
-        // it idle).
+        // The spatial and near trees read the records' coordinates and populations alone: made on
+        // another core while the search keys are.
         let latitudes = ordered.map(\.latitudeE7), longitudes = ordered.map(\.longitudeE7)
-        let (keys, (spatial, nearPoints)) = try BuildConcurrency.run({ () throws(MMSearchError) in
-            try SearchKeys(orderedRecords: ordered, file: file)
+        let (madeKeys, (spatial, nearPoints)) = try BuildConcurrency.run({ () throws(MMSearchError) in
+            try SearchKeys.Made(orderedRecords: ordered, file: file)
         }, beside: {
             (SpatialBuilder.tree(latitudes: latitudes, longitudes: longitudes),
              NearBuilder.points(latitudes: latitudes, longitudes: longitudes, populations: populations))
         })
         let (points, spatialBounds) = spatial
-        progress(.sorted(records: records.count))
         // Each record's country key, as COUNTRY_RUNS and COUNTRY_PAGES hold it (0: no two-byte code).
         let countryCodes = ordered.map { $0.country.count == 2 ? CountryKey.of(($0.country[0], $0.country[1])) : 0 }
         // Region and country texts, which qualifiers compare as they are: a few tens of KB that every
@@ -302,15 +300,18 @@ public enum IndexBuilder {
         var placeNames = BytePool()
         // The records' and alternates' names, encoded with tables trained on them ("Encoded names"),
         // read the names alone, and the trie's summaries its shape alone: each a sixth of the build,
-        // made on a second core, the names beside the whole trie and the summaries beside its labels.
-        let nameList = ordered.map(\.name) + keys.alternates.map(\.name)
-        let ((trie, labels, summaries, places), names) = try BuildConcurrency.run({ () throws(MMSearchError) in
+        // made on a second core, the names beside the keys' sort and the whole trie, the summaries
+        // beside its labels.
+        let nameList = ordered.map(\.name) + madeKeys.alternates.map(\.name)
+        let ((keys, trie, labels, summaries, places), names) = try BuildConcurrency.run({ () throws(MMSearchError) in
+            let keys = SearchKeys(sorting: madeKeys)
+            progress(.sorted(records: records.count))
             let trie = try TrieBuilder(keys: keys, file: file)
             let (labels, summaries) = try BuildConcurrency.run({ () throws(MMSearchError) in try trie.labels(pool: keys.pool, file: file) }, beside: {
                 SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count)
             })
             let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, qualifierNames: qualifierNames, names: &placeNames, file: file)
-            return (trie, labels, summaries, places)
+            return (keys, trie, labels, summaries, places)
         }, beside: { () throws(MMSearchError) in try EncodedNamePool(names: nameList, file: file) })
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)

@@ -152,59 +152,86 @@ struct SearchKeys {
 
     var count: Int { values.count }
 
-    /// `records` in primary-key order (`orderedRecords[i]` is record i). The keys of the first
-    /// `split` records (half of them unless given) and of the rest are made on two cores, each run
-    /// numbered as if it came first, then joined: the same keys wherever the runs split.
+    /// The keys of `orderedRecords` (in primary-key order: `orderedRecords[i]` is record i), made and
+    /// sorted.
     init(orderedRecords: [SourceRecord], split: Int? = nil, file: String) throws(MMSearchError) {
-        let recordCount = orderedRecords.count
-        // Each record's names folded, their spellings made and their keys laid out: a fifth of the build.
-        let half = min(max(split ?? recordCount / 2, 0), recordCount)
-        let (first, later) = try BuildConcurrency.run({ () throws(MMSearchError) in
-            try KeyBatch(orderedRecords, 0 ..< half, file: file)
-        }, beside: { () throws(MMSearchError) in try KeyBatch(orderedRecords, half ..< recordCount, file: file) })
-        let givenCount = first.alternates.count + later.alternates.count
-        let spellingTotal = first.spellings.count + later.spellings.count
-        guard recordCount + givenCount + spellingTotal <= Int(MMS_MAX_NAME_NUMBER) + 1 else {
-            throw .limitExceeded(file: file, message: "\(recordCount) records with \(givenCount + spellingTotal) alternate names and spellings; at most \(Int(MMS_MAX_NAME_NUMBER) + 1) names fit")
-        }
-        guard first.values.count + later.values.count < Int(UInt32.max) else {
-            throw .limitExceeded(file: file, message: "\(first.values.count + later.values.count) search keys; at most \(UInt32.max - 1) fit")
-        }
-        // The later half after the first: its keys' places in the pool, its alternates' numbers after the
-        // first half's alternates, its spellings' after the first half's spellings. Then every spelling
-        // numbered after all given alternates.
-        pool = first.pool + later.pool
-        let starts = first.starts + later.starts.map { $0 + first.pool.count }
-        var values = first.values
-        values.reserveCapacity(first.values.count + later.values.count)
-        var laterSpellings = later.spellingEntries.makeIterator(), nextSpelling = laterSpellings.next()
-        for (position, value) in later.values.enumerated() {
-            if position == nextSpelling {
-                values.append(value + UInt32(first.spellings.count))
-                nextSpelling = laterSpellings.next()
-            } else {
-                values.append(value & MMS_ENTRY_NAME_MASK >= UInt32(recordCount) ? value + UInt32(first.alternates.count) : value)
+        self.init(sorting: try Made(orderedRecords: orderedRecords, split: split, file: file))
+    }
+
+    /// Every key and name of the records as made, in record order, before the keys are sorted: what
+    /// the names' pool needs (`alternates`) is known here, so it can be made while the keys are sorted.
+    struct Made: Sendable {
+        /// Key bytes of every entry, back to back, in the order they were made.
+        var pool: [UInt8]
+        /// Per entry, in the order made: where its key lies in `pool` and its length, its entry value,
+        /// its record, and the length of its key's name part.
+        var starts: [Int], lengths: [Int32], values: [UInt32], owners: [UInt32], folded: [UInt16]
+        /// Every alternate name: the given ones, then the generated spellings (the last `spellingCount`).
+        var alternates: [Alternate]
+        var spellingCount: Int
+
+        /// The keys of the first `split` records (half of them unless given) and of the rest are made
+        /// on two cores, each run numbered as if it came first, then joined: the same keys wherever
+        /// the runs split.
+        init(orderedRecords: [SourceRecord], split: Int? = nil, file: String) throws(MMSearchError) {
+            let recordCount = orderedRecords.count
+            // Each record's names folded, their spellings made and their keys laid out: a fifth of the build.
+            let half = min(max(split ?? recordCount / 2, 0), recordCount)
+            let (first, later) = try BuildConcurrency.run({ () throws(MMSearchError) in
+                try KeyBatch(orderedRecords, 0 ..< half, file: file)
+            }, beside: { () throws(MMSearchError) in try KeyBatch(orderedRecords, half ..< recordCount, file: file) })
+            let givenCount = first.alternates.count + later.alternates.count
+            let spellingTotal = first.spellings.count + later.spellings.count
+            guard recordCount + givenCount + spellingTotal <= Int(MMS_MAX_NAME_NUMBER) + 1 else {
+                throw .limitExceeded(file: file, message: "\(recordCount) records with \(givenCount + spellingTotal) alternate names and spellings; at most \(Int(MMS_MAX_NAME_NUMBER) + 1) names fit")
             }
+            guard first.values.count + later.values.count < Int(UInt32.max) else {
+                throw .limitExceeded(file: file, message: "\(first.values.count + later.values.count) search keys; at most \(UInt32.max - 1) fit")
+            }
+            // The later half after the first: its keys' places in the pool, its alternates' numbers after
+            // the first half's alternates, its spellings' after the first half's spellings. Then every
+            // spelling numbered after all given alternates.
+            pool = first.pool + later.pool
+            starts = first.starts + later.starts.map { $0 + first.pool.count }
+            values = first.values
+            values.reserveCapacity(first.values.count + later.values.count)
+            var laterSpellings = later.spellingEntries.makeIterator(), nextSpelling = laterSpellings.next()
+            for (position, value) in later.values.enumerated() {
+                if position == nextSpelling {
+                    values.append(value + UInt32(first.spellings.count))
+                    nextSpelling = laterSpellings.next()
+                } else {
+                    values.append(value & MMS_ENTRY_NAME_MASK >= UInt32(recordCount) ? value + UInt32(first.alternates.count) : value)
+                }
+            }
+            for entry in first.spellingEntries + later.spellingEntries.map({ $0 + first.values.count }) { values[entry] += UInt32(recordCount + givenCount) }
+            alternates = first.alternates + later.alternates + first.spellings + later.spellings
+            spellingCount = spellingTotal
+            lengths = first.lengths + later.lengths
+            owners = first.owners + later.owners
+            folded = first.folded + later.folded
         }
-        for entry in first.spellingEntries + later.spellingEntries.map({ $0 + first.values.count }) { values[entry] += UInt32(recordCount + givenCount) }
-        alternates = first.alternates + later.alternates + first.spellings + later.spellings
-        spellingCount = spellingTotal
-        let lengths = first.lengths + later.lengths, owners = first.owners + later.owners, folded = first.folded + later.folded
-        let order = Self.sortedOrder(pool: pool, starts: starts, lengths: lengths, values: values, records: owners)
-        // Sorted, with exact repeats (one name giving one key twice) dropped.
+    }
+
+    /// The keys `made`, sorted, with exact repeats (one name giving one key twice) dropped.
+    init(sorting made: Made) {
+        pool = made.pool
+        alternates = made.alternates
+        spellingCount = made.spellingCount
+        let order = Self.sortedOrder(pool: made.pool, starts: made.starts, lengths: made.lengths, values: made.values, records: made.owners)
         var previous: Int?
         for index in order.map({ Int($0) }) {
-            if let previous, values[previous] == values[index], owners[previous] == owners[index],
-               Self.compareKeys(pool, starts[previous], lengths[previous], starts[index], lengths[index]) == 0 {
+            if let previous, made.values[previous] == made.values[index], made.owners[previous] == made.owners[index],
+               Self.compareKeys(made.pool, made.starts[previous], made.lengths[previous], made.starts[index], made.lengths[index]) == 0 {
                 continue
             }
-            keyStarts.append(starts[index]); keyLengths.append(lengths[index]); self.values.append(values[index])
-            records.append(owners[index]); nameLengths.append(folded[index])
+            keyStarts.append(made.starts[index]); keyLengths.append(made.lengths[index]); values.append(made.values[index])
+            records.append(made.owners[index]); nameLengths.append(made.folded[index])
             previous = index
         }
     }
 
-    /// The keys and names of a run of records, as `init` makes them for the whole list when the run
+    /// The keys and names of a run of records, as `Made` makes them for the whole list when the run
     /// starts it: each key in `pool`, with its entry value, record and name part's length; alternates
     /// numbered from the record count in the order met, spellings from 0 (`spellingEntries`: their
     /// entries' positions, in increasing order).
