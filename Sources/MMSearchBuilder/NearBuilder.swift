@@ -13,10 +13,9 @@ enum NearBuilder {
     }
 
     /// The points of the records at `latitudes` and `longitudes` (in record order) with `populations`
-    /// (per record; empty: all 0). One
-    /// pass down the tree places each node's top (its greatest bound, the least record number of those)
-    /// first, then the median of the rest (by record number, or by coordinate then record number) in
-    /// the middle of the rest's range. O(n log n).
+    /// (per record; empty: all 0). One pass down the tree places each node's top (its greatest bound,
+    /// the least record number of those) first, then the median of the rest (by record number, or by
+    /// coordinate then record number) in the middle of the rest's range. O(n log n).
     static func points(latitudes: [Int32], longitudes: [Int32], populations: [UInt32]) -> [Point] {
         precondition(latitudes.count == longitudes.count, "a latitude and a longitude a record")
         var values = Array(0 ..< UInt32(latitudes.count)) // record numbers, in tree order once placed

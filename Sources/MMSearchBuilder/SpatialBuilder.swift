@@ -8,9 +8,10 @@ import MMSearch
 /// records spread more: latitude, or longitude with its span scaled by the cosine of the middle
 /// latitude (a degree of longitude is that much shorter there).
 enum SpatialBuilder {
-    /// The SPATIAL section of the records at `latitudes` and `longitudes` (in record order): each tree slot's record's cell in its node's
-    /// box beside its number and axis bit, the boxes cut at the pivots' cells as a reader cuts them
-    /// ("Boxes and cells"); and SPATIAL_BOUNDS: each inner node's records' extent in its box ("Bounds").
+    /// The SPATIAL section of the records at `latitudes` and `longitudes` (in record order): each tree
+    /// slot's record's cell in its node's box beside its number and axis bit, the boxes cut at the
+    /// pivots' cells as a reader cuts them ("Boxes and cells"); and SPATIAL_BOUNDS: each inner node's
+    /// records' extent in its box ("Bounds").
     /// One pass down the tree: a node's extent is measured and its median selected, then written with
     /// its cell in the node's box, which cuts its children's boxes. O(n log n).
     static func tree(latitudes: [Int32], longitudes: [Int32]) -> (points: [mms_spatial_point], bounds: [mms_spatial_bounds]) {
