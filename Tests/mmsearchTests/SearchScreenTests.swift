@@ -61,7 +61,15 @@ import Testing
         try window.type("o")
         screen = try window.waitFor("the narrower query") { $0.contains("1-5 of 5 matches") }
         try window.tmux(["pipe-pane", "-t", window.target])
-        let redraw = try String(contentsOfFile: log, encoding: .utf8)
+        // The pipe's reader (cat, another process) may not have written all it read by the time the pipe
+        // is closed: the log is read until it holds the redraw, for at most 20 s.
+        var redraw = ""
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            redraw = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if redraw.contains("Search: Londo") && redraw.contains("1-5 of 5 matches") { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
         #expect(redraw.contains("Search: Londo") && redraw.contains("1-5 of 5 matches"))
         #expect(!redraw.contains("London, GB") && !redraw.contains("\u{1B}[2J"), "unchanged rows were redrawn: \(redraw.debugDescription)")
 
