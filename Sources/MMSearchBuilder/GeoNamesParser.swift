@@ -161,7 +161,6 @@ private struct DumpRows: Sendable {
 
     /// `later`'s rows (read from the input after these) added after these, in place.
     mutating func append(_ later: DumpRows) {
-        rows.reserveCapacity(rows.count + later.rows.count)
         rows += later.rows
         keptLines += later.keptLines
         keptStarts += later.keptStarts

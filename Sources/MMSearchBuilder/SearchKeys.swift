@@ -152,12 +152,6 @@ struct SearchKeys {
 
     var count: Int { values.count }
 
-    /// The keys of `orderedRecords` (in primary-key order: `orderedRecords[i]` is record i), made and
-    /// sorted.
-    init(orderedRecords: [SourceRecord], split: Int? = nil, file: String) throws(MMSearchError) {
-        self.init(sorting: try Made(orderedRecords: orderedRecords, split: split, file: file))
-    }
-
     /// Every key and name of the records as made, in record order, before the keys are sorted: what
     /// the names' pool needs (`alternates`) is known here, so it can be made while the keys are sorted.
     struct Made: Sendable {
@@ -170,7 +164,8 @@ struct SearchKeys {
         var alternates: [Alternate]
         var spellingCount: Int
 
-        /// The keys of the first `split` records (half of them unless given) and of the rest are made
+        /// The keys of `orderedRecords` (in primary-key order: `orderedRecords[i]` is record i). Those
+        /// of the first `split` records (half of them unless given) and of the rest are made
         /// on two cores, each run numbered as if it came first, then joined: the same keys wherever
         /// the runs split.
         init(orderedRecords: [SourceRecord], split: Int? = nil, file: String) throws(MMSearchError) {

@@ -70,10 +70,10 @@ struct BuildConcurrencyTests {
         func firstDifference<Value: Equatable>(_ a: [Value], _ b: [Value]) -> Int? {
             a.indices.first { $0 < b.count && a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
         }
-        let whole = try SearchKeys(orderedRecords: records, split: records.count, file: "t")
+        let whole = SearchKeys(sorting: try SearchKeys.Made(orderedRecords: records, split: records.count, file: "t"))
         #expect(whole.spellingCount > 0 && whole.alternates.count > whole.spellingCount)
         for split in [0, 1, 299, records.count / 2, records.count - 1] {
-            let keys = try SearchKeys(orderedRecords: records, split: split, file: "t")
+            let keys = SearchKeys(sorting: try SearchKeys.Made(orderedRecords: records, split: split, file: "t"))
             #expect(firstDifference(keys.values, whole.values) == nil, "split at \(split): entry values")
             #expect(firstDifference(keys.records, whole.records) == nil, "split at \(split): records")
             #expect(firstDifference(keys.nameLengths, whole.nameLengths) == nil, "split at \(split): name lengths")
