@@ -169,44 +169,41 @@ public enum IndexBuilder {
         if needsRegionCodes, kind == .cityListJSON, geonames == nil {
             throw .invalidOptions(message: "--admin1 names regions by a GeoNames dump's admin1 codes, and \(input) is a city list without one: add --geonames DUMP, or build from a dump")
         }
-        // The dump to join is read and parsed on a second core while the input is parsed.
-        let ((parsedInput, inputSkipped), parsedDump) = try BuildConcurrency.run({ () throws(MMSearchError) -> ([SourceRecord], [MMSearchError]) in
-            try parseRecords(bytes, kind: kind, input: input, joining: geonames != nil, options: options)
-        }, beside: { () throws(MMSearchError) -> (rows: ParsedGeoNames, file: SourceDescription.InputFile)? in
+        // The dump to join is read and parsed on a second core while the input is parsed; each side's
+        // order by id, for the join, is made there too, and the input's checksum while the dump's
+        // parse, the longer, goes on.
+        let joining = geonames != nil
+        var ((parsedInput, inputSkipped, inputOrder, inputChecksum), parsedDump) = try BuildConcurrency.run({ () throws(MMSearchError) -> ([SourceRecord], [MMSearchError], [UInt64], UInt64) in
+            let (records, skipped) = try parseRecords(bytes, kind: kind, input: input, joining: joining, options: options)
+            return (records, skipped, joining ? JoinByID.idOrder(records.lazy.map(\.id)) : [], checksum(bytes))
+        }, beside: { () throws(MMSearchError) -> (rows: ParsedGeoNames, order: [UInt64], file: SourceDescription.InputFile)? in
             guard let geonames else { return nil }
             let dump = try readDecompressed(geonames)
             guard dump.withUnsafeBytes({ InputKind.detect($0) }) == .geoNamesDump else {
                 throw .invalidInput(file: geonames, line: 1, column: 1, byteOffset: 0, message: "expected a GeoNames dump (19 tab-separated columns a row) to join, found a JSON array")
             }
             let parsed = try GeoNamesParser.parse(dump, file: geonames, options: options)
-            return (parsed, SourceDescription.InputFile(name: FilePaths.fileName(of: geonames), size: UInt64(dump.count), checksum: checksum(dump)))
+            return (parsed, JoinByID.idOrder(parsed.rows.lazy.map(\.id)),
+                    SourceDescription.InputFile(name: FilePaths.fileName(of: geonames), size: UInt64(dump.count), checksum: checksum(dump)))
         })
         var records = parsedInput
         var skipped = inputSkipped
         var joinedRecords: Int?
-        if let geonames, let parsed = parsedDump?.rows {
-            skipped += parsed.skipped
-            var rowOfID: [UInt32: Int] = [:]
-            rowOfID.reserveCapacity(parsed.rows.count)
-            for (index, row) in parsed.rows.enumerated() { rowOfID[row.id] = index }
-            var count = 0
-            for index in records.indices {
-                guard let rowIndex = rowOfID[records[index].id] else { continue }
-                let row = parsed.rows[rowIndex]
-                records[index].alternateNames = [row.name, row.asciiName] + row.alternateNames
-                records[index].population = try population(of: row, file: geonames)
-                records[index].admin1 = Admin1Key(row: row)
-                count += 1
+        let joinedFile = parsedDump?.file
+        // Taken out of its optional, so that the join changes the one copy of the dump's rows in place.
+        if let geonames, var dump = parsedDump.take() {
+            skipped += dump.rows.skipped
+            joinedRecords = try JoinByID.join(&records, order: inputOrder, rows: &dump.rows.rows, order: dump.order) { (row) throws(MMSearchError) in
+                try population(of: row, file: geonames)
             }
-            joinedRecords = count
         }
         let source = SourceDescription(
             name: FilePaths.fileName(of: input),
             size: UInt64(bytes.count),
-            checksum: checksum(bytes),
+            checksum: inputChecksum,
             builtAt: SystemCall.unixTime,
             kind: kind == .cityListJSON ? .cityList : .geoNamesDump,
-            joined: parsedDump?.file
+            joined: joinedFile
         )
         return (records, skipped, joinedRecords, source)
     }
