@@ -6,7 +6,7 @@ import MMSearch
 /// 240 ms of a list + cities500 build, on its critical path, where this takes about 110. Each side's
 /// order is made after its own parse, on its own core (a GeoNames file is nearly in id order, which
 /// Swift's sort, a merge of runs, takes in about one pass); the merge takes a few milliseconds; and a
-/// row's arrays are moved into its record, not copied.
+/// row's names, country and admin1 code are moved into its record, not copied.
 enum JoinByID {
     /// Every position of `ids` keyed by its id, `id << 32 | position`, sorted: by id, and by position
     /// among equal ids. Positions are below 2^32 (an array of that many records or rows would not fit
