@@ -61,15 +61,7 @@ import Testing
         try window.type("o")
         screen = try window.waitFor("the narrower query") { $0.contains("1-5 of 5 matches") }
         try window.tmux(["pipe-pane", "-t", window.target])
-        // The pipe's reader (cat, another process) may not have written all it read by the time the pipe
-        // is closed: the log is read until it holds the redraw, for at most 20 s.
-        var redraw = ""
-        let deadline = Date().addingTimeInterval(20)
-        repeat {
-            redraw = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if redraw.contains("Search: Londo") && redraw.contains("1-5 of 5 matches") { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
+        let redraw = TmuxWindow.pipedLog(log, timeout: 20) { $0.contains("Search: Londo") && $0.contains("1-5 of 5 matches") }
         #expect(redraw.contains("Search: Londo") && redraw.contains("1-5 of 5 matches"))
         #expect(!redraw.contains("London, GB") && !redraw.contains("\u{1B}[2J"), "unchanged rows were redrawn: \(redraw.debugDescription)")
 
@@ -217,15 +209,8 @@ import Testing
         try window.tmux(["pipe-pane", "-t", window.target])
         #expect(TmuxWindow.exitStatus(on: screen) == 0 && screen.contains("mmsearch build: wrote"))
         #expect(!screen.contains("records read")) // the progress line is cleared at the end
-        // `cat` writes the log as it is scheduled, possibly after the pipe is closed: read it until the
-        // last stage is there, for at most 10 s (under a loaded test run the first read found it empty).
-        let deadline = Date().addingTimeInterval(10)
-        var output = ""
-        repeat {
-            output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if output.contains("bytes written") { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
+        // (Under a loaded test run a first read of the log found it empty.)
+        let output = TmuxWindow.pipedLog(log, timeout: 10) { $0.contains("bytes written") }
         for stage in ["reading", "41 records read", "41 records sorted", "bytes written"] {
             #expect(output.contains(stage), "\(stage) in \(output.debugDescription)")
         }
@@ -339,6 +324,20 @@ struct TmuxWindow {
             Thread.sleep(forTimeInterval: 0.05)
         } while Date() < deadline
         throw Failure(description: "waited \(timeout) s for \(what); the screen shows:\n\(shown)")
+    }
+
+    /// The file `pipe-pane`'s `cat > path` wrote, read until `condition` holds, for at most `timeout`
+    /// seconds; then as it is. `cat`, another process, writes what it reads as it is scheduled, possibly
+    /// after the pipe is closed, so one read as the pipe closes may find the file short.
+    static func pipedLog(_ path: String, timeout: Double, until condition: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var log = ""
+        repeat {
+            log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if condition(log) { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return log
     }
 
     func close() { _ = try? tmux(["kill-server"]) }
