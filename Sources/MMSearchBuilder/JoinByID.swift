@@ -6,7 +6,7 @@ import MMSearch
 /// 240 ms of a list + cities500 build, on its critical path, where this takes about 110. Each side's
 /// order is made after its own parse, on its own core (a GeoNames file is nearly in id order, which
 /// Swift's sort, a merge of runs, takes in about one pass); the merge takes a few milliseconds; and a
-/// row's names, country and admin1 code are moved into its record, not copied.
+/// row's names are moved into its record, not copied.
 enum JoinByID {
     /// Every position of `ids` keyed by its id, `id << 32 | position`, sorted: by id, and by position
     /// among equal ids. Positions are below 2^32 (an array of that many records or rows would not fit
@@ -26,11 +26,11 @@ enum JoinByID {
     }
 
     /// Which row each record joins: `rowOfRecord[r]` is the position of the row whose id is record r's,
-    /// or -1 for none. `records` and `rows` are idOrders, each without a repeated id (the parsers refuse
+    /// or -1 for none (one for each of `records`). `records` and `rows` are idOrders, each without a repeated id (the parsers refuse
     /// one), so that a row joins one record at most: were an id repeated, its later records would join
     /// none, never a row another has taken.
-    static func rows(ofRecords records: [UInt64], recordCount: Int, rows: [UInt64]) -> [Int] {
-        var rowOfRecord = [Int](repeating: -1, count: recordCount)
+    static func rows(ofRecords records: [UInt64], rows: [UInt64]) -> [Int] {
+        var rowOfRecord = [Int](repeating: -1, count: records.count)
         var next = 0
         for key in records {
             let id = key >> 32
@@ -44,12 +44,12 @@ enum JoinByID {
 
     /// Gives each of `records` the row of its id among `rows` (`recordOrder` and `rowOrder` their
     /// idOrders): the row's name, ASCII name and alternate names, in that order, as its alternate
-    /// names, the row's `population`, and its region. A joined row is left without its names, country
-    /// and admin1 code: the record has taken them. Returns how many records have a row. Records are
+    /// names, the row's `population`, and its region. A joined row is left without its names: the
+    /// record has taken them. Returns how many records have a row. Records are
     /// taken in list order, so that the first population refused is the first record's.
     static func join(_ records: inout [SourceRecord], order recordOrder: [UInt64], rows: inout [GeoNamesRow], order rowOrder: [UInt64],
                      population: (GeoNamesRow) throws(MMSearchError) -> UInt32) throws(MMSearchError) -> Int {
-        let rowOfRecord = Self.rows(ofRecords: recordOrder, recordCount: records.count, rows: rowOrder)
+        let rowOfRecord = Self.rows(ofRecords: recordOrder, rows: rowOrder)
         var count = 0
         for index in records.indices where rowOfRecord[index] >= 0 {
             let rowIndex = rowOfRecord[index]
@@ -66,9 +66,7 @@ enum JoinByID {
             names.append(take(&rows[rowIndex].asciiName))
             for name in rows[rowIndex].alternateNames.indices { names.append(take(&rows[rowIndex].alternateNames[name])) }
             records[index].alternateNames = names
-            if !rows[rowIndex].admin1Code.isEmpty {
-                records[index].admin1 = Admin1Key(country: take(&rows[rowIndex].country), code: take(&rows[rowIndex].admin1Code))
-            }
+            records[index].admin1 = Admin1Key(row: rows[rowIndex])
             count += 1
         }
         return count

@@ -38,7 +38,7 @@ import Testing
             let recordOrder = JoinByID.idOrder(recordIDs), rowOrder = JoinByID.idOrder(rowIDs)
             #expect(recordOrder == recordIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted(), "trial \(trial)")
             #expect(rowOrder == rowIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted(), "trial \(trial)")
-            let rowOfRecord = JoinByID.rows(ofRecords: recordOrder, recordCount: recordIDs.count, rows: rowOrder)
+            let rowOfRecord = JoinByID.rows(ofRecords: recordOrder, rows: rowOrder)
             let rowOfID = Dictionary(uniqueKeysWithValues: rowIDs.enumerated().map { ($0.element, $0.offset) })
             #expect(rowOfRecord == recordIDs.map { rowOfID[$0] ?? -1 }, "trial \(trial): \(recordIDs) against \(rowIDs)")
         }
