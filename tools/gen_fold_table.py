@@ -71,6 +71,14 @@ def render(entries):
         page_first[(scalar >> 8) + 1] += 1
     for page in range(PAGE_COUNT):
         page_first[page + 1] += page_first[page]
+    # Pages none of whose scalars folds to an ASCII byte (page 0, ASCII itself, is not one): a name
+    # made of them and ASCII separators has no key that starts with an ASCII letter or digit.
+    ascii_free = [1] * PAGE_COUNT
+    ascii_free[0] = 0
+    for scalar, replacement in entries:
+        if any(byte < 0x80 for byte in replacement):
+            ascii_free[scalar >> 8] = 0
+    ascii_free_bits = [sum(ascii_free[8 * i + bit] << bit for bit in range(8)) for i in range(PAGE_COUNT // 8)]
     version = unicodedata.unidata_version
     return f"""\
 // GENERATED FILE, do not edit: run `{COMMAND}` from the package root.
@@ -101,6 +109,16 @@ static const uint32_t mms_fold_offsets[MMS_FOLD_ENTRY_COUNT + 1] = {{
 static const uint8_t mms_fold_pool[{max(len(pool), 1)}] = {{
 {c_array(list(pool), str)}
 }};
+
+// Bit p % 8 of byte p / 8 is set when no scalar 256 * p ..< 256 * (p + 1) folds to an ASCII byte
+// (those not in the table fold to themselves, none of them ASCII; page 0 is ASCII's own).
+static const uint8_t mms_fold_page_ascii_free[{PAGE_COUNT // 8}] = {{
+{c_array(ascii_free_bits, str)}
+}};
+
+int mms_fold_is_ascii_free(uint32_t scalar) {{
+    return scalar <= 0x10FFFF && (mms_fold_page_ascii_free[scalar >> 11] >> ((scalar >> 8) & 7) & 1);
+}}
 
 int mms_fold_lookup(uint32_t scalar, const uint8_t **bytes, size_t *length) {{
     if (scalar > 0x10FFFF) {{

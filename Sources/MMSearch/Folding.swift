@@ -101,6 +101,27 @@ public enum Folding {
         }
     }
 
+    /// Whether the fold of the UTF-8 text in `bytes` (read as `append(foldingUTF8:to:)` reads it)
+    /// surely holds no ASCII byte but word separators, so that no key made from it starts with an
+    /// ASCII letter or digit: its ASCII bytes are all separators (which fold to themselves) and each
+    /// other scalar lies in a page of 256 none of which folds to ASCII (`mms_fold_is_ascii_free`:
+    /// Cyrillic, Arabic, CJK...). Read without folding or the table's search; false is always safe.
+    package static func foldHasNoASCIIWord(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                guard WordStarts.isSeparator(byte) else { return false }
+                index += 1
+                continue
+            }
+            let (scalar, length) = decodeNonASCII(bytes, at: index)
+            guard mms_fold_is_ascii_free(scalar) != 0 else { return false }
+            index += length
+        }
+        return true
+    }
+
     /// The search key of a record: `fold(name) + ", " + fold(country)`, or `fold(name)` when the
     /// country is empty (the list's continents have none).
     ///

@@ -1,3 +1,4 @@
+import CMMSearchFold
 import Foundation
 import MMSearch
 import Testing
@@ -54,6 +55,45 @@ import Testing
         let ascii = (0 ..< 128).map { UInt8($0) }
         let expected = ascii.map { (0x41 ... 0x5A).contains($0) ? $0 + 0x20 : $0 }
         #expect(foldedUTF8(ascii) == expected)
+    }
+
+    /// `mms_fold_is_ascii_free` pages, which let a qualifier match skip names without folding them:
+    /// no scalar of a flagged page folds to an ASCII byte, and each unflagged page but ASCII's own has
+    /// one that does (so the flags leave out no page they could hold). Every scalar, folded alone.
+    @Test func asciiFreePagesFoldToNoASCIIByte() {
+        var flagged = 0
+        for page in UInt32(0) ..< 0x1100 {
+            let isFree = mms_fold_is_ascii_free(page << 8) != 0
+            var foldsToASCII = false
+            for scalar in page << 8 ..< (page + 1) << 8 {
+                guard let unicode = Unicode.Scalar(scalar) else { continue } // surrogates
+                #expect((mms_fold_is_ascii_free(scalar) != 0) == isFree)
+                if folded(String(unicode)).utf8.contains(where: { $0 < 0x80 }) { foldsToASCII = true }
+            }
+            #expect(isFree != foldsToASCII, "page \(page): flagged \(isFree), a scalar folds to ASCII: \(foldsToASCII)")
+            if isFree { flagged += 1 }
+        }
+        #expect(flagged > 4_000) // Cyrillic, Arabic, CJK, Hangul... (4,323 in Unicode 14)
+        #expect(mms_fold_is_ascii_free(0x110000) == 0)
+    }
+
+    @Test func foldHasNoASCIIWordOnlyForScalarsOfASCIIFreePagesAndSeparators() {
+        func check(_ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBufferPointer { Folding.foldHasNoASCIIWord(utf8: $0) }
+        }
+        #expect(check("Москва"))
+        #expect(check("Санкт-Петербург (город)"))
+        #expect(check("東京"))
+        #expect(check(""))
+        #expect(!check("Москва 2"))           // a digit
+        #expect(!check("München"))            // ASCII letters
+        #expect(!check("Ｔｏｋｙｏ"))         // fullwidth letters fold to ASCII
+        #expect(!check("Αθήνα"))              // Greek's page holds ";" (U+037E) and so is not flagged
+        #expect(![UInt8]([0xD0]).withUnsafeBufferPointer { Folding.foldHasNoASCIIWord(utf8: $0) }) // read as U+FFFD
+        // Wherever it says so, the fold has no ASCII byte but separators.
+        for text in ["Кызыл-Орда", "القاهرة", "서울", "Ереван / Երևան", "תל אביב-יפו"] where check(text) {
+            #expect(!folded(text).utf8.contains { $0 < 0x80 && !WordStarts.isSeparator($0) }, "\(text)")
+        }
     }
 
     @Test func foldingIsConcatenative() {
