@@ -125,7 +125,7 @@ extension _IndexBytes {
             switch at { case 0: tailBytes.0; case 1: tailBytes.1; case 2: tailBytes.2; default: tailBytes.3 }
         }
         // A query starting with an ASCII letter or digit skips, unfolded, the names whose folds hold
-        // none (Cyrillic, Arabic, CJK...): a third of a big city's names, and most of the time.
+        // none (Cyrillic, Arabic, CJK...): many of a big city's, whose folding took a quarter of "la ".
         let startsWithASCIIWord = query.first.map { $0 < 0x80 && !WordStarts.isSeparator($0) } ?? false
         try forEachName(ofRecord: index) { text, kind in
             if match == .name, kind == MMS_KIND_SPELLING.rawValue { return }

@@ -19,6 +19,7 @@ int mms_fold_lookup(uint32_t scalar, const uint8_t **bytes, size_t *length);
 // folds to a byte below 0x80, else 0: a name of such scalars and ASCII separators has no ASCII
 // letter or digit in its fold. Never 1 for ASCII itself.
 int mms_fold_is_ascii_free(uint32_t scalar);
+
 // The Unicode version of the data the table was generated from, for example "14.0.0".
 const char *mms_fold_unicode_version(void);
 
