@@ -56,7 +56,7 @@ struct _IndexBytes {
     @inline(__always)
     func children(ofNode index: Int) throws(MMSearchError) -> Children {
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
-        let block = layout.children + (index / blockNodes) * _IndexLayout.childBlockSize
+        let block = childBlockOffset(ofNode: index)
         let blockFirst = Int(raw.loadUnaligned(fromByteOffset: block, as: UInt32.self)), slot = index % blockNodes
         let deltaFirst = Int(raw.loadUnaligned(fromByteOffset: block + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
         // The counts, and delta_bits as the load's top byte (the header's static asserts place them so).
@@ -116,13 +116,26 @@ struct _IndexBytes {
         return Int(bits(layout.childDeltas.start, at: children.deltaBit &+ (child &- children.nodes.lowerBound) &* children.deltaWidth, children.deltaMask))
     }
 
+    /// Where the CHILDREN block holding node `index`'s child count is in the file (`index` a valid node).
+    @inline(__always)
+    func childBlockOffset(ofNode index: Int) -> Int {
+        layout.children &+ index / Int(MMS_CHILD_BLOCK_NODES) &* _IndexLayout.childBlockSize
+    }
+
+    /// Node `index`'s label_offset as NODES stores it, unchecked against the label pool (`labelStart`
+    /// checks it); `index` below node_count.
+    @inline(__always)
+    func labelOffset(ofNode index: Int) -> Int {
+        Int(bits(layout.nodes.start, at: index &* layout.nodes.width, layout.nodeLabelMask))
+    }
+
     /// Where node `index`'s label starts in the file, checked to lie inside the label pool.
     /// Every caller's node is below node_count (the root, or a child `children(ofNode:)` checked), so
     /// its arithmetic wraps, as it cannot overflow: a binary search for a child (`child(startingWith:)`)
     /// reads it at every probe.
     @inline(__always)
     func labelStart(ofNode index: Int) throws(MMSearchError) -> Int {
-        let offset = Int(bits(layout.nodes.start, at: index &* layout.nodes.width, layout.nodeLabelMask))
+        let offset = labelOffset(ofNode: index)
         guard offset < layout.labels.count else { throw labelOutsidePool(index, offset) }
         return layout.labels.lowerBound &+ offset
     }
@@ -441,9 +454,9 @@ struct _IndexBytes {
     func prefetchLabels(of nodes: Range<Int>) {
         guard nodes.count >= 2, nodes.count <= 16 else { return }
         for node in nodes {
-            let offset = Int(bits(layout.nodes.start, at: node &* layout.nodes.width, layout.nodeLabelMask))
+            let offset = labelOffset(ofNode: node)
             if offset < layout.labels.count { prefetch(layout.labels.lowerBound &+ offset) }
-            prefetch(layout.children &+ node / Int(MMS_CHILD_BLOCK_NODES) &* _IndexLayout.childBlockSize)
+            prefetch(childBlockOffset(ofNode: node))
         }
     }
 

@@ -58,7 +58,7 @@ import Testing
     }
 
     /// `mms_fold_is_ascii_free` pages, which let a qualifier match skip names without folding them:
-    /// no scalar of a flagged page folds to an ASCII byte, and each unflagged page but ASCII's own has
+    /// no scalar of a flagged page folds to an ASCII byte, and each unflagged page (ASCII's own too) has
     /// one that does (so the flags leave out no page they could hold). Every scalar, folded alone.
     @Test func asciiFreePagesFoldToNoASCIIByte() {
         var flagged = 0
