@@ -90,8 +90,9 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         /// `qualified` holds the "Name, Qualifier" matches that are not key matches, or rank better
         /// than their record's key matches.
         case summarized(_IndexBytes.Located, query: [UInt8], top: Range<Int>?, qualified: [_Ranked])
-        /// A search with a filter or a point, in ranked order: its first page, chosen without ordering
-        /// every match; the others are read (every match ordered) when a later position is asked for.
+        /// A search with a filter or a point, or with many matches read entry by entry, in ranked order:
+        /// its first page, chosen without ordering every match; the others are read (every match
+        /// ordered) when a later position is asked for.
         /// (Indirect, as `nearest`: their payloads are the biggest, and a plain keystroke, which copies
         /// the plan with its results, should not pay for them.)
         indirect case firstPage([_Match], Rest)
@@ -502,7 +503,15 @@ extension _IndexBytes {
             return (records.count, .recordRange(records))
         }
         guard isSummarized, Self.readsQualifiersAlone(located, qualified) else {
-            let matches = try evaluate([located], for: ClassKeys(query: query), match: match, order: order, qualified: qualified)
+            let ranked = try rankedMatches([located], for: ClassKeys(query: query), match: match, qualified: qualified)
+            // Many, ranked (a big node's "Name, Qualifier" matches: every Santa Maria for "santa maria "):
+            // the first page chosen without ordering the rest, as a search with a filter does; a later
+            // page orders them all.
+            if order == .rank, ranked.count > 2 * Int(MMS_SUMMARY_THRESHOLD) {
+                let page = try firstRanked(ranked, near: nil, length: Int(MMS_TOP_COUNT))
+                return (ranked.count, .firstPage(page, SearchResults.Rest(query: query, match: match, filter: .none, near: nil)))
+            }
+            let matches = Self.ordered(ranked, order: order, population: population)
             return (matches.count, .listed(matches))
         }
         let summary = try summary(ofNode: located.node)

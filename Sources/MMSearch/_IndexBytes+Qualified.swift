@@ -50,10 +50,13 @@ extension _IndexBytes {
             }
         }
         guard matches.count > 1 else { return matches }
-        // One per record: the least class, then the first found (the shortest name before the query's rest).
-        let order = matches.indices.sorted { (matches[$0].record, matches[$0].matchClass, $0) < (matches[$1].record, matches[$1].matchClass, $1) }
+        // One per record: the least class, then the first found (the shortest name before the query's
+        // rest). Sorted as integers, record, class and place found packed as `candidate`s are (records
+        // number below 2^29, checked at open; classes below 8).
+        var order = matches.indices.map { UInt64(matches[$0].record) << 35 | UInt64(matches[$0].matchClass) << 32 | UInt64($0) }
+        order.sort()
         var best: [_Ranked] = []
-        for match in order.map({ matches[$0] }) where best.last?.record != match.record { best.append(match) }
+        for key in order where best.last?.record != UInt32(key >> 35) { best.append(matches[Int(key & 0xFFFF_FFFF)]) }
         return best
     }
 
