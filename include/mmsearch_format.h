@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 22. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 23. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -90,9 +90,14 @@
  *                                                         spatial index")
  *   sections[RECORD_COUNTRIES] mms_record_country[]      the country codes the records hold, as given
  *                                                         (see "Records' countries")
+ *   sections[RECORD_NAME_BASES] packed ceil(record_count / MMS_RECORD_NAME_BLOCK) x name_offset_bits,
+ *                                                         then uint32_t[E + 1]: where each block of
+ *                                                         records' names starts in NAMES, then the
+ *                                                         greatest few of their offsets from it (see
+ *                                                         "Records' names")
  *
  * The sections follow one another in this order. Zero bytes pad each section to the next multiple of
- * 8; padding belongs to no section, and the file ends where the RECORD_COUNTRIES section ends.
+ * 8; padding belongs to no section, and the file ends where the RECORD_NAME_BASES section ends.
  *
  * ---------------------------------------------------------------------------------------------------
  * Names and keys (shared/peers/rank.py is the normative definition; fold() is shared/peers/fold.py,
@@ -363,6 +368,21 @@
  * = 8,779, 0.45 MB instead of 0.65 MB at 25 bits a record; ids w = 23 and E = 3, 4 bits a record less
  * than the greatest's 27 (0.10 MB). A read costs one comparison more (and one load for the few).
  *
+ * Records' names (version 23). Records are in name order, and NAMES holds the records' names first in
+ * each script's run, in record order ("Encoded names"), so a record's name offset is a little past its
+ * predecessor's but for a few (a name stored once for two records not side by side, a name in another
+ * script's run). A record holds, instead of its offset in name_offset_bits (23 on the README's index),
+ * its offset less its block's base in record_name_bits: the records r of block b =
+ * r / MMS_RECORD_NAME_BLOCK, whose base RECORD_NAME_BASES[b] is the least of their offsets, so every
+ * such delta is at least 0. The deltas are a field whose greatest few are stored apart, after
+ * RECORD_NAME_BASES' packed bases and their tail, as "Values stored apart" says (E uint32_t deltas,
+ * then E; the builder picks the w that makes RECORDS and them smallest). Record r's name offset is
+ * then RECORD_NAME_BASES[b] + its delta, which a reader checks against NAMES where it reads the name.
+ * On the README's index w = 11 and E = 948 (T = 1,100: a block's names span about 450 bytes): 0.30 MB
+ * with the bases (3,275 x 23 bits) instead of 0.60 MB; a read is one load more, in 9.4 KB of bases
+ * that every page's records share. (E is at most 2^w, so the width cannot go below the least that
+ * numbers the deltas apart: 9 bits would hold all but 947, which 2^9 cannot number.)
+ *
  * ---------------------------------------------------------------------------------------------------
  * Records' countries. RECORD_COUNTRIES holds one mms_record_country for each country code some
  * record has, as given (two digits or ASCII letters; "us" and "US" are two codes: a record's code
@@ -464,8 +484,9 @@
  *   (lat_e7 + MMS_LATITUDE_BIAS) / unit in bits of 2 * MMS_LATITUDE_BIAS / unit, its longitude as
  *   (lon_e7 + MMS_LONGITUDE_BIAS) / unit in bits of 2 * MMS_LONGITUDE_BIAS / unit, where unit =
  *   10^coordinate_exponent (the coordinates are whole multiples of it, see mms_record), its
- *   name_offset in name_offset_bits, and its country in country_bits = bits of (RECORD_COUNTRIES'
- *   count + 1): 0 for none, else 1 + its code's number in RECORD_COUNTRIES;
+ *   name's delta in record_name_bits (see "Records' names"), and its country in country_bits = bits of
+ *   (RECORD_COUNTRIES' count + 1): 0 for none, else 1 + its code's number in RECORD_COUNTRIES;
+ *   RECORD_NAME_BASES: a block's base in name_offset_bits (see "Records' names");
  *   SPATIAL: a point is its lat_cell, then its lon_cell, each in MMS_SPATIAL_CELL_BITS (see "The
  *   spatial index"), then its record number in record_bits, then its axis bit (MMS_SPATIAL_AXIS_BITS);
  *   NEAR_POINTS: a point is its record number in record_bits, then its population bound in
@@ -487,7 +508,7 @@
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
  * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 21 bits an entry instead
  * of 32 and 20 a first page's (1.6 MB less over ENTRIES and TOP at version 11, 0.38 MB at version 22), 18 bits a record in ID_ORDER instead of 32, 23 bits an
- * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 115 bits a record instead of 160 (135 at version 10, 119 at version 20), 43
+ * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 99 bits a record instead of 160 (135 at version 10, 119 at version 20, 111 at version 22: its name's offset, 23 bits, now a delta of 11), 43
  * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 4 bits a first
  * page's rank instead of 8 (5 at version 21), 12 bits a record's region instead of 16, 8 bits its country instead of 16
  * (12 at version 20).
@@ -496,13 +517,13 @@
  * What a reader checks.
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
- *   MMS_FORMAT_VERSION; header_size; section_count; reserved zero; entry_bits, record_bits,
+ *   MMS_FORMAT_VERSION; header_size; section_count; entry_bits, record_bits,
  *   node_label_bits, name_offset_bits, the summary widths and region_bits the widths "Packed arrays"
  *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
- *   from 1 to 32 (verify checks that it is the smallest section's) and coordinate_exponent at most
+ *   and record_name_bits from 1 to 32 (verify checks that each is the smallest section's) and coordinate_exponent at most
  *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
- *   at the first multiple of 8 after the one before, the file ending where RECORD_COUNTRIES ends), and each
+ *   at the first multiple of 8 after the one before, the file ending where RECORD_NAME_BASES ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
  *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
  *   MMS_PACKED_TAIL bytes of deltas; ENTRIES: entry_count values and then 4 x (P + 1) bytes, its last 4
@@ -515,7 +536,9 @@
  *   a multiple of sizeof(mms_record_country), at most MMS_MAX_RECORD_COUNTRIES of them; ALTERNATE_BLOCKS:
  *   alternate_block_count blocks; ALTERNATE_DELTAS: at least MMS_PACKED_TAIL bytes; NEAR_POINTS:
  *   record_count points; NEAR_LISTS: a multiple of sizeof(mms_near_list); SPATIAL_BOUNDS:
- *   spatial_bound_count(record_count) bounds); node_count >= 1;
+ *   spatial_bound_count(record_count) bounds; RECORD_NAME_BASES: ceil(record_count /
+ *   MMS_RECORD_NAME_BLOCK) values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
+ *   2^record_name_bits); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
@@ -553,7 +576,8 @@
  *   countries sorted, unique, each two digits or ASCII letters and some record's,
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, the ids and populations as
  *   "Values stored apart" says (each of the numbers after the packed values at least T and taken by one record, in
- *   record order; the width the smallest section's), and SPATIAL a k-d tree
+ *   record order; the width the smallest section's), and so the records' name deltas, each block's base
+ *   the least of its records' name offsets ("Records' names"), and SPATIAL a k-d tree
  *   of every record exactly once (every record inside the box its ancestors' splits at their
  *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it,
  *   every inner node numbered below 2^D: its bounds the rows and columns of its records' least and greatest coordinates in
@@ -610,7 +634,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 22u
+#define MMS_FORMAT_VERSION 23u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -681,6 +705,10 @@ extern "C" {
 #define MMS_MAX_COORDINATE_EXPONENT 7u
 /* RECORD_COUNTRIES: at most this many codes, every pair of two digits or ASCII letters (62 x 62). */
 #define MMS_MAX_RECORD_COUNTRIES 3844u
+/* RECORD_NAME_BASES: records a base ("Records' names"). On the README's index, deltas and bases take
+   0.33 MB with 16 records a base, 0.31 MB with 32, 0.30 MB with 64 (11 bits a delta, 948 stored apart,
+   9.4 KB of bases), 0.32 MB with 128 (12 bits). */
+#define MMS_RECORD_NAME_BLOCK 64u
 /* SPATIAL: a point's axis bit, packed after its record number. */
 #define MMS_SPATIAL_AXIS_BITS 1u
 /* SPATIAL: a point's cell on each axis, its row (or column) of the 2^this its node's box is cut in. */
@@ -773,7 +801,8 @@ typedef enum mms_section_kind {
     MMS_SECTION_NEAR_LISTS = 28,
     MMS_SECTION_SPATIAL_BOUNDS = 29,
     MMS_SECTION_RECORD_COUNTRIES = 30,
-    MMS_SECTION_COUNT = 31
+    MMS_SECTION_RECORD_NAME_BASES = 31,
+    MMS_SECTION_COUNT = 32
 } mms_section_kind;
 
 /*
@@ -824,7 +853,7 @@ typedef struct mms_header {
     uint8_t summary_count_bits; /* bits of a summary's record counts and primary range */
     uint8_t summary_top_bits;   /* bits of a summary's top_first */
     uint8_t region_bits;      /* bits of a record's region (RECORD_REGIONS) */
-    uint8_t reserved;         /* zero */
+    uint8_t record_name_bits; /* bits of a record's name delta (RECORDS; see "Records' names") */
     uint32_t wide_child_block_count; /* child blocks with a count above 15, whose counts follow the blocks */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
@@ -894,8 +923,9 @@ typedef struct mms_summary {
 
 /*
  * One city's fields (stored packed in RECORDS, each at the width "Packed arrays" gives it, the
- * coordinates biased to be unsigned and in units of 10^coordinate_exponent, the country code as a
- * number). Invariants: name_offset < NAMES length, the name it starts inside one run of NAMES; lat_e7
+ * coordinates biased to be unsigned and in units of 10^coordinate_exponent, the name offset as a delta
+ * from its block's base ("Records' names"), the country code as a number). Invariants: name_offset <
+ * NAMES length, the name it starts inside one run of NAMES; lat_e7
  * within +-90 * scale and lon_e7 within +-180 * scale, both multiples of 10^coordinate_exponent, and
  * not both of every record multiples of ten times it (below MMS_MAX_COORDINATE_EXPONENT: the unit is
  * the greatest that holds them); country two digits or ASCII letters, or two zero bytes for "no
@@ -1171,10 +1201,10 @@ _Static_assert(offsetof(mms_header, summary_node_bits) == 103, "mms_header.summa
 _Static_assert(offsetof(mms_header, summary_count_bits) == 104, "mms_header.summary_count_bits");
 _Static_assert(offsetof(mms_header, summary_top_bits) == 105, "mms_header.summary_top_bits");
 _Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits");
-_Static_assert(offsetof(mms_header, reserved) == 107, "mms_header.reserved");
+_Static_assert(offsetof(mms_header, record_name_bits) == 107, "mms_header.record_name_bits");
 _Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count: the section table starts 8-aligned after it");
 _Static_assert(offsetof(mms_header, sections) == 112, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 608 bytes");
+_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 624 bytes");
 
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");

@@ -110,15 +110,17 @@ def width_apart(values):
 
 
 # RECORDS' fields ("Packed arrays" in include/mmsearch_format.h): the id (the few greatest stored apart
-# after the packed records), the coordinates, the display name's offset in NAMES and the country (its
-# code's number among RECORD_COUNTRIES'), each record at the same width; the coordinates' width is what
-# the others leave of the record's (their unit is not in `info`).
+# after the packed records), the coordinates, the display name's delta from its block's base in
+# RECORD_NAME_BASES ("Records' names") and the country (its code's number among RECORD_COUNTRIES'), each
+# record at the same width; the coordinates at the list's unit (1e-6 degree: 28 and 29 bits), the name
+# delta's width what the others leave of the record's (neither is in `info`).
 with open(os.path.join(here, "..", "..", "include", "mmsearch_format.h"), encoding="utf-8") as header:
     constants = dict(re.findall(r"^#define (MMS_\w+) (\d+)u", header.read(), re.M))
 id_width, ids_apart = width_apart([r["id"] for r in records])
 record_bits = (sections["records"] - int(constants["MMS_PACKED_TAIL"]) - 4 * (ids_apart + 1)) * 8 // n
 country_bits = width(len({r["country"] for r in records if r["country"]}) + 1)
-name_offset_bits = width(sections["names"])
+coordinate_bits = width(180 * 10**6 + 1) + width(360 * 10**6 + 1)
+name_delta_bits = record_bits - id_width - coordinate_bits - country_bits
 
 
 def row(part, what, floor_bits, spent_sections, record_field_bits=0):
@@ -141,7 +143,7 @@ for r in records:
 texts.discard("")
 stream = b"\n".join(sorted(t.encode() for t in texts))
 row("names", f"{len(texts):,} distinct names, {len(stream):,} bytes, as one xz -9e stream", 8 * xz_bytes(stream),
-    ["names", "symbols", "name tables", "alternates", "spellings"], name_offset_bits)
+    ["names", "symbols", "name tables", "alternates", "spellings", "record name bases"], name_delta_bits)
 
 # Ids: the set of ids, and which record has which (one permutation, counted once for both ways).
 ids = [r["id"] for r in records]
@@ -174,7 +176,7 @@ for code in codes:
             break
 row("places", f"{len(points):,} distinct points (Morton order, deltas, xz), and which record is at which",
     8 * xz_bytes(bytes(deltas)) + log2_factorial(n), ["spatial", "spatial bounds"],
-    record_bits - id_width - name_offset_bits - country_bits)
+    coordinate_bits)
 row("near order", "NEAR_POINTS' order of the records (a permutation)", log2_factorial(n), ["near points"])
 row("countries", "each record's country (its entropy)", entropy_bits([r["country"] for r in records]), ["record countries"], country_bits)
 row("populations", "each record's population (its entropy)", entropy_bits([r["population"] for r in records]),

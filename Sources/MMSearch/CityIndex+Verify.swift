@@ -387,7 +387,7 @@ private struct _Verifier {
         // A packed array's bits past its last value, and its tail, are zero.
         let arrays = [("nodes", layout.nodes), ("entries", layout.entries), ("top pages", layout.top), ("id order", layout.idOrder),
                       ("alternates", layout.alternates), ("spellings", layout.spellings), ("records", layout.records), ("spatial", layout.spatial),
-                      ("summaries", layout.summaries)]
+                      ("summaries", layout.summaries), ("record name bases", layout.recordNameBases)]
             + (layout.hasPopulation ? [("population", layout.population)] : []) + (layout.hasRegions ? [("record regions", layout.recordRegions)] : [])
             + [("children's entry deltas", layout.childDeltas)]
         for (name, array) in arrays { try checkZeroPastValues(array, name) }
@@ -443,6 +443,10 @@ private struct _Verifier {
         // The populations and ids stored apart ("Values stored apart"): each taken once, in record order.
         var populations = ApartTakers(index, layout.populationsApart, "population", at: layout.population)
         var ids = ApartTakers(index, layout.idsApart, "id", at: layout.records)
+        // So are the records' name deltas, from their blocks' bases ("Records' names").
+        var nameDeltas = ApartTakers(index, layout.recordNamesApart, "name delta", at: layout.records)
+        var nameOffsets: [UInt32] = []
+        nameOffsets.reserveCapacity(layout.recordCount)
         // Whether every coordinate is a multiple of ten units: then a greater unit would have held them.
         let unit = layout.record.coordinateUnit
         var tenUnitsHoldEvery = true
@@ -481,10 +485,17 @@ private struct _Verifier {
             primary.starts.append(primary.pool.count)
             if layout.hasPopulation { try populations.take(index.packedPopulation(position), record: position) }
             try ids.take(index.packedID(ofRecord: position), record: position)
+            try nameDeltas.take(index.packedNameDelta(ofRecord: position), record: position)
+            nameOffsets.append(record.name_offset)
         }
         // Ids and populations at the widths of the smallest sections, coordinates in the greatest unit.
         let header = index.raw.loadUnaligned(as: mms_header.self)
         try ids.checkAllTaken(width: Int(header.record_id_bits), widthAt: MemoryLayout<mms_header>.offset(of: \.record_id_bits)!)
+        try nameDeltas.checkAllTaken(width: Int(header.record_name_bits), widthAt: MemoryLayout<mms_header>.offset(of: \.record_name_bits)!)
+        // Each block's base the least of its records' name offsets, so that no delta is stored wider.
+        for (block, base) in PackedArrays.recordNameBases(nameOffsets).enumerated() where index.recordNameBase(block) != base {
+            throw corrupt(layout.recordNameBases.byteOffset(block), "records \(block * Int(MMS_RECORD_NAME_BLOCK)) on have their names from offset \(base), their base says \(index.recordNameBase(block)); a base is the least of its block's")
+        }
         if layout.hasPopulation { try populations.checkAllTaken(width: layout.population.width, widthAt: MemoryLayout<mms_header>.offset(of: \.population_bits)!) }
         guard !tenUnitsHoldEvery || UInt32(header.coordinate_exponent) == MMS_MAX_COORDINATE_EXPONENT else {
             throw corrupt(MemoryLayout<mms_header>.offset(of: \.coordinate_exponent)!, "records' coordinates are in units of \(unit)e-7 degree (exponent \(header.coordinate_exponent)), and every one is a multiple of ten of them; the exponent must be the greatest that holds them")

@@ -737,10 +737,32 @@ struct _IndexBytes {
             id: id(ofCheckedRecord: index),
             lat_e7: latitude,
             lon_e7: longitude,
-            name_offset: bits(start, at: bit + fields.nameOffset, fields.nameOffsetMask),
+            name_offset: nameOffset(ofRecord: index),
             country: try countryCode(number: packedCountry(ofRecord: index), ofRecord: index),
             reserved: (0, 0)
         )
+    }
+
+    /// Record `index`'s name offset ("Records' names"): its block's base and its delta. Not checked
+    /// against NAMES here (a damaged sum wraps): the name's reader checks it. `index` is checked by the
+    /// caller.
+    @inline(__always)
+    func nameOffset(ofRecord index: Int) -> UInt32 {
+        let delta = unpacked(packedNameDelta(ofRecord: index), layout.recordNamesApart)
+        return UInt32(truncatingIfNeeded: UInt64(recordNameBase(index / Int(MMS_RECORD_NAME_BLOCK))) &+ delta)
+    }
+
+    /// Record `index`'s name delta as RECORDS packs it: the delta, or the threshold plus its number among
+    /// those stored apart. `index` is checked by the caller.
+    @inline(__always)
+    func packedNameDelta(ofRecord index: Int) -> UInt64 {
+        UInt64(bits(layout.records.start, at: index * layout.records.width + layout.record.nameDelta, layout.record.nameDeltaMask))
+    }
+
+    /// The base of block `block` of records' names (RECORD_NAME_BASES), below the block count.
+    @inline(__always)
+    func recordNameBase(_ block: Int) -> UInt32 {
+        bits(layout.recordNameBases.start, at: block * layout.recordNameBases.width, layout.recordNameBases.mask)
     }
 
     /// Record `index`'s latitude and longitude as RECORDS packs them (biased, in its unit), read alone:

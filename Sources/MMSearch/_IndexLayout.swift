@@ -52,6 +52,10 @@ struct _IndexLayout: Sendable {
     let records: _PackedArray
     let record: _RecordFields
     let idsApart: _ValuesApart
+    /// RECORD_NAME_BASES: the least name offset of each block of MMS_RECORD_NAME_BLOCK records, which a
+    /// record's name delta adds to, the greatest deltas stored apart after them ("Records' names").
+    let recordNameBases: _PackedArray
+    let recordNamesApart: _ValuesApart
     let summaries: _PackedArray
     let summary: _SummaryFields
     let recordRegions: _PackedArray
@@ -141,6 +145,7 @@ struct _IndexLayout: Sendable {
         (MMS_SECTION_COUNTRY_PAGES, "country pages"), (MMS_SECTION_ALTERNATE_BLOCKS, "alternate blocks"),
         (MMS_SECTION_ALTERNATE_DELTAS, "alternate deltas"), (MMS_SECTION_NEAR_POINTS, "near points"), (MMS_SECTION_NEAR_LISTS, "near lists"),
         (MMS_SECTION_SPATIAL_BOUNDS, "spatial bounds"), (MMS_SECTION_RECORD_COUNTRIES, "record countries"),
+        (MMS_SECTION_RECORD_NAME_BASES, "record name bases"),
     ]
 
     /// The sections that answer by place (`IndexInfo.spatialPartBytes` adds the near lists' part of TOP
@@ -219,9 +224,6 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
-        guard header.reserved == 0 else {
-            throw corrupt(at(\.reserved), "the header's reserved bytes are not zero")
-        }
         givenAlternateCount = Int(header.alternate_count)
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
@@ -358,7 +360,11 @@ struct _IndexLayout: Sendable {
             throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_RECORD_COUNTRIES), "the record countries section is \(recordCountriesLength) bytes, expected a multiple of \(Self.recordCountrySize), at most \(MMS_MAX_RECORD_COUNTRIES) codes")
         }
         recordCountryCount = Int(recordCountriesLength) / Self.recordCountrySize
-        record = _RecordFields(idBits: Int(header.record_id_bits), coordinateExponent: Int(header.coordinate_exponent), nameOffsetBits: nameOffsetBits,
+        // A record's name delta: its width from the header, 1 to 32 (verify checks that it is the least).
+        guard (1 ... MMS_PACKED_MAX_WIDTH).contains(UInt32(header.record_name_bits)) else {
+            throw corrupt(at(\.record_name_bits), "record name delta width \(header.record_name_bits) bits, expected 1 to \(MMS_PACKED_MAX_WIDTH)")
+        }
+        record = _RecordFields(idBits: Int(header.record_id_bits), coordinateExponent: Int(header.coordinate_exponent), nameDeltaBits: Int(header.record_name_bits),
                                countryBits: PackedArrays.width(holding: UInt64(recordCountryCount) + 1))
         // RECORDS: the packed records, then the ids stored apart.
         idsApart = try valuesApart(MMS_SECTION_RECORDS, recordsSection, count: recordCount, bytesWidth: record.width, width: Int(header.record_id_bits))
@@ -420,7 +426,12 @@ struct _IndexLayout: Sendable {
         let boundCount = (1 << spatialBoundDepth) - 1
         spatialBounds = try section(MMS_SECTION_SPATIAL_BOUNDS, elementSize: Self.spatialBoundsSize, count: boundCount).lowerBound
         recordCountries = try section(MMS_SECTION_RECORD_COUNTRIES, elementSize: Self.recordCountrySize, count: recordCountryCount).lowerBound
-        let fileEnd = recordCountries + recordCountryCount * Self.recordCountrySize
+        // RECORD_NAME_BASES: a block's base at a name offset's width, then the name deltas stored apart.
+        let nameBasesSection = try section(MMS_SECTION_RECORD_NAME_BASES)
+        let nameBlockCount = (recordCount + Int(MMS_RECORD_NAME_BLOCK) - 1) / Int(MMS_RECORD_NAME_BLOCK)
+        recordNamesApart = try valuesApart(MMS_SECTION_RECORD_NAME_BASES, nameBasesSection, count: nameBlockCount, bytesWidth: nameOffsetBits, width: Int(header.record_name_bits))
+        recordNameBases = _PackedArray(start: nameBasesSection.lowerBound, count: nameBlockCount, width: nameOffsetBits)
+        let fileEnd = nameBasesSection.upperBound
         guard fileEnd == raw.count else {
             throw corrupt(at(\.file_size), "the sections end at byte \(fileEnd), the file at \(raw.count)")
         }
@@ -471,26 +482,26 @@ struct _PackedArray: Sendable {
 }
 
 /// Where each field of a packed record lies in its value (bits from the value's first), and its mask
-/// ("Packed arrays" in the format header: id, latitude, longitude, name offset, country); the unit its
+/// ("Packed arrays" in the format header: id, latitude, longitude, name delta, country); the unit its
 /// coordinates are stored in (10^coordinate_exponent, in 1e-7 degree).
 struct _RecordFields: Sendable {
-    let latitude: Int, longitude: Int, nameOffset: Int, country: Int
-    let idMask: UInt64, latitudeMask: UInt64, longitudeMask: UInt64, nameOffsetMask: UInt64, countryMask: UInt64
+    let latitude: Int, longitude: Int, nameDelta: Int, country: Int
+    let idMask: UInt64, latitudeMask: UInt64, longitudeMask: UInt64, nameDeltaMask: UInt64, countryMask: UInt64
     let coordinateUnit: Int64
     let width: Int
 
-    init(idBits: Int, coordinateExponent: Int, nameOffsetBits: Int, countryBits: Int) {
+    init(idBits: Int, coordinateExponent: Int, nameDeltaBits: Int, countryBits: Int) {
         coordinateUnit = PackedArrays.coordinateUnit(exponent: coordinateExponent)
         let latitudeBits = PackedArrays.latitudeWidth(unit: coordinateUnit), longitudeBits = PackedArrays.longitudeWidth(unit: coordinateUnit)
         latitude = idBits
         longitude = latitude + latitudeBits
-        nameOffset = longitude + longitudeBits
-        country = nameOffset + nameOffsetBits
+        nameDelta = longitude + longitudeBits
+        country = nameDelta + nameDeltaBits
         width = country + countryBits
         idMask = (1 << UInt64(idBits)) - 1
         latitudeMask = (1 << UInt64(latitudeBits)) - 1
         longitudeMask = (1 << UInt64(longitudeBits)) - 1
-        nameOffsetMask = (1 << UInt64(nameOffsetBits)) - 1
+        nameDeltaMask = (1 << UInt64(nameDeltaBits)) - 1
         countryMask = (1 << UInt64(countryBits)) - 1
     }
 }
@@ -584,6 +595,12 @@ package enum PackedArrays {
             if bits < best.bits { best = (bits, width, apart) }
         }
         return (best.width, best.apart)
+    }
+
+    /// RECORD_NAME_BASES' bases ("Records' names" in the format header): for each block of
+    /// MMS_RECORD_NAME_BLOCK records, the least of their name offsets.
+    package static func recordNameBases(_ offsets: [UInt32]) -> [UInt32] {
+        stride(from: 0, to: offsets.count, by: Int(MMS_RECORD_NAME_BLOCK)).map { offsets[$0 ..< min($0 + Int(MMS_RECORD_NAME_BLOCK), offsets.count)].min()! }
     }
 
     /// The threshold T = 2^width - apart: a packed value below it is the value, one at or above it the

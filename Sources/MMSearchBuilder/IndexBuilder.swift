@@ -357,6 +357,10 @@ public enum IndexBuilder {
         // name offset, country number.
         let idsApart = ValuesApart(recordEntries.map(\.id))
         let recordIdBits = idsApart.width
+        // A record's name as its offset less its block's base, the least of its block's offsets, the
+        // greatest few of those stored apart ("Records' names").
+        let nameBases = PackedArrays.recordNameBases(recordEntries.map(\.name_offset))
+        let namesApart = ValuesApart(recordEntries.indices.map { recordEntries[$0].name_offset - nameBases[$0 / Int(MMS_RECORD_NAME_BLOCK)] })
         var coordinateExponent = 0
         while UInt32(coordinateExponent) < MMS_MAX_COORDINATE_EXPONENT {
             let tenUnits = Int32(PackedArrays.coordinateUnit(exponent: coordinateExponent + 1))
@@ -372,7 +376,7 @@ public enum IndexBuilder {
         var countryNumberOfCode: [UInt16: UInt32] = [:]
         for (number, country) in recordCountries.enumerated() { countryNumberOfCode[CountryKey.packed(country.code)] = UInt32(number + 1) }
         let recordWidths = [recordIdBits, PackedArrays.latitudeWidth(unit: coordinateUnit), PackedArrays.longitudeWidth(unit: coordinateUnit),
-                            nameOffsetBits, PackedArrays.width(holding: UInt64(recordCountries.count) + 1)]
+                            namesApart.width, PackedArrays.width(holding: UInt64(recordCountries.count) + 1)]
         func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
         func longitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LONGITUDE_BIAS)) }
         // A summary packed as its node, its four counts and its first page's start; a region at the width
@@ -403,7 +407,7 @@ public enum IndexBuilder {
             case 0: return idsApart.packed[position]
             case 1: return UInt32(Int64(latitude(record.lat_e7)) / coordinateUnit)
             case 2: return UInt32(Int64(longitude(record.lon_e7)) / coordinateUnit)
-            case 3: return record.name_offset
+            case 3: return namesApart.packed[position]
             default: return record.country == (0, 0) ? 0 : countryNumberOfCode[CountryKey.packed(record.country)]!
             }
         }
@@ -454,6 +458,7 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_NEAR_LISTS, summaries.nearLists)
         writer.place(MMS_SECTION_SPATIAL_BOUNDS, spatialBounds)
         writer.place(MMS_SECTION_RECORD_COUNTRIES, recordCountries)
+        writer.place(MMS_SECTION_RECORD_NAME_BASES, packed: nameBases, width: nameOffsetBits, then: namesApart.tail)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodeCount, entries: keys.count,
             alternates: givenCount, summaries: summaries.summaries.count, top: summaries.top.count,
@@ -461,7 +466,7 @@ public enum IndexBuilder {
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
             entryBits: entryBits, recordBits: recordBits, nodeLabelBits: nodeLabelBits, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
-            nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, coordinateExponent: coordinateExponent,
+            nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, recordNameBits: namesApart.width, coordinateExponent: coordinateExponent,
             summaryWidths: summaryWidths, regionBits: regionBits
         ))
         var summary = BuildSummary(

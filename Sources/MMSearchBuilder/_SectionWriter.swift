@@ -27,6 +27,7 @@ struct _SectionWriter {
         var nameOffsetBits: Int
         var populationBits: Int
         var recordIdBits: Int
+        var recordNameBits: Int
         var coordinateExponent: Int
         /// A summary's fields' widths: node, the four counts, top_first.
         var summaryWidths: [Int]
@@ -116,6 +117,7 @@ struct _SectionWriter {
         header.name_offset_bits = UInt8(counts.nameOffsetBits)
         header.population_bits = UInt8(counts.populationBits)
         header.record_id_bits = UInt8(counts.recordIdBits)
+        header.record_name_bits = UInt8(counts.recordNameBits)
         header.coordinate_exponent = UInt8(counts.coordinateExponent)
         header.summary_node_bits = UInt8(counts.summaryWidths[0])
         header.summary_count_bits = UInt8(counts.summaryWidths[1])

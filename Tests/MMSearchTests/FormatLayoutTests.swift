@@ -51,7 +51,7 @@ import Testing
         #expect(MemoryLayout<mms_header>.offset(of: \.version) == 8)
         #expect(MemoryLayout<mms_header>.offset(of: \.checksum) == MMS_HEADER_CHECKSUM_OFFSET)
         #expect(MemoryLayout<mms_header>.offset(of: \.sections)! + Int(MMS_SECTION_COUNT.rawValue) * MemoryLayout<mms_section>.stride == MemoryLayout<mms_header>.size)
-        #expect(MMS_SECTION_RECORD_COUNTRIES.rawValue + 1 == MMS_SECTION_COUNT.rawValue) // RECORD_COUNTRIES ends the file
+        #expect(MMS_SECTION_RECORD_NAME_BASES.rawValue + 1 == MMS_SECTION_COUNT.rawValue) // RECORD_NAME_BASES ends the file
         // The probe agrees with the compiler.
         #expect(IndexFormat.header.field("magic") == IndexFormat.Field(name: "magic", offset: 0, width: 8))
         #expect(IndexFormat.header.field("checksum")?.offset == Int(MMS_HEADER_CHECKSUM_OFFSET))

@@ -55,14 +55,17 @@ enum IndexFormat {
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, spellingFields, "spelling_count"),
-        (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_offset", "name_offset_bits"),
+        (MMS_SECTION_RECORDS, [("id", "record_id_bits"), latitudeField, longitudeField, ("name_delta", "record_name_bits"),
                                countryField], "record_count"),
+        (MMS_SECTION_RECORD_NAME_BASES, [("value", "name_offset_bits")], recordNameBlocks),
         (MMS_SECTION_SPATIAL, [("lat_cell", "\(MMS_SPATIAL_CELL_BITS)"), ("lon_cell", "\(MMS_SPATIAL_CELL_BITS)"), ("record", "record_bits"),
                                ("axis", "\(MMS_SPATIAL_AXIS_BITS)")], "record_count"),
         (MMS_SECTION_SUMMARIES, [("node", "summary_node_bits"), ("record_count", "summary_count_bits"), ("name_record_count", "summary_count_bits"),
                                  ("primary_first", "summary_count_bits"), ("primary_count", "summary_count_bits"), ("top_first", "summary_top_bits")], "summary_count"),
         (MMS_SECTION_RECORD_REGIONS, [("value", "region_bits")], "record_count"),
     ]
+    /// RECORD_NAME_BASES' count: a base for each MMS_RECORD_NAME_BLOCK records ("Records' names").
+    static let recordNameBlocks = "record_count / MMS_RECORD_NAME_BLOCK, rounded up"
     /// A name number's width (TOP's first field; ENTRIES' below the word bit): entry_bits less the word bit.
     static let nameBitsField = "entry_bits less the word bit"
     /// A record's coordinates (biased, in the header's unit: `IndexFile.coordinate`), at the widths of
@@ -107,7 +110,9 @@ enum IndexFormat {
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
         // A first page's rank: the number of a class and a kind, MMS_TOP_RANK_COUNT and above none.
         case (MMS_SECTION_TOP, "rank"): return Meaning { _ in Int(MMS_TOP_RANK_COUNT) }
-        case (MMS_SECTION_RECORDS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
+        // A block's base past NAMES (every delta is at least 0); a record's country number past the codes.
+        case (MMS_SECTION_RECORD_NAME_BASES, "value"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
+        case (MMS_SECTION_RECORDS, "country"): return Meaning { $0.recordCountryCodes.count + 1 }
         case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
         // An alternate block's least record past the records (each of its alternates' is at least that),
         // its deltas past ALTERNATE_DELTAS' stream.
@@ -230,7 +235,11 @@ struct IndexFile {
     /// Elements in an array section, values in a packed one (from the header's count; none in an empty
     /// POPULATION).
     func count(of kind: mms_section_kind) -> Int {
-        if let packed = IndexFormat.packed(kind) { return section(kind).isEmpty ? 0 : headerValue(packed.count) }
+        if let packed = IndexFormat.packed(kind) {
+            guard !section(kind).isEmpty else { return 0 }
+            let block = Int(MMS_RECORD_NAME_BLOCK)
+            return packed.count == IndexFormat.recordNameBlocks ? (recordCount + block - 1) / block : headerValue(packed.count)
+        }
         // CHILDREN: a block for every 14 nodes, then the wide blocks' counts and the children's entry deltas.
         if kind == MMS_SECTION_CHILDREN { return (nodeCount + IndexFormat.childBlockNodes - 1) / IndexFormat.childBlockNodes }
         return section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
@@ -246,13 +255,13 @@ struct IndexFile {
     var wideChildCounts: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
 
     /// The values stored apart after packed array `kind`'s values and their tail (POPULATION's big
-    /// populations, RECORDS' big ids: "Values stored apart" in the format header), 4 bytes each; their
-    /// count follows them, the section's last 4 bytes.
+    /// populations, RECORDS' big ids, RECORD_NAME_BASES' records' big name deltas: "Values stored apart"
+    /// in the format header), 4 bytes each; their count follows them, the section's last 4 bytes.
     func valuesApart(_ kind: mms_section_kind) -> Range<Int> {
         let section = section(kind)
         guard !section.isEmpty else { return section }
-        // The packed values end where value record_count would start.
-        let packedEnd = section.lowerBound + (packedBits(kind, recordCount, field: nil).first + 7) / 8 + Int(MMS_PACKED_TAIL)
+        // The packed values end where value `count` would start.
+        let packedEnd = section.lowerBound + (packedBits(kind, count(of: kind), field: nil).first + 7) / 8 + Int(MMS_PACKED_TAIL)
         return packedEnd ..< section.upperBound - 4
     }
 
@@ -275,6 +284,15 @@ struct IndexFile {
 
     /// Record `record`'s id.
     func id(ofRecord record: Int) -> UInt64 { valueApart(MMS_SECTION_RECORDS, ofRecord: record) }
+
+    /// Record `record`'s name offset ("Records' names"): its block's base in RECORD_NAME_BASES and its
+    /// name delta in RECORDS, the greatest deltas stored apart after the bases.
+    func nameOffset(ofRecord record: Int) -> UInt64 {
+        let base = packedValue(MMS_SECTION_RECORD_NAME_BASES, record / Int(MMS_RECORD_NAME_BLOCK))
+        let delta = packedValue(MMS_SECTION_RECORDS, record, field: "name_delta"), apart = valuesApart(MMS_SECTION_RECORD_NAME_BASES)
+        let threshold = (UInt64(1) << UInt64(packedWidth(MMS_SECTION_RECORDS, field: "name_delta"))) - UInt64(apart.count / 4)
+        return base + (delta < threshold ? delta : load(at: apart.lowerBound + Int(delta - threshold) * 4, width: 4))
+    }
 
     /// How many child blocks are wide (have their counts as bytes, between the blocks and the deltas).
     var wideChildCountCount: Int { headerValue("wide_child_block_count") }

@@ -602,7 +602,8 @@ import Testing
     /// TOP's names also: entriesOutOfBounds; POPULATION holds content only, within its width; RECORD_REGIONS:
     /// regionNumbersOutOfBounds.)
     @Test(arguments: fixtureNames, [MMS_SECTION_NODES, MMS_SECTION_ID_ORDER, MMS_SECTION_ALTERNATES, MMS_SECTION_SPELLINGS,
-                                    MMS_SECTION_RECORDS, MMS_SECTION_SPATIAL, MMS_SECTION_SUMMARIES, MMS_SECTION_TOP].map(\.rawValue))
+                                    MMS_SECTION_RECORDS, MMS_SECTION_SPATIAL, MMS_SECTION_SUMMARIES, MMS_SECTION_TOP,
+                                    MMS_SECTION_RECORD_NAME_BASES].map(\.rawValue))
     func packedFieldsSetOutOfBounds(fixtureName: String, kindNumber: UInt32) {
         let fixture = Self.fixture(fixtureName)
         let kind = mms_section_kind(kindNumber)
@@ -772,7 +773,7 @@ import Testing
         let names = file.section(MMS_SECTION_NAMES)
         var cases: [(what: String, outcome: Outcome)] = []
         for record in stride(from: 0, to: file.recordCount, by: 37) {
-            let start = names.lowerBound + Int(file.packedValue(MMS_SECTION_RECORDS, record, field: "name_offset"))
+            let start = names.lowerBound + Int(file.nameOffset(ofRecord: record))
             guard start < names.upperBound, file.bytes[start] != UInt8(MMS_STRING_END) else { continue } // an empty display name
             guard let end = (start ..< names.upperBound).first(where: { file.bytes[$0] == UInt8(MMS_STRING_END) }), end < names.upperBound - 1 else { continue }
             cases.append(Self.damaged("the end byte of record \(record)'s display name") { $0.bytes[end] = UInt8(ascii: "a") })
@@ -869,6 +870,47 @@ import Testing
         cases.append(Self.damaged("the second taker of an id apart takes the first's") { $0.storePacked(threshold, MMS_SECTION_RECORDS, takers[1], field: "id") })
         cases.append(Self.damaged("the first taker takes the last one") { $0.storePacked(threshold + UInt64(takers.count - 1), MMS_SECTION_RECORDS, takers[0], field: "id") })
         cases.append(Self.damaged("the count of ids apart one more") { $0.store(UInt64(takers.count + 1), at: apart.upperBound, width: 4) })
+        Self.expectRefused(cases)
+    }
+
+    /// RECORD_NAME_BASES damaged ("Records' names"): a block's base one above the least of its records'
+    /// name offsets (each of its records then reads a name a byte later), one below it (a byte earlier:
+    /// the end of the name before), and a record's name delta moved onto a neighbour's name. Nothing
+    /// reads out of bounds, a search throws or answers right, and verify refuses every one.
+    @Test func recordNameBasesDamaged() {
+        let file = Self.full.file
+        let blocks = file.count(of: MMS_SECTION_RECORD_NAME_BASES)
+        #expect(blocks == (file.recordCount + Int(MMS_RECORD_NAME_BLOCK) - 1) / Int(MMS_RECORD_NAME_BLOCK) && blocks >= 2)
+        var cases: [(what: String, outcome: Outcome)] = []
+        for block in Set([0, blocks / 2, blocks - 1]).sorted() {
+            let base = file.packedValue(MMS_SECTION_RECORD_NAME_BASES, block)
+            cases.append(Self.damaged("block \(block)'s base one above its least name offset") { $0.storePacked(base + 1, MMS_SECTION_RECORD_NAME_BASES, block) })
+            if base > 0 { cases.append(Self.damaged("block \(block)'s base one below its least name offset") { $0.storePacked(base - 1, MMS_SECTION_RECORD_NAME_BASES, block) }) }
+        }
+        // A record whose name differs from the next one's, given the next one's delta: verify sees the
+        // records out of order or a key no name makes.
+        let threshold = (UInt64(1) << UInt64(file.packedWidth(MMS_SECTION_RECORDS, field: "name_delta"))) - UInt64(file.valuesApart(MMS_SECTION_RECORD_NAME_BASES).count / 4)
+        if let record = (0 ..< file.recordCount - 1).first(where: { $0 / Int(MMS_RECORD_NAME_BLOCK) == ($0 + 1) / Int(MMS_RECORD_NAME_BLOCK)
+                && file.nameOffset(ofRecord: $0) != file.nameOffset(ofRecord: $0 + 1) && file.packedValue(MMS_SECTION_RECORDS, $0 + 1, field: "name_delta") < threshold }) {
+            let next = file.packedValue(MMS_SECTION_RECORDS, record + 1, field: "name_delta")
+            cases.append(Self.damaged("record \(record) given record \(record + 1)'s name delta") { $0.storePacked(next, MMS_SECTION_RECORDS, record, field: "name_delta") })
+        }
+        // The same offsets from a base one below the least and every delta of its block one more: names
+        // read right, but the base is not the least (the one encoding verify accepts).
+        let block = Int(MMS_RECORD_NAME_BLOCK)
+        if let chosen = (0 ..< blocks).first(where: { b in
+            file.packedValue(MMS_SECTION_RECORD_NAME_BASES, b) > 0 && (b * block ..< min((b + 1) * block, file.recordCount)).allSatisfy {
+                file.packedValue(MMS_SECTION_RECORDS, $0, field: "name_delta") + 1 < threshold
+            }
+        }) {
+            cases.append(Self.damaged("block \(chosen)'s base one below its least and its deltas one more") { damaged in
+                damaged.storePacked(file.packedValue(MMS_SECTION_RECORD_NAME_BASES, chosen) - 1, MMS_SECTION_RECORD_NAME_BASES, chosen)
+                for record in chosen * block ..< min((chosen + 1) * block, file.recordCount) {
+                    damaged.storePacked(file.packedValue(MMS_SECTION_RECORDS, record, field: "name_delta") + 1, MMS_SECTION_RECORDS, record, field: "name_delta")
+                }
+            })
+        }
+        #expect(cases.count >= 6)
         Self.expectRefused(cases)
     }
 

@@ -67,7 +67,7 @@ import Testing
     /// The section lines of `info`: every section of the format, in file order, back to back from the
     /// end of the header at 8-byte boundaries, the last one ending the file.
     static func expectSections(_ lines: [String], fileSize: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let names = ["labels", "nodes", "children", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order", "record regions", "regions", "countries", "qualifier names", "spellings", "source", "spatial", "country runs", "entry blocks", "entry deltas", "symbols", "name tables", "place names", "country pages", "alternate blocks", "alternate deltas", "near points", "near lists", "spatial bounds", "record countries"]
+        let names = ["labels", "nodes", "children", "entries", "summaries", "top pages", "records", "population", "alternates", "names", "id order", "record regions", "regions", "countries", "qualifier names", "spellings", "source", "spatial", "country runs", "entry blocks", "entry deltas", "symbols", "name tables", "place names", "country pages", "alternate blocks", "alternate deltas", "near points", "near lists", "spatial bounds", "record countries", "record name bases"]
         let start = try #require(lines.firstIndex(of: "sections"), sourceLocation: sourceLocation)
         let rows = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
         #expect(rows.count == names.count, "\(rows)", sourceLocation: sourceLocation)
