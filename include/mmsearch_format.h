@@ -378,10 +378,10 @@
  * RECORD_NAME_BASES' packed bases and their tail, as "Values stored apart" says (E uint32_t deltas,
  * then E; the builder picks the w that makes RECORDS and them smallest). Record r's name offset is
  * then RECORD_NAME_BASES[b] + its delta, which a reader checks against NAMES where it reads the name.
- * On the README's index w = 11 and E = 948 (T = 1,100: a block's names span about 450 bytes): 0.30 MB
- * with the bases (3,275 x 23 bits) instead of 0.60 MB; a read is one load more, in 9.4 KB of bases
- * that every page's records share. (E is at most 2^w, so the width cannot go below the least that
- * numbers the deltas apart: 9 bits would hold all but 947, which 2^9 cannot number.)
+ * On the README's index w = 11 and E = 948 (T = 1,100; a block's names span about 350 bytes at the
+ * median): 0.30 MB with the bases (3,275 x 23 bits) instead of 0.60 MB; a read is one load more, in
+ * 9.4 KB of bases that every page's records share. (Narrower does not pay: at 10 bits, 958 deltas are
+ * 1,024 or more, and T = 2^10 - 958 would leave 66 for the rest.)
  *
  * ---------------------------------------------------------------------------------------------------
  * Records' countries. RECORD_COUNTRIES holds one mms_record_country for each country code some

@@ -29,7 +29,8 @@ enum IndexFormat {
 
     /// The sections that are arrays of fixed-size elements, and their elements. (LABELS, NAMES,
     /// SOURCE, ENTRY_DELTAS, PLACE_NAMES and ALTERNATE_DELTAS are not arrays; NODES, ENTRIES, SUMMARIES, TOP, RECORDS,
-    /// POPULATION, ALTERNATES, ID_ORDER, RECORD_REGIONS, SPELLINGS and SPATIAL are packed: `packedArrays`.)
+    /// POPULATION, ALTERNATES, ID_ORDER, RECORD_REGIONS, SPELLINGS, SPATIAL and RECORD_NAME_BASES are packed:
+    /// `packedArrays`.)
     static let arrays: [(kind: mms_section_kind, element: Element)] = [
         (MMS_SECTION_CHILDREN, probe(mms_child_block.self)),
         (MMS_SECTION_REGIONS, probe(mms_region.self)),

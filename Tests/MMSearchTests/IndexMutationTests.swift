@@ -875,8 +875,9 @@ import Testing
 
     /// RECORD_NAME_BASES damaged ("Records' names"): a block's base one above the least of its records'
     /// name offsets (each of its records then reads a name a byte later), one below it (a byte earlier:
-    /// the end of the name before), and a record's name delta moved onto a neighbour's name. Nothing
-    /// reads out of bounds, a search throws or answers right, and verify refuses every one.
+    /// the end of the name before), a record's name delta moved onto a neighbour's name, and a base one
+    /// below with its block's deltas one more (every name read right; only the least-base rule refuses
+    /// it). Nothing reads out of bounds, a search throws or answers right, and verify refuses every one.
     @Test func recordNameBasesDamaged() {
         let file = Self.full.file
         let blocks = file.count(of: MMS_SECTION_RECORD_NAME_BASES)
