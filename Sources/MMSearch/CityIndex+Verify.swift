@@ -488,7 +488,8 @@ private struct _Verifier {
             try nameDeltas.take(index.packedNameDelta(ofRecord: position), record: position)
             nameOffsets.append(record.name_offset)
         }
-        // Ids and populations at the widths of the smallest sections, coordinates in the greatest unit.
+        // Ids, name deltas and populations at the widths of the smallest sections, coordinates in the
+        // greatest unit.
         let header = index.raw.loadUnaligned(as: mms_header.self)
         try ids.checkAllTaken(width: Int(header.record_id_bits), widthAt: MemoryLayout<mms_header>.offset(of: \.record_id_bits)!)
         try nameDeltas.checkAllTaken(width: Int(header.record_name_bits), widthAt: MemoryLayout<mms_header>.offset(of: \.record_name_bits)!)

@@ -731,7 +731,6 @@ struct _IndexBytes {
     @inline(__always)
     func record(_ index: Int) throws(MMSearchError) -> mms_record {
         try checkRecord(index)
-        let start = layout.records.start, bit = index * layout.records.width, fields = layout.record
         let (latitude, longitude) = coordinates(packedCoordinates(ofRecord: index))
         return mms_record(
             id: id(ofCheckedRecord: index),

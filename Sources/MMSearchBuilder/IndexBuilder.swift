@@ -354,7 +354,7 @@ public enum IndexBuilder {
         let populationBits = populationsApart?.width ?? 0
         // A record packed field by field ("Packed arrays"): id (the greatest stored apart), biased
         // coordinates in the greatest unit that holds every one (the list's six decimals: 1e-6 degree),
-        // name offset, country number.
+        // name delta (below), country number.
         let idsApart = ValuesApart(recordEntries.map(\.id))
         let recordIdBits = idsApart.width
         // A record's name as its offset less its block's base, the least of its block's offsets, the
