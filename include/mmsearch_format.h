@@ -613,7 +613,8 @@
  * (no bounds of SPATIAL's inner nodes) and version 20 (ids at the greatest's width; NEAR_POINTS' population
  * bounds in 8 bits without populations; a record's country as its code's two base-62 digits) and
  * version 21 (each entry's kind stored whole in ENTRIES and TOP, a first page's rank as a class
- * and a kind side by side in 5 bits, in a section of its own) are not read by version 22.
+ * and a kind side by side in 5 bits, in a section of its own) and version 22 (a record's name offset
+ * stored whole in RECORDS) are not read by version 23.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
