@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 23. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 24. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -20,7 +20,7 @@
  *                                                         blocks' counts, then the children's packed
  *                                                         entry deltas
  *                                                         (see "The trie")
- *   sections[ENTRIES]       packed entry_count x entry_bits, then uint32_t[P + 1]  one entry per
+ *   sections[ENTRIES]       packed entry_count x entry_bits, then uint32_t[P]  one entry per
  *                                                         search key, in key order (see "Packed
  *                                                         arrays"), then the alternates that are a
  *                                                         record's PRIMARY name (see "Entries' kinds")
@@ -32,12 +32,12 @@
  *                                                         number, then its rank, the record's best class
  *                                                         and least kind at the node ("A TOP rank"; the
  *                                                         entry's kind from the class: "Entries' kinds")
- *   sections[RECORDS]       packed record_count x record bits, then uint32_t[E + 1]  cities in
+ *   sections[RECORDS]       packed record_count x record bits, then uint32_t[E]  cities in
  *                                                         primary-key order (see "Order"; mms_record's
  *                                                         fields, "Packed arrays"), the greatest few ids
  *                                                         as a number into the array after (see "Values
  *                                                         stored apart")
- *   sections[POPULATION]    packed record_count x population_bits, then uint32_t[E + 1]: each record's
+ *   sections[POPULATION]    packed record_count x population_bits, then uint32_t[E]: each record's
  *                                                         population, the greatest few as a number into
  *                                                         the array after (see "Values stored apart");
  *                                                         empty when every population is 0 (the list
@@ -91,7 +91,7 @@
  *   sections[RECORD_COUNTRIES] mms_record_country[]      the country codes the records hold, as given
  *                                                         (see "Records' countries")
  *   sections[RECORD_NAME_BASES] packed ceil(record_count / MMS_RECORD_NAME_BLOCK) x name_offset_bits,
- *                                                         then uint32_t[E + 1]: where each block of
+ *                                                         then uint32_t[E]: where each block of
  *                                                         records' names starts in NAMES, then the
  *                                                         greatest few of their offsets from it (see
  *                                                         "Records' names")
@@ -130,8 +130,8 @@
  * PRIMARY for a number below record_count (a display name is its record's names[0] or no name of it),
  * SPELLING for a spelling's, and ALTERNATE for a given alternate's, except the few given alternates
  * that stand in for an empty display name as names[0]: those are PRIMARY, and listed after ENTRIES'
- * packed entries and their tail as P uint32_t name numbers, strictly increasing, then P itself as the
- * section's last uint32_t (P at most record_count; 4 on the README's index, 0 on the list alone). TOP
+ * packed entries and their tail as P uint32_t name numbers, strictly increasing (P the header's
+ * primary_alternate_count, at most record_count; 4 on the README's index, 0 on the list alone). TOP
  * stores the name number alone: a page's entry is its record's best entry, whose class is the record's
  * best class (its TOP rank), and a class has one kind (Ranking: classes 0 and 2 PRIMARY, 4 and 6 WORD, 1, 3
  * and 5 ALTERNATE for a given alternate's name and SPELLING for a spelling's). On the README's index
@@ -358,9 +358,9 @@
  * rest (on the README's index 8,779 of 209,579 have 56,757 people or more, the greatest 22 million),
  * and a few ids far greater (3 of the list's 209,579 are 2^23 or more, the greatest 102,908,597), so
  * such a field holds each record's value in w bits (population_bits, record_id_bits) and the greatest
- * ones apart, after the section's packed values and their tail: E uint32_t values, then E itself as
- * the section's last uint32_t (so the section's length is the packed array's and 4 x (E + 1), checked
- * at open with E at most 2^w). With the threshold T = 2^w - E, a field's value v below T is the
+ * ones apart, after the section's packed values and their tail: E uint32_t values, E a header field
+ * (population_apart_count, record_id_apart_count, record_name_apart_count; so the section's length
+ * is the packed array's and 4 x E, checked at open with E at most 2^w, reading the header alone). With the threshold T = 2^w - E, a field's value v below T is the
  * record's value, and a v at or above T says its value is the (v - T)-th of those numbers (v - T < E
  * always: no read to check). Every value of T or more is stored so, none below, and the records using
  * them take them in record order, each once. The builder picks the w that makes the section smallest
@@ -376,7 +376,7 @@
  * r / MMS_RECORD_NAME_BLOCK, whose base RECORD_NAME_BASES[b] is the least of their offsets, so every
  * such delta is at least 0. The deltas are a field whose greatest few are stored apart, after
  * RECORD_NAME_BASES' packed bases and their tail, as "Values stored apart" says (E uint32_t deltas,
- * then E; the builder picks the w that makes RECORDS and them smallest). Record r's name offset is
+ * E record_name_apart_count; the builder picks the w that makes RECORDS and them smallest). Record r's name offset is
  * then RECORD_NAME_BASES[b] + its delta, which a reader checks against NAMES where it reads the name.
  * On the README's index w = 11 and E = 948 (T = 1,100; a block's names span about 350 bytes at the
  * median): 0.30 MB with the bases (3,275 x 23 bits) instead of 0.60 MB; a read is one load more, in
@@ -526,9 +526,10 @@
  *   at the first multiple of 8 after the one before, the file ending where RECORD_NAME_BASES ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
  *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
- *   MMS_PACKED_TAIL bytes of deltas; ENTRIES: entry_count values and then 4 x (P + 1) bytes, its last 4
- *   bytes P, at most record_count; RECORDS: record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
- *   2^record_id_bits; POPULATION: empty, or record_count values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
+ *   MMS_PACKED_TAIL bytes of deltas; ENTRIES: entry_count values and then 4 x P bytes,
+ *   P = primary_alternate_count at most record_count; RECORDS: record_count values and then 4 x E bytes,
+ *   E = record_id_apart_count at most 2^record_id_bits; POPULATION: empty with population_apart_count
+ *   0, or record_count values and then 4 x E bytes, E = population_apart_count at most
  *   2^population_bits; SPATIAL: record_count
  *   points; COUNTRY_RUNS and ENTRY_BLOCKS: country_run_count and entry_block_count; SYMBOLS: a
  *   multiple of sizeof(mms_symbol); NAME_TABLES: a multiple of sizeof(mms_name_table), at most
@@ -537,7 +538,7 @@
  *   alternate_block_count blocks; ALTERNATE_DELTAS: at least MMS_PACKED_TAIL bytes; NEAR_POINTS:
  *   record_count points; NEAR_LISTS: a multiple of sizeof(mms_near_list); SPATIAL_BOUNDS:
  *   spatial_bound_count(record_count) bounds; RECORD_NAME_BASES: ceil(record_count /
- *   MMS_RECORD_NAME_BLOCK) values and then 4 x (E + 1) bytes, its last 4 bytes E, at most
+ *   MMS_RECORD_NAME_BLOCK) values and then 4 x E bytes, E = record_name_apart_count at most
  *   2^record_name_bits); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
@@ -614,7 +615,9 @@
  * bounds in 8 bits without populations; a record's country as its code's two base-62 digits) and
  * version 21 (each entry's kind stored whole in ENTRIES and TOP, a first page's rank as a class
  * and a kind side by side in 5 bits, in a section of its own) and version 22 (a record's name offset
- * stored whole in RECORDS) are not read by version 23.
+ * stored whole in RECORDS) and version 23 (the counts of the values after ENTRIES', RECORDS',
+ * POPULATION's and RECORD_NAME_BASES' packed arrays as each section's last 4 bytes, read at open) are
+ * not read by version 24.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -635,7 +638,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 23u
+#define MMS_FORMAT_VERSION 24u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -856,6 +859,11 @@ typedef struct mms_header {
     uint8_t region_bits;      /* bits of a record's region (RECORD_REGIONS) */
     uint8_t record_name_bits; /* bits of a record's name delta (RECORDS; see "Records' names") */
     uint32_t wide_child_block_count; /* child blocks with a count above 15, whose counts follow the blocks */
+    /* How many uint32_t values follow a section's packed array (so that open reads the header alone): */
+    uint32_t primary_alternate_count; /* P: ENTRIES' alternates listed PRIMARY ("Entries' kinds") */
+    uint32_t population_apart_count;  /* E: POPULATION's populations stored apart ("Values stored apart") */
+    uint32_t record_id_apart_count;   /* E: RECORDS' ids stored apart */
+    uint32_t record_name_apart_count; /* E: the records' name deltas stored apart in RECORD_NAME_BASES */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -1203,9 +1211,13 @@ _Static_assert(offsetof(mms_header, summary_count_bits) == 104, "mms_header.summ
 _Static_assert(offsetof(mms_header, summary_top_bits) == 105, "mms_header.summary_top_bits");
 _Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits");
 _Static_assert(offsetof(mms_header, record_name_bits) == 107, "mms_header.record_name_bits");
-_Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count: the section table starts 8-aligned after it");
-_Static_assert(offsetof(mms_header, sections) == 112, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 112 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 624 bytes");
+_Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count");
+_Static_assert(offsetof(mms_header, primary_alternate_count) == 112, "mms_header.primary_alternate_count");
+_Static_assert(offsetof(mms_header, population_apart_count) == 116, "mms_header.population_apart_count");
+_Static_assert(offsetof(mms_header, record_id_apart_count) == 120, "mms_header.record_id_apart_count");
+_Static_assert(offsetof(mms_header, record_name_apart_count) == 124, "mms_header.record_name_apart_count: the section table starts 8-aligned after it");
+_Static_assert(offsetof(mms_header, sections) == 128, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 128 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 640 bytes");
 
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");

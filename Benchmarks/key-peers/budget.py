@@ -117,7 +117,7 @@ def width_apart(values):
 with open(os.path.join(here, "..", "..", "include", "mmsearch_format.h"), encoding="utf-8") as header:
     constants = dict(re.findall(r"^#define (MMS_\w+) (\d+)u", header.read(), re.M))
 id_width, ids_apart = width_apart([r["id"] for r in records])
-record_bits = (sections["records"] - int(constants["MMS_PACKED_TAIL"]) - 4 * (ids_apart + 1)) * 8 // n
+record_bits = (sections["records"] - int(constants["MMS_PACKED_TAIL"]) - 4 * ids_apart) * 8 // n
 country_bits = width(len({r["country"] for r in records if r["country"]}) + 1)
 coordinate_bits = width(180 * 10**6 + 1) + width(360 * 10**6 + 1)
 name_delta_bits = record_bits - id_width - coordinate_bits - country_bits

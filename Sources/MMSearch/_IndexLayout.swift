@@ -265,16 +265,20 @@ struct _IndexLayout: Sendable {
             return _PackedArray(start: range.lowerBound, count: count, width: width)
         }
         /// The uint32_t values after the packed array of `count` values of `width` bits that starts
-        /// section `kind` (`range`): E of them, then E itself, the section's last 4 bytes. The section's
-        /// length is exactly the packed array's and 4 x (E + 1), E at most `limit`; `what` names them.
-        func valuesAfter(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, width: Int, limit: Int, _ what: String) throws(MMSearchError) -> _TailValues {
-            let packedBytes = PackedArrays.byteCount(count: count, width: width), countSize = MemoryLayout<UInt32>.size
-            let values = range.count >= countSize ? Int(raw.loadUnaligned(fromByteOffset: range.upperBound - countSize, as: UInt32.self)) : 0
-            guard values <= limit, range.count == packedBytes + countSize * (values + 1) else {
-                throw corrupt(Self.tableEntryOffset(of: kind),
-                              "the \(Self.name(of: kind)) section is \(range.count) bytes, expected \(packedBytes + countSize * (values + 1)): \(packedBytes) for \(count) values of \(width) bits, then the \(values) \(what) (at most \(limit)) and their count, 4 bytes each")
+        /// section `kind` (`range`): E of them, E the header's `values` (its field at byte `field`), at
+        /// most `limit`; the section's length is exactly the packed array's and 4 x E. From the header
+        /// alone: open reads none of the section's bytes. `what` names them.
+        func valuesAfter(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, width: Int, values: UInt32, field: Int, limit: Int,
+                         _ what: String) throws(MMSearchError) -> _TailValues {
+            let packedBytes = PackedArrays.byteCount(count: count, width: width), valueSize = MemoryLayout<UInt32>.size
+            guard Int(values) <= limit else {
+                throw corrupt(field, "\(values) \(what) after the \(Self.name(of: kind)) section's values; at most \(limit)")
             }
-            return _TailValues(start: range.lowerBound + packedBytes, count: values)
+            guard range.count == packedBytes + valueSize * Int(values) else {
+                throw corrupt(Self.tableEntryOffset(of: kind),
+                              "the \(Self.name(of: kind)) section is \(range.count) bytes, expected \(packedBytes + valueSize * Int(values)): \(packedBytes) for \(count) values of \(width) bits, then the header's \(values) \(what), 4 bytes each")
+            }
+            return _TailValues(start: range.lowerBound + packedBytes, count: Int(values))
         }
         labels = try section(MMS_SECTION_LABELS)
         // A node's label offset at the least width that holds every one.
@@ -301,7 +305,8 @@ struct _IndexLayout: Sendable {
         childDeltas = _PackedArray(start: wideChildCounts + wideBytes, count: Int(header.child_delta_bits), width: 1)
         // ENTRIES: the packed entries, then the alternates that are PRIMARY (one a record at most).
         let entriesSection = try section(MMS_SECTION_ENTRIES)
-        primaryAlternates = try valuesAfter(MMS_SECTION_ENTRIES, entriesSection, count: entryCount, width: entryBits, limit: recordCount, "alternates that are PRIMARY")
+        primaryAlternates = try valuesAfter(MMS_SECTION_ENTRIES, entriesSection, count: entryCount, width: entryBits, values: header.primary_alternate_count,
+                                            field: at(\.primary_alternate_count), limit: recordCount, "alternates that are PRIMARY")
         lastPrimaryAlternate = primaryAlternates.count == 0 ? 0
             : raw.loadUnaligned(fromByteOffset: primaryAlternates.start + (primaryAlternates.count - 1) * MemoryLayout<UInt32>.size, as: UInt32.self)
         entries = _PackedArray(start: entriesSection.lowerBound, count: entryCount, width: entryBits)
@@ -329,8 +334,8 @@ struct _IndexLayout: Sendable {
         /// The values stored apart at the end of section `kind` (`range`), after a packed array of
         /// `count` values of `bytesWidth` bits whose field of `width` bits may number them ("Values stored
         /// apart"): at most 2^width.
-        func valuesApart(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, bytesWidth: Int, width: Int) throws(MMSearchError) -> _ValuesApart {
-            let apart = try valuesAfter(kind, range, count: count, width: bytesWidth, limit: 1 << width, "values stored apart")
+        func valuesApart(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, bytesWidth: Int, width: Int, apart: KeyPath<mms_header, UInt32>) throws(MMSearchError) -> _ValuesApart {
+            let apart = try valuesAfter(kind, range, count: count, width: bytesWidth, values: header[keyPath: apart], field: at(apart), limit: 1 << width, "values stored apart")
             return _ValuesApart(start: apart.start, count: apart.count, threshold: PackedArrays.apartThreshold(width: width, apart: apart.count))
         }
         // POPULATION: empty (population_bits 0), or a population a record at population_bits, then the
@@ -339,9 +344,13 @@ struct _IndexLayout: Sendable {
         guard header.population_bits <= MMS_PACKED_MAX_WIDTH, (header.population_bits == 0) == populationSection.isEmpty else {
             throw corrupt(at(\.population_bits), "population width \(header.population_bits) bits with a \(populationSection.count)-byte population section; expected at most \(MMS_PACKED_MAX_WIDTH), and 0 exactly when the section is empty")
         }
+        guard !populationSection.isEmpty || header.population_apart_count == 0 else {
+            throw corrupt(at(\.population_apart_count), "\(header.population_apart_count) populations stored apart, but the population section is empty; expected 0")
+        }
         hasPopulation = !populationSection.isEmpty
         population = _PackedArray(start: populationSection.lowerBound, count: hasPopulation ? recordCount : 0, width: Int(header.population_bits))
-        populationsApart = hasPopulation ? try valuesApart(MMS_SECTION_POPULATION, populationSection, count: recordCount, bytesWidth: population.width, width: population.width)
+        populationsApart = hasPopulation ? try valuesApart(MMS_SECTION_POPULATION, populationSection, count: recordCount, bytesWidth: population.width, width: population.width,
+                                                           apart: \.population_apart_count)
             : _ValuesApart(start: populationSection.lowerBound, count: 0, threshold: .max)
         // An alternate's widths: the least that hold every record number and every name offset; NAMES
         // follows ALTERNATES, so the section is measured once NAMES' length is known.
@@ -367,7 +376,8 @@ struct _IndexLayout: Sendable {
         record = _RecordFields(idBits: Int(header.record_id_bits), coordinateExponent: Int(header.coordinate_exponent), nameDeltaBits: Int(header.record_name_bits),
                                countryBits: PackedArrays.width(holding: UInt64(recordCountryCount) + 1))
         // RECORDS: the packed records, then the ids stored apart.
-        idsApart = try valuesApart(MMS_SECTION_RECORDS, recordsSection, count: recordCount, bytesWidth: record.width, width: Int(header.record_id_bits))
+        idsApart = try valuesApart(MMS_SECTION_RECORDS, recordsSection, count: recordCount, bytesWidth: record.width, width: Int(header.record_id_bits),
+                                 apart: \.record_id_apart_count)
         records = _PackedArray(start: recordsSection.lowerBound, count: recordCount, width: record.width)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
         // RECORD_REGIONS: empty (region_bits 0), or a region a record at the least width whose every bit
@@ -429,7 +439,8 @@ struct _IndexLayout: Sendable {
         // RECORD_NAME_BASES: a block's base at a name offset's width, then the name deltas stored apart.
         let nameBasesSection = try section(MMS_SECTION_RECORD_NAME_BASES)
         let nameBlockCount = (recordCount + Int(MMS_RECORD_NAME_BLOCK) - 1) / Int(MMS_RECORD_NAME_BLOCK)
-        recordNamesApart = try valuesApart(MMS_SECTION_RECORD_NAME_BASES, nameBasesSection, count: nameBlockCount, bytesWidth: nameOffsetBits, width: Int(header.record_name_bits))
+        recordNamesApart = try valuesApart(MMS_SECTION_RECORD_NAME_BASES, nameBasesSection, count: nameBlockCount, bytesWidth: nameOffsetBits, width: Int(header.record_name_bits),
+                                         apart: \.record_name_apart_count)
         recordNameBases = _PackedArray(start: nameBasesSection.lowerBound, count: nameBlockCount, width: nameOffsetBits)
         let fileEnd = nameBasesSection.upperBound
         guard fileEnd == raw.count else {

@@ -466,6 +466,8 @@ public enum IndexBuilder {
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
             entryBits: entryBits, recordBits: recordBits, nodeLabelBits: nodeLabelBits, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
+            primaryAlternates: primaryAlternates.count, populationsApart: populationsApart?.apartCount ?? 0, idsApart: idsApart.apartCount,
+            recordNamesApart: namesApart.apartCount,
             nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, recordNameBits: namesApart.width, coordinateExponent: coordinateExponent,
             summaryWidths: summaryWidths, regionBits: regionBits
         ))

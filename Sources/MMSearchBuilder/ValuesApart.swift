@@ -11,8 +11,10 @@ struct ValuesApart {
     /// Each value as its field holds it: the value below the threshold T = 2^w - E, else T plus its
     /// number among those stored apart (in the values' order).
     let packed: [UInt32]
-    /// What follows the packed array in its section: the E values stored apart, then E, 4 bytes each.
+    /// What follows the packed array in its section: the E values stored apart, 4 bytes each.
     let tail: [UInt8]
+    /// E: how many (the header's field).
+    let apartCount: Int
 
     init(_ values: [UInt32]) {
         let (width, apart) = PackedArrays.widthApart(values)
@@ -31,5 +33,6 @@ struct ValuesApart {
         self.width = width
         self.packed = packed
         tail = _SectionWriter.valuesAfter(big)
+        apartCount = big.count
     }
 }

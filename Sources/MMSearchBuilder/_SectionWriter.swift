@@ -24,6 +24,11 @@ struct _SectionWriter {
         var nodeLabelBits: Int
         var childDeltaBits: Int
         var wideChildBlocks: Int
+        /// The uint32_t values after ENTRIES', POPULATION's, RECORDS' and RECORD_NAME_BASES' packed arrays.
+        var primaryAlternates: Int
+        var populationsApart: Int
+        var idsApart: Int
+        var recordNamesApart: Int
         var nameOffsetBits: Int
         var populationBits: Int
         var recordIdBits: Int
@@ -57,12 +62,13 @@ struct _SectionWriter {
         sections[Int(kind.rawValue)] = mms_section(offset: UInt64(offset), length: UInt64(body.count + Self.headerSize - offset))
     }
 
-    /// `values` as the uint32_t values that follow a section's packed array, then their count, 4 bytes
-    /// each, little-endian (the values stored apart; ENTRIES' alternates that are PRIMARY).
+    /// `values` as the uint32_t values that follow a section's packed array, 4 bytes each,
+    /// little-endian (the values stored apart; ENTRIES' alternates that are PRIMARY); their count is a
+    /// header field (`Counts`).
     static func valuesAfter(_ values: [UInt32]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(4 * (values.count + 1))
-        for value in values + [UInt32(values.count)] { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        bytes.reserveCapacity(4 * values.count)
+        for value in values { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
         return bytes
     }
 
@@ -111,6 +117,10 @@ struct _SectionWriter {
         header.entry_block_count = UInt32(counts.entryBlocks)
         header.child_delta_bits = UInt32(counts.childDeltaBits)
         header.wide_child_block_count = UInt32(counts.wideChildBlocks)
+        header.primary_alternate_count = UInt32(counts.primaryAlternates)
+        header.population_apart_count = UInt32(counts.populationsApart)
+        header.record_id_apart_count = UInt32(counts.idsApart)
+        header.record_name_apart_count = UInt32(counts.recordNamesApart)
         header.entry_bits = UInt8(counts.entryBits)
         header.record_bits = UInt8(counts.recordBits)
         header.node_label_bits = UInt8(counts.nodeLabelBits)

@@ -165,23 +165,23 @@ import Testing
                 _ = try CityIndex(bytes: Data(bytes), path: "v\(other).mms")
             }
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 23).description
-        #expect(message.contains("version 2") && message.contains("version 23"))
-        #expect(MMS_FORMAT_VERSION == 23 && MMSearchVersion.indexFormat == 23)
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 24).description
+        #expect(message.contains("version 2") && message.contains("version 24"))
+        #expect(MMS_FORMAT_VERSION == 24 && MMSearchVersion.indexFormat == 24)
     }
 
     /// A version-2 file as version 2's builder wrote it (larger than version 3's header, shorter than
-    /// version 23's): refused by its version, both versions named, not as damage.
+    /// version 24's): refused by its version, both versions named, not as damage.
     @Test func versionTwoIndexIsRefusedByVersion() throws {
         let index = VersionTwoIndex.alabama
         #expect(index.count > 300)
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 23)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 24)) {
             _ = try CityIndex(bytes: Data(index), path: "v2.mms")
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 23).description
-        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 23; rebuild the index with `mmsearch build`")
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 24).description
+        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 24; rebuild the index with `mmsearch build`")
         // Shorter than this version's header: still named by its version.
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 23)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 24)) {
             _ = try CityIndex(bytes: Data(index[..<300]), path: "v2.mms")
         }
     }

@@ -40,7 +40,7 @@ import Testing
         let built = try IndexBuilder.makeIndex(records: [Self.record(1, "Alpha"), Self.record(2, "Beta")], source: Self.source)
         let index = try CityIndex(bytes: Data(built.bytes), path: "fixture.mms")
         let info = try index.info()
-        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 23)
+        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 24)
         #expect(info.recordCount == 2 && info.fileSize == index.fileSize && info.fileSize == built.bytes.count)
         #expect(info.source == Self.source && info.source.kind == .cityList && info.source.joined == nil)
         #expect(info.nodeCount == built.summary.nodeCount && info.entryCount == built.summary.entryCount)
@@ -61,12 +61,13 @@ import Testing
         // Two records packed at 2 bits an id (the greatest is 2), the coordinates (both 0, 0: in whole
         // degrees, coordinate exponent 7, so 180 and 360 at most, 8 and 9 bits), 2 bits a name offset
         // (NAMES is "Alpha" and "Beta" encoded, each one symbol of a table trained on them, and its end:
-        // 4 bytes), the country (1 bit: none, or the one code, "US"); then no id stored apart ("Values stored apart"): only their count, 0.
+        // 4 bytes), the country (1 bit: none, or the one code, "US"); then no id stored apart ("Values stored apart"): their count, 0, is the header's.
         #expect(file.headerValue("coordinate_exponent") == 7)
         let recordBits = 2 + 8 + 9 + 2 + 1
         #expect(info.sections.first { $0.name == "names" }?.length == 4)
         #expect(info.sections.first { $0.name == "name tables" }?.length == Int(MMS_NAME_TABLE_SIZE)) // both Latin
-        #expect(info.sections.first { $0.name == "records" }?.length == PackedArrays.byteCount(count: 2, width: recordBits) + 4)
+        #expect(info.sections.first { $0.name == "records" }?.length == PackedArrays.byteCount(count: 2, width: recordBits))
+        #expect(file.headerValue("record_id_apart_count") == 0)
         #expect(info.sections.first { $0.name == "population" }?.length == 0)
         #expect(info.sections.first { $0.name == "source" }?.length == Int(MMS_SOURCE_SIZE) + "fixture.json".utf8.count)
         #expect(info.checksum == IndexChecksum.compute(built.bytes))
@@ -92,9 +93,10 @@ import Testing
         #expect(info.summaryCount >= 2) // the root and "san " have more than 32 entries
         #expect(info.hasPopulation && index.hasPopulation)
         // The smallest section ("Values stored apart"): a bit a record (0, or 1 for the one stored apart), the
-        // tail, then 123,456 and the count 1 in 4 bytes each, not 17 bits a record.
+        // tail, then 123,456 in 4 bytes (its count, 1, the header's), not 17 bits a record.
         #expect(PackedArrays.widthApart(records.map(\.population)) == (1, 1))
-        #expect(info.sections.first { $0.name == "population" }?.length == PackedArrays.byteCount(count: records.count, width: 1) + 8)
+        #expect(info.sections.first { $0.name == "population" }?.length == PackedArrays.byteCount(count: records.count, width: 1) + 4)
+        #expect(IndexFile(built.bytes).headerValue("population_apart_count") == 1)
         #expect(info.sections.first { $0.name == "source" }?.length == Int(MMS_SOURCE_SIZE) + "city.list.json".utf8.count + "cities500.txt".utf8.count)
         #expect(try index.cities(id: 1).first?.population == 123_456)
         #expect(try index.cities(id: 2).first?.population == 0)

@@ -257,13 +257,24 @@ struct IndexFile {
 
     /// The values stored apart after packed array `kind`'s values and their tail (POPULATION's big
     /// populations, RECORDS' big ids, RECORD_NAME_BASES' records' big name deltas: "Values stored apart"
-    /// in the format header), 4 bytes each; their count follows them, the section's last 4 bytes.
+    /// in the format header), 4 bytes each, to the section's end; their count is a header field
+    /// (`apartCountField`).
     func valuesApart(_ kind: mms_section_kind) -> Range<Int> {
         let section = section(kind)
         guard !section.isEmpty else { return section }
         // The packed values end where value `count` would start.
         let packedEnd = section.lowerBound + (packedBits(kind, count(of: kind), field: nil).first + 7) / 8 + Int(MMS_PACKED_TAIL)
-        return packedEnd ..< section.upperBound - 4
+        return packedEnd ..< section.upperBound
+    }
+
+    /// The header field that counts the values after `kind`'s packed array.
+    static func apartCountField(_ kind: mms_section_kind) -> String {
+        switch kind {
+        case MMS_SECTION_ENTRIES: return "primary_alternate_count"
+        case MMS_SECTION_POPULATION: return "population_apart_count"
+        case MMS_SECTION_RECORDS: return "record_id_apart_count"
+        default: return "record_name_apart_count"
+        }
     }
 
     /// The threshold of `kind`'s values apart, 2^width - (their count), the width its first field's: a
@@ -422,11 +433,11 @@ struct IndexFile {
         return true
     }
 
-    /// The alternates listed PRIMARY after ENTRIES' packed entries (their name numbers), and where the
-    /// list starts ("Entries' kinds").
+    /// The alternates listed PRIMARY after ENTRIES' packed entries (their name numbers, to the section's
+    /// end; their count the header's), and where the list starts ("Entries' kinds").
     var primaryAlternates: (start: Int, names: [UInt32]) {
         let section = section(MMS_SECTION_ENTRIES)
-        let count = Int(load(at: section.upperBound - 4, width: 4)), start = section.upperBound - 4 * (count + 1)
+        let count = headerValue(Self.apartCountField(MMS_SECTION_ENTRIES)), start = section.upperBound - 4 * count
         return (start, (0 ..< count).map { UInt32(load(at: start + 4 * $0, width: 4)) })
     }
 

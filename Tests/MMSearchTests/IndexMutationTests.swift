@@ -760,8 +760,8 @@ import Testing
                 })
             }
         }
-        let countOffset = file.section(MMS_SECTION_ENTRIES).upperBound - 4
-        cases.append(Self.damaged("the count of alternates listed PRIMARY one less") { $0.store(UInt64(list.names.count - 1), at: countOffset, width: 4) })
+        let countField = IndexFormat.header.field(IndexFile.apartCountField(MMS_SECTION_ENTRIES))!
+        cases.append(Self.damaged("the count of alternates listed PRIMARY one less") { $0.store(UInt64(list.names.count - 1), at: countField.offset, width: countField.width) })
         Self.expectRefused(cases)
     }
 
@@ -869,7 +869,8 @@ import Testing
         cases.append(Self.damaged("the first id apart set below the threshold") { $0.store(threshold - 1, at: apart.lowerBound, width: 4) })
         cases.append(Self.damaged("the second taker of an id apart takes the first's") { $0.storePacked(threshold, MMS_SECTION_RECORDS, takers[1], field: "id") })
         cases.append(Self.damaged("the first taker takes the last one") { $0.storePacked(threshold + UInt64(takers.count - 1), MMS_SECTION_RECORDS, takers[0], field: "id") })
-        cases.append(Self.damaged("the count of ids apart one more") { $0.store(UInt64(takers.count + 1), at: apart.upperBound, width: 4) })
+        let countField = IndexFormat.header.field(IndexFile.apartCountField(MMS_SECTION_RECORDS))!
+        cases.append(Self.damaged("the count of ids apart one more") { $0.store(UInt64(takers.count + 1), at: countField.offset, width: countField.width) })
         Self.expectRefused(cases)
     }
 
