@@ -334,8 +334,8 @@ struct _IndexLayout: Sendable {
         /// The values stored apart at the end of section `kind` (`range`), after a packed array of
         /// `count` values of `bytesWidth` bits whose field of `width` bits may number them ("Values stored
         /// apart"): at most 2^width.
-        func valuesApart(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, bytesWidth: Int, width: Int, apart: KeyPath<mms_header, UInt32>) throws(MMSearchError) -> _ValuesApart {
-            let apart = try valuesAfter(kind, range, count: count, width: bytesWidth, values: header[keyPath: apart], field: at(apart), limit: 1 << width, "values stored apart")
+        func valuesApart(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, bytesWidth: Int, width: Int, apart: UInt32, field: Int) throws(MMSearchError) -> _ValuesApart {
+            let apart = try valuesAfter(kind, range, count: count, width: bytesWidth, values: apart, field: field, limit: 1 << width, "values stored apart")
             return _ValuesApart(start: apart.start, count: apart.count, threshold: PackedArrays.apartThreshold(width: width, apart: apart.count))
         }
         // POPULATION: empty (population_bits 0), or a population a record at population_bits, then the
@@ -350,7 +350,7 @@ struct _IndexLayout: Sendable {
         hasPopulation = !populationSection.isEmpty
         population = _PackedArray(start: populationSection.lowerBound, count: hasPopulation ? recordCount : 0, width: Int(header.population_bits))
         populationsApart = hasPopulation ? try valuesApart(MMS_SECTION_POPULATION, populationSection, count: recordCount, bytesWidth: population.width, width: population.width,
-                                                           apart: \.population_apart_count)
+                                                           apart: header.population_apart_count, field: at(\.population_apart_count))
             : _ValuesApart(start: populationSection.lowerBound, count: 0, threshold: .max)
         // An alternate's widths: the least that hold every record number and every name offset; NAMES
         // follows ALTERNATES, so the section is measured once NAMES' length is known.
@@ -377,7 +377,7 @@ struct _IndexLayout: Sendable {
                                countryBits: PackedArrays.width(holding: UInt64(recordCountryCount) + 1))
         // RECORDS: the packed records, then the ids stored apart.
         idsApart = try valuesApart(MMS_SECTION_RECORDS, recordsSection, count: recordCount, bytesWidth: record.width, width: Int(header.record_id_bits),
-                                 apart: \.record_id_apart_count)
+                                 apart: header.record_id_apart_count, field: at(\.record_id_apart_count))
         records = _PackedArray(start: recordsSection.lowerBound, count: recordCount, width: record.width)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
         // RECORD_REGIONS: empty (region_bits 0), or a region a record at the least width whose every bit
@@ -440,7 +440,7 @@ struct _IndexLayout: Sendable {
         let nameBasesSection = try section(MMS_SECTION_RECORD_NAME_BASES)
         let nameBlockCount = (recordCount + Int(MMS_RECORD_NAME_BLOCK) - 1) / Int(MMS_RECORD_NAME_BLOCK)
         recordNamesApart = try valuesApart(MMS_SECTION_RECORD_NAME_BASES, nameBasesSection, count: nameBlockCount, bytesWidth: nameOffsetBits, width: Int(header.record_name_bits),
-                                         apart: \.record_name_apart_count)
+                                         apart: header.record_name_apart_count, field: at(\.record_name_apart_count))
         recordNameBases = _PackedArray(start: nameBasesSection.lowerBound, count: nameBlockCount, width: nameOffsetBits)
         let fileEnd = nameBasesSection.upperBound
         guard fileEnd == raw.count else {
