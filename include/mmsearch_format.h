@@ -859,7 +859,7 @@ typedef struct mms_header {
     uint8_t region_bits;      /* bits of a record's region (RECORD_REGIONS) */
     uint8_t record_name_bits; /* bits of a record's name delta (RECORDS; see "Records' names") */
     uint32_t wide_child_block_count; /* child blocks with a count above 15, whose counts follow the blocks */
-    /* How many uint32_t values follow a section's packed array (so that open reads the header alone): */
+    /* How many uint32_t values follow a section's packed array (open checks sections from the header): */
     uint32_t primary_alternate_count; /* P: ENTRIES' alternates listed PRIMARY ("Entries' kinds") */
     uint32_t population_apart_count;  /* E: POPULATION's populations stored apart ("Values stored apart") */
     uint32_t record_id_apart_count;   /* E: RECORDS' ids stored apart */

@@ -370,11 +370,11 @@ import Testing
 
     // MARK: Truncation and the header
 
-    /// Open reads the header alone ("What a reader checks"): with every byte after the header replaced,
+    /// Open checks the header alone ("What a reader checks"): with every byte after the header replaced,
     /// the file still opens (what it then answers is damage that reads check and verify refuses). Format 23
-    /// read a count at the end of four sections, which such bytes contradict.
+    /// checked each section's length against a count at the end of four sections, which such bytes contradict.
     @Test(arguments: fixtureNames)
-    func openReadsTheHeaderAlone(fixtureName: String) {
+    func openChecksTheHeaderAlone(fixtureName: String) {
         let intact = Self.fixture(fixtureName).file.bytes
         for filler: UInt8 in [0x00, 0xAB, 0xFF] {
             let bytes = Array(intact[..<IndexFormat.headerSize]) + [UInt8](repeating: filler, count: intact.count - IndexFormat.headerSize)
