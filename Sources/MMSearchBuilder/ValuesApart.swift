@@ -13,8 +13,8 @@ struct ValuesApart {
     let packed: [UInt32]
     /// What follows the packed array in its section: the E values stored apart, 4 bytes each.
     let tail: [UInt8]
-    /// E: how many (the header's field).
-    let apartCount: Int
+    /// E: how many (the header's field), as `tail` holds them.
+    var apartCount: Int { tail.count / MemoryLayout<UInt32>.size }
 
     init(_ values: [UInt32]) {
         let (width, apart) = PackedArrays.widthApart(values)
@@ -33,6 +33,5 @@ struct ValuesApart {
         self.width = width
         self.packed = packed
         tail = _SectionWriter.valuesAfter(big)
-        apartCount = big.count
     }
 }
