@@ -856,9 +856,9 @@ private struct _Verifier {
         let offset = layout.summaries.start // for messages: the section
         let depth = prefix.count
         let located = _IndexBytes.Located(node: node, depth: depth, entries: entries)
-        let matches = try index.rankedMatches([located], for: .init(queryLength: depth), match: .words) // sorted by record
+        let matches = try index.rankedMatches(located, for: .init(queryLength: depth), match: .words) // sorted by record
         let ranked = _IndexBytes.ordered(matches, order: .rank, population: index.population)
-        let named = try index.evaluate([located], for: .init(queryLength: depth), match: .name, order: .name)
+        let named = try index.evaluate(located, for: .init(queryLength: depth), match: .name, order: .name)
         let primary = prefix.withUnsafeBytes { prefix in
             primaryKeys.pool.withUnsafeBytes { pool in
                 prefixRange(count: primaryKeys.starts.count - 1, prefix: prefix) { position in

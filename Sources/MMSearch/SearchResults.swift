@@ -153,7 +153,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
             if listed == nil {
                 let (match, order) = (results.match, results.order)
                 listed = (try? results.index.withBytes { (bytes) throws(MMSearchError) in
-                    try bytes.evaluate([located], for: _IndexBytes.ClassKeys(query: query), match: match, order: order, qualified: qualified)
+                    try bytes.evaluate(located, for: _IndexBytes.ClassKeys(query: query), match: match, order: order, qualified: qualified)
                 }) ?? []
             }
             return city(listed)
@@ -236,7 +236,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 } else if let top, positions.upperBound <= firstPageLength {
                     cities = try read(try bytes.firstPage(top: top, length: firstPageLength, qualified: qualified))
                 } else {
-                    let matches = try bytes.evaluate([located], for: _IndexBytes.ClassKeys(query: query), match: match, order: order, qualified: qualified)
+                    let matches = try bytes.evaluate(located, for: _IndexBytes.ClassKeys(query: query), match: match, order: order, qualified: qualified)
                     guard matches.count == count else {
                         throw bytes.corrupt(bytes.layout.summaries.start, "a summary counts \(count) matches, the entries hold \(matches.count)")
                     }
@@ -274,28 +274,43 @@ struct _Ranked: Sendable {
 }
 
 extension _IndexBytes {
-    /// Every record matching under `located` (one or more disjoint entry ranges), once each, with
+    /// Every record matching under `located`, once each, with
     /// the "Name, Qualifier" matches `qualified` (sorted by record) added, in `order`: the definition
     /// of the results, read entry by entry (O(entries), for small nodes, typos and pages past a
     /// summary's first).
-    func evaluate(_ located: [Located], for classKeys: ClassKeys, match: MatchMode, order: ResultOrder, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Match] {
+    func evaluate(_ located: Located, for classKeys: ClassKeys, match: MatchMode, order: ResultOrder, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Match] {
         Self.ordered(try rankedMatches(located, for: classKeys, match: match, qualified: qualified), order: order, population: population)
     }
 
     /// Every record matching under `located` with the "Name, Qualifier" matches `qualified` (sorted by
     /// record) added: once each, with its best match, sorted by record. `classKeys`: the query's (its
     /// length, and whether it holds no ','; `commaFree` false is always right, and reads more of the node).
-    func rankedMatches(_ located: [Located], for classKeys: ClassKeys, match: MatchMode, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Ranked] {
-        var candidates: [UInt64] = []
-        candidates.reserveCapacity(located.reduce(0) { $0 + $1.entries.count })
-        for range in located {
-            let keyLengths = try keyLengths(under: range, for: classKeys)
-            for position in range.entries {
-                if let candidate = try candidate(position, keyLength: Int(keyLengths[position - range.entries.lowerBound]), queryLength: classKeys.queryLength, match: match) {
-                    candidates.append(candidate)
+    func rankedMatches(_ located: Located, for classKeys: ClassKeys, match: MatchMode, qualified: [_Ranked] = []) throws(MMSearchError) -> [_Ranked] {
+        let total = located.entries.count
+        /// Every candidate under `located` (at most one an entry), handed to `add`.
+        func forEachCandidate(_ add: (UInt64) -> Void) throws(MMSearchError) {
+            try withKeyLengths(under: located, for: classKeys) { (keyLengths) throws(MMSearchError) in
+                for position in located.entries {
+                    if let candidate = try candidate(position, keyLength: Int(keyLengths[position - located.entries.lowerBound]), queryLength: classKeys.queryLength, match: match) {
+                        add(candidate)
+                    }
                 }
             }
         }
+        // A few (a small node's: most keystrokes that read entries) in a buffer on the stack, sorted as
+        // `sortByRecordAndClass` sorts so few; more in an array.
+        guard total * MemoryLayout<UInt64>.stride > Self.stackBufferBytes else {
+            return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: total) { (buffer) throws(MMSearchError) -> [_Ranked] in
+                var count = 0
+                try forEachCandidate { (buffer.baseAddress! + count).initialize(to: $0); count += 1 }
+                var candidates = UnsafeMutableBufferPointer(rebasing: buffer[..<count])
+                candidates.sort()
+                return try best(ofSorted: UnsafeBufferPointer(candidates), qualified: qualified)
+            }
+        }
+        var candidates: [UInt64] = []
+        candidates.reserveCapacity(total)
+        try forEachCandidate { candidates.append($0) }
         return try best(of: &candidates, qualified: qualified)
     }
 
@@ -331,6 +346,11 @@ extension _IndexBytes {
     /// with `qualified` merged in.
     func best(of candidates: inout [UInt64], qualified: [_Ranked]) throws(MMSearchError) -> [_Ranked] {
         Self.sortByRecordAndClass(&candidates, recordCount: layout.recordCount)
+        return try candidates.withUnsafeBufferPointer { (candidates) throws(MMSearchError) in try best(ofSorted: candidates, qualified: qualified) }
+    }
+
+    /// The same for candidates already sorted.
+    func best(ofSorted candidates: UnsafeBufferPointer<UInt64>, qualified: [_Ranked]) throws(MMSearchError) -> [_Ranked] {
         var best: [_Ranked] = []
         best.reserveCapacity(candidates.count + qualified.count)
         for candidate in candidates {
@@ -352,7 +372,7 @@ extension _IndexBytes {
     /// stable sort keeps them. A comparison sort took a fifth of a keystroke near a point on "s"
     /// (38,216 records, 105,356 entries).
     static func sortByRecordAndClass(_ candidates: inout [UInt64], recordCount: Int) {
-        guard candidates.count > 256 else { return candidates.sort() }
+        guard candidates.count > comparisonSortLimit else { return candidates.sort() }
         func width(_ value: UInt64) -> Int { UInt64.bitWidth - value.leadingZeroBitCount }
         var positionsInOrder = true, greatestPosition: UInt64 = 0
         for index in candidates.indices {
@@ -386,6 +406,9 @@ extension _IndexBytes {
             swap(&candidates, &scratch)
         }
     }
+
+    /// Up to this many candidates are sorted by comparison, more by `sortByRecordAndClass`'s radix sort.
+    static let comparisonSortLimit = 256
 
     /// Key matches and "Name, Qualifier" matches, each sorted by record, as one list sorted by record:
     /// a record in both keeps the better class, its key match on a tie.
@@ -422,6 +445,23 @@ extension _IndexBytes {
             // this size behind its general machinery: about 1,200 instructions more for 21 matches
             // (callgrind). Ranks are distinct (the record breaks ties), so the order is the same.
             if matches.count <= 2 * Int(MMS_SUMMARY_THRESHOLD) {
+                // On the stack when they fit (a small node's), not in a Selection's array.
+                typealias Item = (rank: Ranking.Rank, entry: UInt32)
+                if matches.count * MemoryLayout<Item>.stride <= _IndexBytes.stackBufferBytes {
+                    return withUnsafeTemporaryAllocation(of: Item.self, capacity: matches.count) { items in
+                        for (position, match) in matches.enumerated() {
+                            var at = position
+                            let item = (rank: rank(match), entry: match.entry)
+                            (items.baseAddress! + position).initialize(to: item)
+                            while at > 0, item.rank < items[at - 1].rank {
+                                items[at] = items[at - 1]
+                                at -= 1
+                            }
+                            items[at] = item
+                        }
+                        return items.map { _Match(record: $0.rank.record, entry: $0.entry) }
+                    }
+                }
                 var all = Selection<Ranking.Rank>(length: matches.count)
                 for match in matches { all.offer(rank(match), match.entry) }
                 return all.items.map { _Match(record: $0.key.record, entry: $0.entry) }
@@ -472,7 +512,7 @@ extension _IndexBytes {
         let (reached, qualified) = if let lookedUp { lookedUp } else { try lookUp(query, match: match) }
         guard let located = reached else { return try passing(qualified, filter: filter) }
         guard let filter, let runs = try countryRuns(filter) else {
-            return try passing(try rankedMatches([located], for: ClassKeys(query: query), match: match, qualified: qualified), filter: filter)
+            return try passing(try rankedMatches(located, for: ClassKeys(query: query), match: match, qualified: qualified), filter: filter)
         }
         let positions = try positions(of: runs, in: located.entries)
         let lengths = try keyLengths(of: positions, under: located, for: ClassKeys(query: query))
@@ -503,7 +543,7 @@ extension _IndexBytes {
             return (records.count, .recordRange(records))
         }
         guard isSummarized, Self.readsQualifiersAlone(located, qualified) else {
-            let ranked = try rankedMatches([located], for: ClassKeys(query: query), match: match, qualified: qualified)
+            let ranked = try rankedMatches(located, for: ClassKeys(query: query), match: match, qualified: qualified)
             // Many, ranked (a big node's "Name, Qualifier" matches: every Santa Maria for "santa maria "):
             // the first page chosen without ordering the rest, as a search with a filter does; a later
             // page orders them all.

@@ -313,12 +313,37 @@ struct _IndexBytes {
     func keyLengths(under located: Located, for classKeys: ClassKeys? = nil) throws(MMSearchError) -> [Int32] {
         // Not `Array(repeating:count:)`: its allocator is not specialized, and looks up the storage's
         // generic metadata at every call (about 500 instructions).
-        var lengths = Array(repeatElement(classKeys == nil ? Int32(0) : .max, count: located.entries.count))
+        var lengths = Array(repeatElement(Int32(0), count: located.entries.count))
+        try lengths.withUnsafeMutableBufferPointer { (lengths) throws(MMSearchError) in try fillKeyLengths(lengths, under: located, for: classKeys) }
+        return lengths
+    }
+
+    /// The same handed to `body`: a small node's (most keystrokes that read entries) on the stack, a
+    /// bigger one's in an array (`stackBufferBytes`).
+    func withKeyLengths<R>(under located: Located, for classKeys: ClassKeys?,
+                           _ body: (UnsafeBufferPointer<Int32>) throws(MMSearchError) -> R) throws(MMSearchError) -> R {
+        guard located.entries.count * MemoryLayout<Int32>.stride <= Self.stackBufferBytes else {
+            return try keyLengths(under: located, for: classKeys).withUnsafeBufferPointer { (lengths) throws(MMSearchError) in try body(lengths) }
+        }
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: located.entries.count) { (lengths) throws(MMSearchError) -> R in
+            try fillKeyLengths(lengths, under: located, for: classKeys)
+            return try body(UnsafeBufferPointer(lengths))
+        }
+    }
+
+    /// Writes `keyLengths(under:for:)` into `lengths`, one for each of `located`'s entries.
+    private func fillKeyLengths(_ lengths: UnsafeMutableBufferPointer<Int32>, under located: Located, for classKeys: ClassKeys?) throws(MMSearchError) {
+        lengths.initialize(repeating: classKeys == nil ? 0 : .max)
         try forEachNode(under: located, classKeys: classKeys) { (depth, ownEntries) in
             for position in ownEntries { lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth) }
         }
-        return lengths
     }
+
+    /// The most a search's temporary buffers take on the stack; bigger ones are arrays. Past 1 KiB,
+    /// `withUnsafeTemporaryAllocation` first asks the runtime for the thread's stack bounds (25 to 45 ns
+    /// a call here), and a trial that kept every node's buffers on the stack was slower at the p99
+    /// (1.076x, RESULTS.md "A small node's search allocates less").
+    static let stackBufferBytes = 1024
 
     /// The key lengths of `positions` (ascending, inside `located.entries`), as `keyLengths(under:for:)`
     /// gives them (Int32.max where the walk does not reach, with `classKeys` or below `deepest`): one
@@ -399,47 +424,50 @@ struct _IndexBytes {
         let deepest = Swift.min(deepest, classKeys?.deepest ?? .max), nameLimit = classKeys?.nameLimit ?? .max
         let commaFree = classKeys?.commaFree ?? false
         // Per node: the deepest place of a ',' in the labels walked, at most `nameLimit` deep (-1: none).
-        // Room for a few levels' children from the start: one allocation, not one per doubling.
-        var stack: [(node: Int, depth: Int, entries: Range<Int>, comma: Int)] = []
-        stack.reserveCapacity(16)
-        stack.append((located.node, located.depth, located.entries, -1))
-        var visits = 0
-        while let (node, depth, entries, comma) = stack.popLast() {
-            visits += 1
-            guard visits <= layout.nodeCount else {
-                throw corrupt(nodeOffset(located.node), "the nodes under node \(located.node) do not form a tree")
-            }
-            let children = try children(ofNode: node)
-            var ownEnd = entries.upperBound, visited = children.nodes
-            if commaFree, depth == nameLimit, comma < 0, let first = children.nodes.first {
-                // No ',' in the places above and none in the query: of this node's children only one
-                // whose label starts with ',' can hold a key whose name part is at most `nameLimit`. It
-                // is found by a binary search over the children's first bytes, the others' labels unread
-                // (at a one-letter prefix's second level, about 200 labels read instead of 1,000).
-                ownEnd = try self.entries(ofChild: first, siblings: children, parent: entries).lowerBound
-                visited = try child(startingWith: UInt8(ascii: ","), among: children).map { $0 ..< $0 + 1 } ?? first ..< first
-            }
-            prefetchLabels(of: visited)
-            try forEachChild(children, in: visited, parent: entries) { (child, childEntries) throws(MMSearchError) in
-                if child == children.nodes.lowerBound { ownEnd = childEntries.lowerBound }
-                guard try entering?(childEntries) ?? true else { return } // before its label is read
-                let label = try label(ofNode: child)
-                let childDepth = depth + label.count
-                guard childDepth <= deepest else { return }
-                // Only a ',' in the last tailLength places up to `nameLimit` may keep a deeper node.
-                let tail = ClassKeys.tailLength
-                var childComma = comma
-                if depth <= nameLimit, childDepth > nameLimit - tail + 1 {
-                    var place = Swift.max(depth, nameLimit - tail + 1)
-                    while place < childDepth, place <= nameLimit {
-                        if label[place - depth] == UInt8(ascii: ",") { childComma = place }
-                        place += 1
-                    }
+        // The nodes still to visit on the stack, up to 24 of them (a small node's subtree: nothing
+        // allocated), in an array past that.
+        try withUnsafeTemporaryAllocation(of: (node: Int, depth: Int, entryStart: Int, entryEnd: Int, comma: Int).self, capacity: 24) { (buffer) throws(MMSearchError) in
+            var stack = _InlineStack(buffer)
+            stack.push((located.node, located.depth, located.entries.lowerBound, located.entries.upperBound, -1))
+            var visits = 0
+            while let (node, depth, entryStart, entryEnd, comma) = stack.pop() {
+                let entries = entryStart ..< entryEnd
+                visits += 1
+                guard visits <= layout.nodeCount else {
+                    throw corrupt(nodeOffset(located.node), "the nodes under node \(located.node) do not form a tree")
                 }
-                if childDepth > nameLimit, commaFree || childDepth - tail >= located.depth, childComma < childDepth - tail { return }
-                stack.append((child, childDepth, childEntries, childComma))
+                let children = try children(ofNode: node)
+                var ownEnd = entries.upperBound, visited = children.nodes
+                if commaFree, depth == nameLimit, comma < 0, let first = children.nodes.first {
+                    // No ',' in the places above and none in the query: of this node's children only one
+                    // whose label starts with ',' can hold a key whose name part is at most `nameLimit`. It
+                    // is found by a binary search over the children's first bytes, the others' labels unread
+                    // (at a one-letter prefix's second level, about 200 labels read instead of 1,000).
+                    ownEnd = try self.entries(ofChild: first, siblings: children, parent: entries).lowerBound
+                    visited = try child(startingWith: UInt8(ascii: ","), among: children).map { $0 ..< $0 + 1 } ?? first ..< first
+                }
+                prefetchLabels(of: visited)
+                try forEachChild(children, in: visited, parent: entries) { (child, childEntries) throws(MMSearchError) in
+                    if child == children.nodes.lowerBound { ownEnd = childEntries.lowerBound }
+                    guard try entering?(childEntries) ?? true else { return } // before its label is read
+                    let label = try label(ofNode: child)
+                    let childDepth = depth + label.count
+                    guard childDepth <= deepest else { return }
+                    // Only a ',' in the last tailLength places up to `nameLimit` may keep a deeper node.
+                    let tail = ClassKeys.tailLength
+                    var childComma = comma
+                    if depth <= nameLimit, childDepth > nameLimit - tail + 1 {
+                        var place = Swift.max(depth, nameLimit - tail + 1)
+                        while place < childDepth, place <= nameLimit {
+                            if label[place - depth] == UInt8(ascii: ",") { childComma = place }
+                            place += 1
+                        }
+                    }
+                    if childDepth > nameLimit, commaFree || childDepth - tail >= located.depth, childComma < childDepth - tail { return }
+                    stack.push((child, childDepth, childEntries.lowerBound, childEntries.upperBound, childComma))
+                }
+                try body(depth, entries.lowerBound ..< ownEnd)
             }
-            try body(depth, entries.lowerBound ..< ownEnd)
         }
     }
 

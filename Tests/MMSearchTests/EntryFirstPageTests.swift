@@ -25,7 +25,8 @@ import Testing
             let folded = Folding.fold(query)
             let ordered = try index.withBytes { (bytes) throws(MMSearchError) -> [_Match] in
                 let (located, qualified) = try bytes.lookUp(folded, match: .words)
-                let ranked = try bytes.rankedMatches(located.map { [$0] } ?? [], for: _IndexBytes.ClassKeys(query: folded), match: .words, qualified: qualified)
+                var ranked = qualified // no key starts with the query: its "Name, Qualifier" matches alone
+                if let located { ranked = try bytes.rankedMatches(located, for: _IndexBytes.ClassKeys(query: folded), match: .words, qualified: qualified) }
                 return _IndexBytes.ordered(ranked, order: .rank, population: bytes.population)
             }
             #expect(results.count == ordered.count, "\(query): counted \(results.count), ordered \(ordered.count)")
