@@ -334,7 +334,12 @@ struct _IndexBytes {
     /// Writes `keyLengths(under:for:)` into `lengths`, one for each of `located`'s entries.
     private func fillKeyLengths(_ lengths: UnsafeMutableBufferPointer<Int32>, under located: Located, for classKeys: ClassKeys?) throws(MMSearchError) {
         lengths.initialize(repeating: classKeys == nil ? 0 : .max)
-        try forEachNode(under: located, classKeys: classKeys) { (depth, ownEntries) in
+        try forEachNode(under: located, classKeys: classKeys) { (depth, ownEntries) throws(MMSearchError) in
+            // Inside `located` by construction (each child's entries are checked to lie in its parent's),
+            // checked again where a write past `lengths` (on the stack, unchecked) would not be caught.
+            guard ownEntries.lowerBound >= located.entries.lowerBound, ownEntries.upperBound <= located.entries.upperBound else {
+                throw corrupt(nodeOffset(located.node), "a node under node \(located.node) covers entries \(ownEntries), outside its \(located.entries)")
+            }
             for position in ownEntries { lengths[position - located.entries.lowerBound] = Int32(truncatingIfNeeded: depth) }
         }
     }
