@@ -441,30 +441,24 @@ extension _IndexBytes {
                 Ranking.Rank(population: population(Int(match.record)), bestClass: match.matchClass, kind: match.kind, record: match.record)
             }
             // A few (a small node's, at most MMS_SUMMARY_THRESHOLD: most keystrokes that read entries)
-            // by insertion, as a page is chosen (`Selection`), which the library's sort also does at
-            // this size behind its general machinery: about 1,200 instructions more for 21 matches
-            // (callgrind). Ranks are distinct (the record breaks ties), so the order is the same.
-            if matches.count <= 2 * Int(MMS_SUMMARY_THRESHOLD) {
-                // On the stack when they fit (a small node's), not in a Selection's array.
-                typealias Item = (rank: Ranking.Rank, entry: UInt32)
-                if matches.count * MemoryLayout<Item>.stride <= _IndexBytes.stackBufferBytes {
-                    return withUnsafeTemporaryAllocation(of: Item.self, capacity: matches.count) { items in
-                        for (position, match) in matches.enumerated() {
-                            var at = position
-                            let item = (rank: rank(match), entry: match.entry)
-                            (items.baseAddress! + position).initialize(to: item)
-                            while at > 0, item.rank < items[at - 1].rank {
-                                items[at] = items[at - 1]
-                                at -= 1
-                            }
-                            items[at] = item
+            // by insertion in a buffer on the stack, which the library's sort also does at this size but
+            // behind its general machinery (about 1,200 instructions more for 21 matches, callgrind) and
+            // in arrays. Ranks are distinct (the record breaks ties), so the order is the same.
+            typealias Item = (rank: Ranking.Rank, entry: UInt32)
+            if matches.count * MemoryLayout<Item>.stride <= _IndexBytes.stackBufferBytes {
+                return withUnsafeTemporaryAllocation(of: Item.self, capacity: matches.count) { items in
+                    for (position, match) in matches.enumerated() {
+                        var at = position
+                        let item = (rank: rank(match), entry: match.entry)
+                        (items.baseAddress! + position).initialize(to: item)
+                        while at > 0, item.rank < items[at - 1].rank {
+                            items[at] = items[at - 1]
+                            at -= 1
                         }
-                        return items.map { _Match(record: $0.rank.record, entry: $0.entry) }
+                        items[at] = item
                     }
+                    return items.map { _Match(record: $0.rank.record, entry: $0.entry) }
                 }
-                var all = Selection<Ranking.Rank>(length: matches.count)
-                for match in matches { all.offer(rank(match), match.entry) }
-                return all.items.map { _Match(record: $0.key.record, entry: $0.entry) }
             }
             return matches.map { (rank: rank($0), entry: $0.entry) }
                 .sorted { $0.rank < $1.rank }

@@ -34,8 +34,8 @@ import Testing
         }
     }
 
-    /// `ordered` ranks as a sort by `Ranking.Rank` does, at every size: a small node's matches on the
-    /// stack (up to 42), a Selection's (up to 64), a sort's (more).
+    /// `ordered` ranks as a sort by `Ranking.Rank` does, at every size: a small node's matches by
+    /// insertion on the stack (up to 42), more by the library's sort.
     @Test func orderedRanksAsASortDoes() {
         var generator = SeededRandom(seed: 22)
         for count in Array(0 ... 70) + [200] {
