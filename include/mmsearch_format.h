@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 24. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 25. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -12,7 +12,8 @@
  *
  *   offset 0                mms_header                   magic, version, byte-order mark, counts,
  *                                                         checksum, and the section table
- *   sections[LABELS]        uint8_t[]                    edge labels, each ended by a 0xFF byte
+ *   sections[LABELS]        uint8_t[]                    edge labels, each ended by a 0xFF byte, or
+ *                                                         0xFE where its keys' country tail follows
  *   sections[NODES]         packed node_count x node_label_bits  trie nodes (mms_node's field: the
  *                                                         label), children of a node contiguous and sorted
  *   sections[CHILDREN]      mms_child_block[(node_count + 13) / 14]  where each node's children are
@@ -182,7 +183,12 @@
  * The trie. Node 0 is the root and stands for the empty prefix; every other node has one parent and
  * the label of the edge from it (non-empty, ended by 0xFF in LABELS; labels may share bytes, a label
  * being the tail of another; LABELS may also hold 0xFF bytes no label uses, where the builder aligns
- * the top of the trie's labels to a 64 KiB window of the file). The labels on the path from the root
+ * the top of the trie's labels to a 64 KiB window of the file). A label ended by MMS_LABEL_TAIL_END
+ * (0xFE) instead goes on with 4 bytes LABELS does not hold: the country tail of the node's own keys,
+ * ", " + fold(code) of the country of the record its first entry names (702,105 of the README's
+ * index's 1,328,839 labels end with one, and without it they share their bytes: "ondon" for
+ * "london, gb" and "london, ca"). Such a label has at least one byte before its end byte, and its node
+ * has own entries (keys that are its prefix exactly), each with that tail. The labels on the path from the root
  * spell the node's prefix P, and the node's entries are exactly the entries whose key starts with P:
  * first those whose key is P itself, then its children's, child by child. A node's children are
  * contiguous, sorted by the first byte of their label, which differ; nodes are numbered breadth
@@ -545,7 +551,8 @@
  *   At every access: each index or offset read from the file is checked against its section before it
  *   is used (a wide block's number among the wide counts, children after their parent and inside
  *   NODES, their entry deltas inside CHILDREN at a width
- *   of at most 32, labels and names up to their 0xFF, every
+ *   of at most 32, labels up to their 0xFF or 0xFE (a tail's record read from the node's first entry),
+ *   names up to their 0xFF, every
  *   code of a name a symbol of its run's table (inside SYMBOLS, at most MMS_MAX_SYMBOLS) or an escaped
  *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
  *   ranges nested in the parent's, name numbers, the PRIMARY alternates' list read inside ENTRIES,
@@ -616,8 +623,8 @@
  * version 21 (each entry's kind stored whole in ENTRIES and TOP, a first page's rank as a class
  * and a kind side by side in 5 bits, in a section of its own) and version 22 (a record's name offset
  * stored whole in RECORDS) and version 23 (the counts of the values after ENTRIES', RECORDS',
- * POPULATION's and RECORD_NAME_BASES' packed arrays as each section's last 4 bytes, read at open) are
- * not read by version 24.
+ * POPULATION's and RECORD_NAME_BASES' packed arrays as each section's last 4 bytes, read at open) and
+ * version 24 (every label stored whole, its country tail too) are not read by version 25.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -638,7 +645,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 24u
+#define MMS_FORMAT_VERSION 25u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -652,6 +659,10 @@ extern "C" {
 /* Ends every label in LABELS, every name in NAMES and every text in PLACE_NAMES; never a byte of UTF-8,
    so never one of a key, and never a code of an encoded name but its end. */
 #define MMS_STRING_END 0xFFu
+/* LABELS: ends a label that goes on with its node's keys' country tail, not stored ("The trie"). */
+#define MMS_LABEL_TAIL_END 0xFEu
+/* The country tail's length: ", " and a two-character code. */
+#define MMS_COUNTRY_TAIL_LENGTH 4u
 /* NAMES: the code that stands for the byte after it ("Encoded names"); never a byte of UTF-8. */
 #define MMS_NAME_ESCAPE 0xFEu
 /* A symbol table: at most this many symbols (codes 0 to 253), each of 1 to MMS_SYMBOL_MAX_LENGTH bytes. */
@@ -873,7 +884,8 @@ typedef struct mms_header {
  * Invariants: see "The trie". The root's label is empty (labels[label_offset] == MMS_STRING_END).
  */
 typedef struct mms_node {
-    uint32_t label_offset; /* the incoming label: LABELS bytes from here to the next MMS_STRING_END */
+    uint32_t label_offset; /* the incoming label: LABELS bytes from here to the next MMS_STRING_END, or
+                              to the next MMS_LABEL_TAIL_END and then the node's keys' country tail */
 } mms_node;
 
 /*
@@ -901,7 +913,7 @@ typedef struct mms_child_block {
 /*
  * A wide child block's counts as bytes (CHILDREN, after the blocks; see mms_child_block). Invariants:
  * one for each wide block, in block order; counts[i] node 14 x b + i's child count (0 past the last
- * node; a node has at most 255 children: their labels' first bytes differ and none is 0xFF), one of
+ * node; a node has at most 255 children: their labels' first bytes differ and none is 0xFE or 0xFF), one of
  * them above 15; reserved zero. No padding: 16 bytes.
  */
 typedef struct mms_wide_child_counts {

@@ -379,8 +379,9 @@ private struct _Verifier {
     /// The bytes between sections (each padded to the next multiple of 8) are zero, and the string
     /// pools end with a string's end byte (a pool grown into its padding would not).
     func checkPadding() throws(MMSearchError) {
-        for (name, pool) in [("label", layout.labels), ("name", layout.names), ("place name", layout.placeNames)] where !pool.isEmpty {
-            guard index.raw[pool.upperBound - 1] == UInt8(MMS_STRING_END) else {
+        // A label's end byte may also be MMS_LABEL_TAIL_END.
+        for (name, pool, least) in [("label", layout.labels, MMS_LABEL_TAIL_END), ("name", layout.names, MMS_STRING_END), ("place name", layout.placeNames, MMS_STRING_END)] where !pool.isEmpty {
+            guard index.raw[pool.upperBound - 1] >= UInt8(least) else {
                 throw corrupt(pool.upperBound - 1, "the \(name) pool does not end with a string's end byte")
             }
         }
@@ -684,7 +685,7 @@ private struct _Verifier {
         }
         var nearListsChecked = 0
         var countryPagesChecked = 0
-        guard try index.label(ofNode: 0).isEmpty else {
+        guard try index.label(ofNode: 0).count == 0 else {
             throw corrupt(nodeOffset(0), "the root must have an empty label")
         }
         // The child blocks add up: node n's children start where node n - 1's end, from node 1 on, as the
@@ -758,17 +759,17 @@ private struct _Verifier {
         var primaries = [UInt8](repeating: 0, count: layout.recordCount)
 
         var visited = 0
-        var stack: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int)] = [(0, 0 ..< layout.entryCount, [], -1)]
-        while let (node, entries, prefix, parentDepth) = stack.popLast() {
+        var stack: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, tailed: Bool)] = [(0, 0 ..< layout.entryCount, [], -1, false)]
+        while let (node, entries, prefix, parentDepth, tailed) = stack.popLast() {
             visited += 1
             let children = try index.children(ofNode: node)
             var ownEnd = entries.upperBound
-            var childItems: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int)] = []
+            var childItems: [(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, tailed: Bool)] = []
             var previousByte: UInt8?
             for child in children.nodes {
                 let label = try index.label(ofNode: child)
-                guard let firstByte = label.first else {
-                    throw corrupt(nodeOffset(child), "node \(child) has an empty label")
+                guard let firstByte = label.stored.first else {
+                    throw corrupt(nodeOffset(child), "node \(child) has an empty label, or one with nothing stored before its country tail")
                 }
                 if let previousByte, previousByte >= firstByte {
                     throw corrupt(nodeOffset(child), "the children of node \(node) are not sorted by first byte (\(previousByte) then \(firstByte))")
@@ -776,7 +777,16 @@ private struct _Verifier {
                 previousByte = firstByte
                 let childEntries = try index.entries(ofChild: child, siblings: children, parent: entries)
                 if childItems.isEmpty { ownEnd = childEntries.lowerBound }
-                childItems.append((child, childEntries, prefix + Array(label), prefix.count))
+                var bytes = prefix + Array(label.stored)
+                if label.hasTail {
+                    let tail = try index.countryTail(ofNode: child, entries: childEntries)
+                    bytes += (0 ..< _IndexBytes.Label.tailLength).map { UInt8(truncatingIfNeeded: tail >> (8 * $0)) }
+                }
+                childItems.append((child, childEntries, bytes, prefix.count, label.hasTail))
+            }
+            // A label that goes on with a country tail is its node's own keys' (their key the node's prefix).
+            guard !tailed || ownEnd > entries.lowerBound else {
+                throw corrupt(nodeOffset(node), "node \(node)'s label goes on with its keys' country tail, but no key is its prefix exactly")
             }
             try checkOwnEntries(entries.lowerBound ..< ownEnd, node: node, prefix: prefix, tails: tails, alternateFolds: alternateFolds, primaries: &primaries)
             if entries.count > Int(MMS_SUMMARY_THRESHOLD) {

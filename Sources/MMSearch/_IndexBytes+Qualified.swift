@@ -85,7 +85,7 @@ extension _IndexBytes {
                 if depth == keyLength { try add(ownEntries, hasCountry: true) }
             }
         }
-        if point.labelByte == nil {
+        if point.inLabel == nil {
             let children = try children(ofNode: point.node)
             let ownEnd = children.nodes.isEmpty ? point.entries.upperBound : try entries(ofChild: children.nodes.lowerBound, siblings: children, parent: point.entries).lowerBound
             try add(point.entries.lowerBound ..< ownEnd, hasCountry: false)
@@ -96,7 +96,13 @@ extension _IndexBytes {
     /// A record's key tail: ", " and its folded country code, or nil when it has no country.
     @inline(__always)
     static func tailBytes(of record: mms_record) -> (UInt8, UInt8, UInt8, UInt8)? {
-        record.country == (0, 0) ? nil : (UInt8(ascii: ","), UInt8(ascii: " "), Folding.fold(ascii: record.country.0), Folding.fold(ascii: record.country.1))
+        tailBytes(ofCode: record.country)
+    }
+
+    /// The key tail of a record whose country code is `code`, or nil for none ((0, 0)).
+    @inline(__always)
+    static func tailBytes(ofCode code: (UInt8, UInt8)) -> (UInt8, UInt8, UInt8, UInt8)? {
+        code == (0, 0) ? nil : (UInt8(ascii: ","), UInt8(ascii: " "), Folding.fold(ascii: code.0), Folding.fold(ascii: code.1))
     }
 
     /// Whether a record's key tail starts with `bytes`, without making the tail.

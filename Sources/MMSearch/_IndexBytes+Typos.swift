@@ -112,10 +112,14 @@ extension _IndexBytes {
             if within != nil, try !hasPosition(&cursors, in: entries) { continue }
             let labelStart = try self.labelStart(ofNode: node)
             let label = try self.label(at: labelStart, ofNode: node)
+            let stored = label.stored, labelEnd = level.byteDepth + label.count
             var pending = level.pending
             var goesOn = true, matched = false
             var byteDepth = level.byteDepth
-            for (offset, byte) in label.enumerated() {
+            for offset in 0 ..< label.count {
+                // A country tail's code read from its record only where the walk reaches it (most
+                // branches end within its ", ").
+                let byte = offset < stored.count ? stored[offset] : try tailByte(offset - stored.count, ofNode: node, entries: entries)
                 let completed = pending.add(byte)
                 byteDepth += 1
                 if let scalar = completed.cutShort { (goesOn, matched) = table.push(scalar) }
@@ -124,7 +128,9 @@ extension _IndexBytes {
                 // A name may end here: the query's rest, typed exactly, may start its country tail.
                 if !tailStarts.isEmpty, pending.isEmpty {
                     for (j, bytes) in tailStarts where table.isWithin(queryPrefix: j) {
-                        let here = WalkPoint(node: node, entries: entries, labelByte: offset + 1 < label.count ? labelStart + offset + 1 : nil, consumed: byteDepth)
+                        let next = offset + 1
+                        let place: LabelPlace? = next < stored.count ? .stored(labelStart + next) : next < label.count ? .tail(next - stored.count) : nil
+                        let here = WalkPoint(node: node, entries: entries, inLabel: place, consumed: byteDepth)
                         var noTrail: [WalkPoint]? = nil
                         let reached = try bytes.withRawBytes { (raw) throws(MMSearchError) in try walk(raw, from: here, trail: &noTrail) }
                         if let reached { try collect(under: try located(reached), keyLength: byteDepth + 4, shortestName: 0, into: &found) }
@@ -134,14 +140,14 @@ extension _IndexBytes {
             guard matched || goesOn else { continue }
             if matched {
                 subtrees += 1
-                try collect(under: Located(node: node, depth: level.byteDepth + label.count, entries: entries), keyLength: nil, shortestName: byteDepth, into: &found)
+                try collect(under: Located(node: node, depth: labelEnd, entries: entries), keyLength: nil, shortestName: byteDepth, into: &found)
                 continue
             }
             let children = try children(ofNode: node)
             let scalarDepth = table.depth
             func enter(_ nodes: Range<Int>) {
                 guard !nodes.isEmpty else { return }
-                stack.append(Level(children: children, next: nodes.lowerBound, end: nodes.upperBound, entries: entries, byteDepth: level.byteDepth + label.count,
+                stack.append(Level(children: children, next: nodes.lowerBound, end: nodes.upperBound, entries: entries, byteDepth: labelEnd,
                                    scalarDepth: scalarDepth, pending: pending))
             }
             if pending.isEmpty, !table.hasTypoLeft {

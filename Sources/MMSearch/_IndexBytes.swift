@@ -145,16 +145,33 @@ struct _IndexBytes {
         corrupt(nodeOffset(index), "node \(index) has its label at \(offset), outside the \(layout.labels.count)-byte label pool")
     }
 
-    /// The label of node `index` (up to its MMS_STRING_END), checked to end inside the label pool.
-    func label(ofNode index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
+    /// A node's label as LABELS holds it: `stored`, its bytes before its end byte, and whether its
+    /// node's keys' country tail (", " and a code: MMS_COUNTRY_TAIL_LENGTH bytes, `countryTail`) follows
+    /// them, not stored (its end byte MMS_LABEL_TAIL_END).
+    struct Label {
+        let stored: UnsafeRawBufferPointer
+        let hasTail: Bool
+        static let tailLength = Int(MMS_COUNTRY_TAIL_LENGTH)
+        /// Its length, the tail's bytes included.
+        var count: Int { stored.count &+ (hasTail ? Self.tailLength : 0) }
+        /// Whether its byte `place` (below `count`) is a ',': a tail's first byte is, its others (a code's
+        /// two digits or ASCII letters) are not.
+        @inline(__always)
+        func isComma(at place: Int) -> Bool {
+            place < stored.count ? stored[place] == UInt8(ascii: ",") : place == stored.count
+        }
+    }
+
+    /// The label of node `index` (up to its end byte), checked to end inside the label pool.
+    func label(ofNode index: Int) throws(MMSearchError) -> Label {
         try label(at: try labelStart(ofNode: index), ofNode: index)
     }
 
     /// The label starting at `start` (node `index`'s `labelStart`), checked to end inside the label pool.
     @inline(__always)
-    func label(at start: Int, ofNode index: Int) throws(MMSearchError) -> UnsafeRawBufferPointer {
-        guard let label = text(from: start, before: layout.labels.upperBound) else { throw unendedLabel(index) }
-        return label
+    func label(at start: Int, ofNode index: Int) throws(MMSearchError) -> Label {
+        guard let end = Self.end(of: raw, from: start, before: layout.labels.upperBound, least: UInt8(MMS_LABEL_TAIL_END)) else { throw unendedLabel(index) }
+        return Label(stored: UnsafeRawBufferPointer(rebasing: raw[start ..< end]), hasTail: raw[end] == UInt8(MMS_LABEL_TAIL_END))
     }
 
     /// The error for a label with no end byte before the end of the label pool.
@@ -162,27 +179,54 @@ struct _IndexBytes {
         corrupt(nodeOffset(node), "node \(node)'s label runs to the end of the label pool without its end byte")
     }
 
+    /// The country tail of node `node`'s own keys, whose entries are `entries` (a label ended by
+    /// MMS_LABEL_TAIL_END), as 4 bytes, the first least significant: ", " and the folded code of the
+    /// country of the record its first entry names. Not inlined: the walks that may read a tail's
+    /// code (`tailByte`) rarely do, and keep their loops small.
+    @inline(never)
+    func countryTail(ofNode node: Int, entries: Range<Int>) throws(MMSearchError) -> UInt32 {
+        let value = try entry(entries.lowerBound)
+        let record = try owner(ofEntry: value, at: layout.entries.byteOffset(entries.lowerBound)).record
+        guard let tail = Self.tailBytes(ofCode: try recordCountry(record)) else {
+            throw corrupt(nodeOffset(node), "node \(node)'s label goes on with its keys' country tail, but its first entry's record, \(record), has no country")
+        }
+        return UInt32(tail.0) | UInt32(tail.1) << 8 | UInt32(tail.2) << 16 | UInt32(tail.3) << 24
+    }
+
+    /// Byte `place` of the country tail of node `node`'s own keys (`countryTail`): its ", " without
+    /// reading anything, its code's from the record.
+    @inline(__always)
+    func tailByte(_ place: Int, ofNode node: Int, entries: Range<Int>) throws(MMSearchError) -> UInt8 {
+        switch place {
+        case 0: UInt8(ascii: ",")
+        case 1: UInt8(ascii: " ")
+        default: UInt8(truncatingIfNeeded: try countryTail(ofNode: node, entries: entries) >> (8 * place))
+        }
+    }
+
     /// The bytes from `start` up to the first MMS_STRING_END, which must come before `limit`; nil when
     /// it does not. `start ... limit` must lie inside the file.
     @inline(__always)
     func text(from start: Int, before limit: Int) -> UnsafeRawBufferPointer? {
-        Self.end(of: raw, from: start, before: limit).map { UnsafeRawBufferPointer(rebasing: raw[start ..< $0]) }
+        Self.end(of: raw, from: start, before: limit, least: UInt8(MMS_STRING_END)).map { UnsafeRawBufferPointer(rebasing: raw[start ..< $0]) }
     }
 
-    /// Where the first MMS_STRING_END of `bytes` at or after `start` is, when it comes before `limit`
-    /// (`start ... limit` inside `bytes`). Eight bytes at a time while eight fit before `limit`: a byte
-    /// is the end byte (0xFF) where the inverted word has a zero byte, and the lowest flag the classic
-    /// test for one raises is exact (a higher one may be false).
+    /// Where the first end byte of `bytes` at or after `start` is, when it comes before `limit`
+    /// (`start ... limit` inside `bytes`): a byte with every bit of `least` set, so MMS_STRING_END
+    /// alone (a name's) or MMS_LABEL_TAIL_END too (a label's). Eight bytes at a time while eight fit
+    /// before `limit`: a byte is an end byte where the inverted word masked by `least` has a zero
+    /// byte, and the lowest flag the classic test for one raises is exact (a higher one may be false).
     @inline(__always)
-    static func end(of bytes: UnsafeRawBufferPointer, from start: Int, before limit: Int) -> Int? {
+    static func end(of bytes: UnsafeRawBufferPointer, from start: Int, before limit: Int, least: UInt8) -> Int? {
         var end = start
+        let mask = UInt64(least) &* 0x0101_0101_0101_0101
         while end &+ 8 <= limit {
-            let inverted = ~UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self))
+            let inverted = ~UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)) & mask
             let ends = (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080
             if ends != 0 { return end &+ ends.trailingZeroBitCount >> 3 }
             end &+= 8
         }
-        while end < limit, bytes[end] != UInt8(MMS_STRING_END) { end += 1 }
+        while end < limit, bytes[end] & least != least { end += 1 }
         return end < limit ? end : nil
     }
 
@@ -237,46 +281,63 @@ struct _IndexBytes {
         return try located(point)
     }
 
-    /// A place on the trie's paths: inside the label into `node`, whose entries are `entries`, with
-    /// `labelByte` the file offset of the label's next byte; or the node itself (`labelByte` nil).
-    /// `consumed` bytes of the walk's query lead here.
+    /// A place on the trie's paths: inside the label into `node`, whose entries are `entries`, before
+    /// `inLabel` (its next byte); or the node itself (`inLabel` nil). `consumed` bytes of the walk's
+    /// query lead here.
     struct WalkPoint: Sendable {
         var node: Int
         var entries: Range<Int>
-        var labelByte: Int?
+        var inLabel: LabelPlace?
         var consumed: Int
     }
 
+    /// A label's next byte: a stored one (its offset in the file), or byte `place` of its node's
+    /// country tail (`countryTail`).
+    enum LabelPlace: Sendable, Equatable {
+        case stored(Int)
+        case tail(Int)
+    }
+
     /// The root: the empty prefix.
-    var rootPoint: WalkPoint { WalkPoint(node: 0, entries: 0 ..< layout.entryCount, labelByte: nil, consumed: 0) }
+    var rootPoint: WalkPoint { WalkPoint(node: 0, entries: 0 ..< layout.entryCount, inLabel: nil, consumed: 0) }
 
     /// Walks on from `start` by the bytes of `query`; nil when no key goes on with them. A `trail`
     /// gets the place after each byte, so that a caller can come back to any of them. At most
     /// `query.count` steps whatever the file says, since every step consumes one byte.
     func walk(_ query: UnsafeRawBufferPointer, from start: WalkPoint, trail: inout [WalkPoint]?) throws(MMSearchError) -> WalkPoint? {
         var point = start
-        let end = UInt8(MMS_STRING_END)
         for offset in 0 ..< query.count {
             let wanted = query[offset]
-            var labelByte: Int
-            if let next = point.labelByte {
-                guard raw[next] == wanted else { return nil }
-                labelByte = next
-            } else {
+            switch point.inLabel {
+            case .stored(let byte):
+                guard raw[byte] == wanted else { return nil }
+                point.inLabel = try place(after: byte, ofNode: point.node)
+            case .tail(let place):
+                guard try tailByte(place, ofNode: point.node, entries: point.entries) == wanted else { return nil }
+                point.inLabel = place + 1 < Label.tailLength ? .tail(place + 1) : nil
+            case nil:
                 let children = try children(ofNode: point.node)
                 guard let child = try child(startingWith: wanted, among: children) else { return nil }
-                labelByte = try labelStart(ofNode: child)
+                let start = try labelStart(ofNode: child)
                 point.entries = try entries(ofChild: child, siblings: children, parent: point.entries)
                 point.node = child
+                point.inLabel = try place(after: start, ofNode: child)
             }
-            // `wanted` matched, and is never the end byte: the label goes on inside the pool.
-            labelByte += 1
-            guard labelByte < layout.labels.upperBound else { throw unendedLabel(point.node) }
-            point.labelByte = raw[labelByte] == end ? nil : labelByte
             point.consumed += 1
             trail?.append(point)
         }
         return point
+    }
+
+    /// The place after the stored byte at `byte` of node `node`'s label, a byte a query matched (so
+    /// never an end byte): the next stored byte, the node's tail, or the node itself (nil).
+    @inline(__always)
+    func place(after byte: Int, ofNode node: Int) throws(MMSearchError) -> LabelPlace? {
+        let next = byte &+ 1
+        guard next < layout.labels.upperBound else { throw unendedLabel(node) }
+        let value = raw[next]
+        if value < UInt8(MMS_LABEL_TAIL_END) { return .stored(next) }
+        return value == UInt8(MMS_STRING_END) ? nil : .tail(0)
     }
 
     /// The child among `children` (a node's, sorted by their labels' first bytes) whose label starts
@@ -296,14 +357,15 @@ struct _IndexBytes {
     /// The node a walk reached: a query that ends inside a label reaches the node all the same, its
     /// prefix longer.
     func located(_ point: WalkPoint) throws(MMSearchError) -> Located {
-        guard var labelByte = point.labelByte else { return Located(node: point.node, depth: point.consumed, entries: point.entries) }
-        var depth = point.consumed
-        while raw[labelByte] != UInt8(MMS_STRING_END) {
-            labelByte += 1
-            depth += 1
-            guard labelByte < layout.labels.upperBound else { throw unendedLabel(point.node) }
+        switch point.inLabel {
+        case nil:
+            return Located(node: point.node, depth: point.consumed, entries: point.entries)
+        case .tail(let place):
+            return Located(node: point.node, depth: point.consumed + Label.tailLength - place, entries: point.entries)
+        case .stored(let byte):
+            let rest = try label(at: byte, ofNode: point.node)
+            return Located(node: point.node, depth: point.consumed + rest.count, entries: point.entries)
         }
-        return Located(node: point.node, depth: depth, entries: point.entries)
     }
 
     /// The length of every entry's key under `located` (the entry at `located.entries.lowerBound + i`
@@ -393,8 +455,8 @@ struct _IndexBytes {
     /// starts above `nameLimit` is one with a ',' the walk reads; without that, a key whose tail would
     /// start inside the query (its ',' one of the query's bytes, not read) is kept too.
     struct ClassKeys {
-        /// A country tail's length: ", " and the two letters of a code.
-        static let tailLength = 4
+        /// A country tail's length: ", " and the two characters of a code.
+        static let tailLength = Label.tailLength
         /// The query's length in bytes (folded), and whether it holds no ','.
         let queryLength: Int
         let commaFree: Bool
@@ -464,7 +526,7 @@ struct _IndexBytes {
                     if depth <= nameLimit, childDepth > nameLimit - tail + 1 {
                         var place = Swift.max(depth, nameLimit - tail + 1)
                         while place < childDepth, place <= nameLimit {
-                            if label[place - depth] == UInt8(ascii: ",") { childComma = place }
+                            if label.isComma(at: place - depth) { childComma = place }
                             place += 1
                         }
                     }

@@ -292,6 +292,9 @@ public enum IndexBuilder {
         let (points, spatialBounds) = spatial
         // Each record's country key, as COUNTRY_RUNS and COUNTRY_PAGES hold it (0: no two-byte code).
         let countryCodes = ordered.map { $0.country.count == 2 ? CountryKey.of(($0.country[0], $0.country[1])) : 0 }
+        // Each record's country code as RECORDS holds it ((0, 0): none), which the trie's labels leave
+        // out of its keys' tails.
+        let recordCodes = ordered.map { $0.country.count == 2 ? ($0.country[0], $0.country[1]) : (UInt8(0), UInt8(0)) }
         // Region and country texts, which qualifiers compare as they are: a few tens of KB that every
         // page of results reads, together in PLACE_NAMES.
         var placeNames = BytePool()
@@ -303,7 +306,7 @@ public enum IndexBuilder {
         let ((keys, trie, labels, summaries, places), names) = try BuildConcurrency.run({ () throws(MMSearchError) in
             let keys = SearchKeys(sorting: madeKeys)
             progress(.sorted(records: records.count))
-            let trie = try TrieBuilder(keys: keys, file: file)
+            let trie = try TrieBuilder(keys: keys, recordCountries: recordCodes, file: file)
             let (labels, summaries) = try BuildConcurrency.run({ () throws(MMSearchError) in try trie.labels(pool: keys.pool, file: file) }, beside: {
                 SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count)
             })
@@ -318,7 +321,7 @@ public enum IndexBuilder {
                 lat_e7: record.latitudeE7,
                 lon_e7: record.longitudeE7,
                 name_offset: names.spans[number].offset,
-                country: record.country.count == 2 ? (record.country[0], record.country[1]) : (0, 0),
+                country: recordCodes[number],
                 reserved: (0, 0)
             ))
         }

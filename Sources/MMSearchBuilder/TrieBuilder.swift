@@ -6,8 +6,16 @@ import MMSearch
 /// and the labels laid out with shared tails. It also ends an edge early where a summarized node's
 /// first page would otherwise change along it (see "Summaries" in the format header).
 struct TrieBuilder {
-    /// Per node: its label, as a range of the keys' pool (laid out in LABELS by `labels(pool:file:)`).
-    private(set) var labelSpans: [(start: Int, length: Int)] = []
+    /// A node's label as LABELS holds it: `length` bytes of the keys' pool from `start`, then `end`:
+    /// MMS_STRING_END, or MMS_LABEL_TAIL_END where the node's keys' country tail follows, not stored.
+    struct LabelSpan {
+        var start: Int
+        var length: Int
+        var end: UInt8
+    }
+
+    /// Per node: its label in the keys' pool (laid out in LABELS by `labels(pool:file:)`).
+    private(set) var labelSpans: [LabelSpan] = []
     private(set) var childBlocks: [mms_child_block] = []
     /// The wide blocks' counts as bytes (CHILDREN's bytes after its blocks).
     private(set) var wideChildCounts: [mms_wide_child_counts] = []
@@ -32,7 +40,8 @@ struct TrieBuilder {
         var labelLength: Int
     }
 
-    init(keys: SearchKeys, file: String) throws(MMSearchError) {
+    /// `recordCountries[r]`: record r's country code as RECORDS holds it ((0, 0): none).
+    init(keys: SearchKeys, recordCountries: [(UInt8, UInt8)], file: String) throws(MMSearchError) {
         let threshold = Int(MMS_SUMMARY_THRESHOLD)
         var queue = [Pending(first: 0, end: keys.count, depth: 0, labelStart: 0, labelLength: 0)]
         var childCounts: [UInt8] = []
@@ -118,10 +127,31 @@ struct TrieBuilder {
         }
         childDeltas = deltaBits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
         childDeltaBitCount = deltaBits.count
-        labelSpans = queue.map { ($0.labelStart, $0.labelLength) }
+        labelSpans = keys.pool.withUnsafeBufferPointer { pool in
+            queue.map { node in
+                Self.endsWithCountryTail(node, keys: keys, pool: pool, recordCountries: recordCountries)
+                    ? LabelSpan(start: node.labelStart, length: node.labelLength - Int(MMS_COUNTRY_TAIL_LENGTH), end: UInt8(MMS_LABEL_TAIL_END))
+                    : LabelSpan(start: node.labelStart, length: node.labelLength, end: UInt8(MMS_STRING_END))
+            }
+        }
         depths = queue.map(\.depth)
         entryFirsts = queue.map(\.first)
         entryEnds = queue.map(\.end)
+    }
+
+    /// Whether `node`'s label is stored without its last 4 bytes, the country tail (", " and the folded
+    /// code) of the node's own keys, which a reader makes from the record of the node's first entry:
+    /// a label longer than the tail, into a node with own keys (its first entry's key is its prefix),
+    /// the first one's record with a country, whose tail those 4 bytes are. Most leaves: their tails,
+    /// stored, kept labels from sharing their bytes ("ondon, gb" and "ondon, ca").
+    private static func endsWithCountryTail(_ node: Pending, keys: SearchKeys, pool: UnsafeBufferPointer<UInt8>, recordCountries: [(UInt8, UInt8)]) -> Bool {
+        let tail = Int(MMS_COUNTRY_TAIL_LENGTH)
+        guard node.labelLength > tail, node.first < node.end, Int(keys.keyLengths[node.first]) == node.depth else { return false }
+        let code = recordCountries[Int(keys.records[node.first])]
+        guard code != (0, 0) else { return false }
+        let end = node.labelStart + node.labelLength
+        return pool[end - 4] == UInt8(ascii: ",") && pool[end - 3] == UInt8(ascii: " ")
+            && pool[end - 2] == Folding.fold(ascii: code.0) && pool[end - 1] == Folding.fold(ascii: code.1)
     }
 
     /// Where the edge into a big node (more than MMS_SUMMARY_THRESHOLD entries) must end so that its
@@ -154,9 +184,9 @@ struct TrieBuilder {
     /// page fault on a first touch.
     static let hotLabelBytes = 1 << 16
 
-    /// Lays the labels out in `labels`, each ended by MMS_STRING_END, identical labels stored once;
-    /// returns each label's offset. The root's empty label is the lone MMS_STRING_END at offset 0.
-    /// `fileOffset` is where LABELS will start in the file.
+    /// Lays the labels out in `labels`, each ended by its end byte, identical labels (bytes and end
+    /// byte) stored once; returns each label's offset. The root's empty label is the lone
+    /// MMS_STRING_END at offset 0. `fileOffset` is where LABELS will start in the file.
     ///
     /// The labels of the top of the trie (nodes in breadth-first order) come in node order, inside one
     /// `hotLabelBytes` window of the file: every search binary-searches the root's children, and their
@@ -165,20 +195,25 @@ struct TrieBuilder {
     /// the root's byte when at least half a window is left before the next window boundary, else at that
     /// boundary, the bytes before it filled with other labels (and under one label's worth of end
     /// bytes no label uses). The other labels are stored so that a label that is the tail of another
-    /// is stored inside it.
-    static func layOutLabels(_ spans: [(start: Int, length: Int)], pool: [UInt8], fileOffset: Int,
+    /// (with the same end byte) is stored inside it.
+    static func layOutLabels(_ spans: [LabelSpan], pool: [UInt8], fileOffset: Int,
                              into labels: inout [UInt8], file: String) throws(MMSearchError) -> [UInt32] {
         let end = UInt8(MMS_STRING_END)
         labels = [end]
         var offsets = [UInt32](repeating: 0, count: spans.count)
         pool.withUnsafeBufferPointer { pool in
-            // Distinct labels first (most labels repeat: ", us", "a", ...).
-            var distinct = DistinctBytes(expected: spans.count / 2)
+            // Distinct labels first (most labels repeat: ", us", "a", ...), those of each end byte
+            // numbered apart: the ones ended by MMS_STRING_END first.
+            var distinct = DistinctBytes(expected: spans.count / 2), distinctTailed = DistinctBytes(expected: spans.count / 4)
             var labelIndex = [Int](repeating: 0, count: spans.count)
-            for (node, span) in spans.enumerated() where span.length > 0 {
-                labelIndex[node] = distinct.number(of: span, in: pool)
+            for (node, span) in spans.enumerated() where span.length > 0 && span.end == end {
+                labelIndex[node] = distinct.number(of: (span.start, span.length), in: pool)
             }
-            let distinctSpans = distinct.spans
+            for (node, span) in spans.enumerated() where span.length > 0 && span.end != end {
+                labelIndex[node] = distinct.count + distinctTailed.number(of: (span.start, span.length), in: pool)
+            }
+            let distinctSpans = distinct.spans.map { LabelSpan(start: $0.start, length: $0.length, end: end) }
+                + distinctTailed.spans.map { LabelSpan(start: $0.start, length: $0.length, end: UInt8(MMS_LABEL_TAIL_END)) }
             // Bytes from offset 1 to the next window boundary of the file (0: offset 1 is on one).
             let window = hotLabelBytes
             let room = (window - (fileOffset + 1) % window) % window
@@ -193,18 +228,30 @@ struct TrieBuilder {
                 let label = labelIndex[node]
                 if hotOffsets[label] < 0 {
                     hotOffsets[label] = hot.count
-                    hot.append(contentsOf: pool.bytes(span))
-                    hot.append(end)
+                    hot.append(contentsOf: pool.bytes((span.start, span.length)))
+                    hot.append(span.end)
                 }
             }
-            // The rest in descending order of reversed bytes: a label that is the tail of another comes
-            // right after one it is the tail of. Offsets relative to `cold`; `coldEnds` holds where each
-            // label stored whole ends, the places `cold` may be cut.
-            // Compared by their last eight bytes, reversed, as one integer first (zero bytes past a
-            // short label's start), in full only when those are equal.
+            // A label that is the tail of a hot one (its end byte too) is stored inside it.
+            var hotTails: [[UInt8]: Int] = [:]
+            var labelStart = 0
+            for (offset, byte) in hot.enumerated() where byte >= UInt8(MMS_LABEL_TAIL_END) {
+                for start in labelStart ..< offset where hotTails[Array(hot[start ... offset])] == nil {
+                    hotTails[Array(hot[start ... offset])] = start
+                }
+                labelStart = offset + 1
+            }
+            for (label, span) in distinctSpans.enumerated() where hotOffsets[label] < 0 {
+                if let offset = hotTails[Array(pool.bytes((span.start, span.length))) + [span.end]] { hotOffsets[label] = offset }
+            }
+            // The rest in descending order of reversed bytes, the end byte last (so first compared): a
+            // label that is the tail of another comes right after one it is the tail of. Offsets
+            // relative to `cold`; `coldEnds` holds where each label stored whole ends, the places `cold`
+            // may be cut. Compared by their end byte and last seven bytes, reversed, as one integer
+            // first (zero bytes past a short label's start), in full only when those are equal.
             let lastBytes = distinctSpans.map { span in
-                var key: UInt64 = 0
-                for back in 0 ..< 8 { key = key << 8 | UInt64(back < span.length ? pool[span.start + span.length - 1 - back] : 0) }
+                var key = UInt64(span.end)
+                for back in 0 ..< 7 { key = key << 8 | UInt64(back < span.length ? pool[span.start + span.length - 1 - back] : 0) }
                 return key
             }
             let byReversedText = (0 ..< distinctSpans.count).filter { hotOffsets[$0] < 0 }.sorted { a, b in
@@ -221,19 +268,19 @@ struct TrieBuilder {
             var cold: [UInt8] = []
             var coldOffsets = [Int](repeating: -1, count: distinctSpans.count)
             var coldEnds: [Int] = []
-            var previous: (start: Int, length: Int, offset: Int)?
+            var previous: (span: LabelSpan, offset: Int)?
             for label in byReversedText {
                 let span = distinctSpans[label]
-                if let previous, previous.length >= span.length,
-                   bytesEqual(pool.baseAddress! + previous.start + previous.length - span.length, pool.baseAddress! + span.start, span.length) {
-                    coldOffsets[label] = previous.offset + previous.length - span.length
+                if let previous, previous.span.end == span.end, previous.span.length >= span.length,
+                   bytesEqual(pool.baseAddress! + previous.span.start + previous.span.length - span.length, pool.baseAddress! + span.start, span.length) {
+                    coldOffsets[label] = previous.offset + previous.span.length - span.length
                 } else {
                     coldOffsets[label] = cold.count
-                    cold.append(contentsOf: pool.bytes(span))
-                    cold.append(end)
+                    cold.append(contentsOf: pool.bytes((span.start, span.length)))
+                    cold.append(span.end)
                     coldEnds.append(cold.count)
                 }
-                previous = (span.start, span.length, coldOffsets[label])
+                previous = (span, coldOffsets[label])
             }
 
             // [root's byte][cold before the cut][unused end bytes][hot][cold after the cut], the hot

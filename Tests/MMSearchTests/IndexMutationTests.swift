@@ -651,17 +651,22 @@ import Testing
 
     // MARK: Structure made inconsistent
 
-    /// Label ends (0xFF) replaced, so a label runs into the next one (or off the end of the pool).
+    /// Label ends (0xFF, and 0xFE where the country tail follows) replaced, so a label runs into the
+    /// next one (or off the end of the pool), or swapped: a label loses its tail, or gains one its node's
+    /// keys do not end with (or a node without own keys, the root).
     @Test(arguments: fixtureNames)
     func labelEndsRemoved(fixtureName: String) {
         let fixture = Self.fixture(fixtureName)
         let file = fixture.file
         let labels = file.section(MMS_SECTION_LABELS)
         let ends = labels.filter { file.bytes[$0] == UInt8(MMS_STRING_END) }
-        #expect(ends.count > 20)
-        let chosen = Set(ends.enumerated().filter { $0.offset % max(1, ends.count / 25) == 0 }.map(\.element) + [ends.first!, ends.last!])
+        let tailEnds = labels.filter { file.bytes[$0] == UInt8(MMS_LABEL_TAIL_END) }
+        #expect(ends.count > 20 && tailEnds.count > 20, "\(ends.count) and \(tailEnds.count) ends")
+        func sample(_ ends: [Int]) -> [Int] { ends.enumerated().filter { $0.offset % max(1, ends.count / 25) == 0 }.map(\.element) + [ends.first!, ends.last!] }
+        let chosen = Set(sample(ends) + sample(tailEnds))
         for end in chosen.sorted() {
-            for replacement: UInt8 in [UInt8(ascii: "a"), 0] {
+            let swapped = file.bytes[end] == UInt8(MMS_STRING_END) ? UInt8(MMS_LABEL_TAIL_END) : UInt8(MMS_STRING_END)
+            for replacement: UInt8 in [UInt8(ascii: "a"), 0, swapped] {
                 var damaged = file
                 damaged.bytes[end] = replacement
                 let outcome = Self.exercise(damaged.withChecksumFixed())
@@ -671,7 +676,7 @@ import Testing
         }
         // With every end gone, a walk must still stop at the pool's end.
         var noEnds = file
-        for end in ends { noEnds.bytes[end] = UInt8(ascii: "a") }
+        for end in ends + tailEnds { noEnds.bytes[end] = UInt8(ascii: "a") }
         Self.checkRefused(Self.exercise(noEnds.withChecksumFixed()), fixture, "every label end removed")
     }
 

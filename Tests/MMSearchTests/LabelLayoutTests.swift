@@ -25,7 +25,7 @@ struct LabelLayoutTests {
         }
         func labelLength(at offset: Int) -> Int {
             var end = labels.lowerBound + offset
-            while file.bytes[end] != UInt8(MMS_STRING_END) { end += 1 }
+            while file.bytes[end] < UInt8(MMS_LABEL_TAIL_END) { end += 1 }
             return end - labels.lowerBound - offset
         }
         // From node 1's label, walk the nodes in order while each label not seen before starts where the
@@ -55,10 +55,12 @@ struct LabelLayoutTests {
     func labelsReadBackAndTheHotOnesShareAWindow(roomBeforeBoundary room: Int, labelCount: Int) throws {
         var random = SeededRandom(seed: UInt64(room + labelCount))
         var pool: [UInt8] = []
-        var spans: [(start: Int, length: Int)] = [(0, 0)] // the root
+        var spans = [TrieBuilder.LabelSpan(start: 0, length: 0, end: UInt8(MMS_STRING_END))] // the root
         for _ in 0 ..< labelCount {
             let length = Int.random(in: 1 ... 9, using: &random)
-            spans.append((pool.count, length))
+            // A third of them ended by MMS_LABEL_TAIL_END.
+            let end = Int.random(in: 0 ..< 3, using: &random) == 0 ? UInt8(MMS_LABEL_TAIL_END) : UInt8(MMS_STRING_END)
+            spans.append(TrieBuilder.LabelSpan(start: pool.count, length: length, end: end))
             pool.append(contentsOf: (0 ..< length).map { _ in UInt8.random(in: 0x61 ... 0x7A, using: &random) })
         }
         // LABELS at a file offset that leaves `room` bytes from its offset 1 to a window boundary.
@@ -72,7 +74,7 @@ struct LabelLayoutTests {
         for (node, span) in spans.enumerated().dropFirst() {
             let offset = Int(offsets[node])
             #expect(Array(labels[offset ..< offset + span.length]) == Array(pool[span.start ..< span.start + span.length]), "node \(node)")
-            #expect(labels[offset + span.length] == UInt8(MMS_STRING_END), "node \(node)")
+            #expect(labels[offset + span.length] == span.end, "node \(node)")
             for byte in offset ... offset + span.length { used[byte] = true }
         }
         // Bytes no label uses: fewer than one label's (at most 9 bytes and its end byte).
