@@ -80,7 +80,7 @@ extension _IndexBytes {
         let separator: StaticString = ", "
         if let withSeparator = try walk(UnsafeRawBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount), from: point, trail: &noTrail) {
             // The own entries of the nodes `length + 4` deep: keys of exactly the name and a tail.
-            let keyLength = length + 4
+            let keyLength = length + Label.tailLength
             try forEachNode(under: try located(withSeparator), deepest: keyLength) { (depth, ownEntries) throws(MMSearchError) in
                 if depth == keyLength { try add(ownEntries, hasCountry: true) }
             }
@@ -109,7 +109,7 @@ extension _IndexBytes {
     @inline(__always)
     static func tail(of record: mms_record, startsWith bytes: ArraySlice<UInt8>) -> Bool {
         guard let tail = tailBytes(of: record) else { return bytes.isEmpty }
-        guard bytes.count <= 4 else { return false }
+        guard bytes.count <= Label.tailLength else { return false }
         return withUnsafeBytes(of: tail) { tail in
             bytes.indices.allSatisfy { bytes[$0] == tail[$0 - bytes.startIndex] }
         }
@@ -129,7 +129,7 @@ extension _IndexBytes {
         // place (no key, no list of word starts made): a name costs its decoding and its fold.
         var folded: [UInt8] = []
         folded.reserveCapacity(64)
-        let tailLength = tail == nil ? 0 : 4, tailBytes = tail ?? (0, 0, 0, 0)
+        let tailLength = tail == nil ? 0 : Label.tailLength, tailBytes = tail ?? (0, 0, 0, 0)
         func tailByte(_ at: Int) -> UInt8 {
             switch at { case 0: tailBytes.0; case 1: tailBytes.1; case 2: tailBytes.2; default: tailBytes.3 }
         }

@@ -133,7 +133,7 @@ extension _IndexBytes {
                         let here = WalkPoint(node: node, entries: entries, inLabel: place, consumed: byteDepth)
                         var noTrail: [WalkPoint]? = nil
                         let reached = try bytes.withRawBytes { (raw) throws(MMSearchError) in try walk(raw, from: here, trail: &noTrail) }
-                        if let reached { try collect(under: try located(reached), keyLength: byteDepth + 4, shortestName: 0, into: &found) }
+                        if let reached { try collect(under: try located(reached), keyLength: byteDepth + Label.tailLength, shortestName: 0, into: &found) }
                     }
                 }
             }

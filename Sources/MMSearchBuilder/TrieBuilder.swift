@@ -149,9 +149,9 @@ struct TrieBuilder {
         guard node.labelLength > tail, node.first < node.end, Int(keys.keyLengths[node.first]) == node.depth else { return false }
         let code = recordCountries[Int(keys.records[node.first])]
         guard code != (0, 0) else { return false }
-        let end = node.labelStart + node.labelLength
-        return pool[end - 4] == UInt8(ascii: ",") && pool[end - 3] == UInt8(ascii: " ")
-            && pool[end - 2] == Folding.fold(ascii: code.0) && pool[end - 1] == Folding.fold(ascii: code.1)
+        let start = node.labelStart + node.labelLength - tail
+        return pool[start] == UInt8(ascii: ",") && pool[start + 1] == UInt8(ascii: " ")
+            && pool[start + 2] == Folding.fold(ascii: code.0) && pool[start + 3] == Folding.fold(ascii: code.1)
     }
 
     /// Where the edge into a big node (more than MMS_SUMMARY_THRESHOLD entries) must end so that its
