@@ -656,8 +656,9 @@ extern "C" {
 #define MMS_COORDINATE_SCALE 10000000
 /* Longest name or key, in bytes (name lengths are uint16_t). */
 #define MMS_MAX_STRING_LENGTH 65535u
-/* Ends every label in LABELS, every name in NAMES and every text in PLACE_NAMES; never a byte of UTF-8,
-   so never one of a key, and never a code of an encoded name but its end. */
+/* Ends every label in LABELS (but those ended by MMS_LABEL_TAIL_END), every name in NAMES and every text
+   in PLACE_NAMES; never a byte of UTF-8, so never one of a key, and never a code of an encoded name but
+   its end. */
 #define MMS_STRING_END 0xFFu
 /* LABELS: ends a label that goes on with its node's keys' country tail, not stored ("The trie"). */
 #define MMS_LABEL_TAIL_END 0xFEu
