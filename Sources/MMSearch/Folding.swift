@@ -32,6 +32,14 @@ public enum Folding {
     @inline(__always)
     package static func fold(ascii byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
 
+    /// The key tail of a record whose country code is `code` (two digits or ASCII letters, as RECORDS
+    /// holds it): ", " and the code folded; nil for none ((0, 0)). What readers compare and make, and
+    /// what the builder leaves out of a label (format 25).
+    @inline(__always)
+    package static func countryTail(code: (UInt8, UInt8)) -> (UInt8, UInt8, UInt8, UInt8)? {
+        code == (0, 0) ? nil : (UInt8(ascii: ","), UInt8(ascii: " "), fold(ascii: code.0), fold(ascii: code.1))
+    }
+
     /// The fold of the UTF-8 text in `bytes` (invalid UTF-8 read as `append(foldingUTF8:to:)` reads it).
     package static func fold(utf8 bytes: some Collection<UInt8>) -> [UInt8] {
         var output: [UInt8] = []

@@ -96,13 +96,7 @@ extension _IndexBytes {
     /// A record's key tail: ", " and its folded country code, or nil when it has no country.
     @inline(__always)
     static func tailBytes(of record: mms_record) -> (UInt8, UInt8, UInt8, UInt8)? {
-        tailBytes(ofCode: record.country)
-    }
-
-    /// The key tail of a record whose country code is `code`, or nil for none ((0, 0)).
-    @inline(__always)
-    static func tailBytes(ofCode code: (UInt8, UInt8)) -> (UInt8, UInt8, UInt8, UInt8)? {
-        code == (0, 0) ? nil : (UInt8(ascii: ","), UInt8(ascii: " "), Folding.fold(ascii: code.0), Folding.fold(ascii: code.1))
+        Folding.countryTail(code: record.country)
     }
 
     /// Whether a record's key tail starts with `bytes`, without making the tail.

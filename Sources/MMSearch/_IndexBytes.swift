@@ -187,7 +187,7 @@ struct _IndexBytes {
     func countryTail(ofNode node: Int, entries: Range<Int>) throws(MMSearchError) -> UInt32 {
         let value = try entry(entries.lowerBound)
         let record = try owner(ofEntry: value, at: layout.entries.byteOffset(entries.lowerBound)).record
-        guard let tail = Self.tailBytes(ofCode: try recordCountry(record)) else {
+        guard let tail = Folding.countryTail(code: try recordCountry(record)) else {
             throw corrupt(nodeOffset(node), "node \(node)'s label goes on with its keys' country tail, but its first entry's record, \(record), has no country")
         }
         return UInt32(tail.0) | UInt32(tail.1) << 8 | UInt32(tail.2) << 16 | UInt32(tail.3) << 24

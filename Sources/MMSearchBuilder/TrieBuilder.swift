@@ -147,11 +147,9 @@ struct TrieBuilder {
     private static func endsWithCountryTail(_ node: Pending, keys: SearchKeys, pool: UnsafeBufferPointer<UInt8>, recordCountries: [(UInt8, UInt8)]) -> Bool {
         let tail = Int(MMS_COUNTRY_TAIL_LENGTH)
         guard node.labelLength > tail, node.first < node.end, Int(keys.keyLengths[node.first]) == node.depth else { return false }
-        let code = recordCountries[Int(keys.records[node.first])]
-        guard code != (0, 0) else { return false }
+        guard let bytes = Folding.countryTail(code: recordCountries[Int(keys.records[node.first])]) else { return false }
         let start = node.labelStart + node.labelLength - tail
-        return pool[start] == UInt8(ascii: ",") && pool[start + 1] == UInt8(ascii: " ")
-            && pool[start + 2] == Folding.fold(ascii: code.0) && pool[start + 3] == Folding.fold(ascii: code.1)
+        return pool[start] == bytes.0 && pool[start + 1] == bytes.1 && pool[start + 2] == bytes.2 && pool[start + 3] == bytes.3
     }
 
     /// Where the edge into a big node (more than MMS_SUMMARY_THRESHOLD entries) must end so that its
