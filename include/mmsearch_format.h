@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 25. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 26. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -27,12 +27,13 @@
  *                                                         record's PRIMARY name (see "Entries' kinds")
  *   sections[SUMMARIES]     packed summary_count x summary bits  counts and first pages of the big
  *                                                         nodes (mms_summary's fields)
- *   sections[TOP]           packed top_count x (name_bits + MMS_TOP_RANK_BITS)  the summaries' ranked
- *                                                         first pages, then the country pages' and the
- *                                                         near lists': each record's best entry's name
- *                                                         number, then its rank, the record's best class
- *                                                         and least kind at the node ("A TOP rank"; the
- *                                                         entry's kind from the class: "Entries' kinds")
+ *   sections[TOP]           top_bits bits, then the packed tail  the summaries' ranked first
+ *                                                         pages, then the country pages' and the near
+ *                                                         lists': each record's best entry, as its
+ *                                                         position among its node's entries or its name
+ *                                                         number ("TOP pages"), then its rank, the
+ *                                                         record's best class and least kind at the node
+ *                                                         ("A TOP rank")
  *   sections[RECORDS]       packed record_count x record bits, then uint32_t[E]  cities in
  *                                                         primary-key order (see "Order"; mms_record's
  *                                                         fields, "Packed arrays"), the greatest few ids
@@ -222,6 +223,20 @@
  * shortest and the longest query that reaches it. Smaller nodes are answered by reading their entries.
  * A TOP entry's rank is the class and kind that rank its record there ("A TOP rank"): a first page
  * merged with "Name, Qualifier" matches compares them with the stored ones without reading names.
+ *
+ * TOP pages (version 26). A page in TOP (a summary's, a country page's, a near list's) is its entries
+ * back to back from the bit its top_first names, each a value in top_value_bits then its rank in
+ * MMS_TOP_RANK_BITS. The page's node has n entries, first..first + n - 1 of ENTRIES (a reader has
+ * walked to it, so it knows them). When n <= MMS_TOP_POSITION_LIMIT, an entry's value is its
+ * position p among them, in top_value_bits = max(1, bits of n - 1): the entry is ENTRIES[first + p],
+ * its kind and name number as ENTRIES holds them (p < n; verify checks that the entry is the record's
+ * best there). Otherwise the value is its name number, in top_value_bits = name_bits, and the entry's
+ * kind is its rank's class's ("Entries' kinds"). The pages tile TOP in order (the summaries', then the
+ * country pages', then the near lists'), top_bits bits in all, then zero bits to the byte and
+ * MMS_PACKED_TAIL zero bytes. Why: a summarized node is small (23,767 of the README's index's 27,031
+ * have at most 256 entries), so a position takes 6 to 8 bits where a name number takes 20; reading
+ * the entry costs a page one read more, inside the node's few hundred bytes of ENTRIES, which a reader
+ * asks for before it reads the page's records. TOP 2.71 -> 1.92 MB on the README's index.
  *
  * ---------------------------------------------------------------------------------------------------
  * The spatial index (reverse lookups: the records nearest a point; shared/peers/rank.py, "Geography").
@@ -501,19 +516,20 @@
  *   SUMMARIES: a summary is its node in summary_node_bits = max(1, bits of node_count - 1), its
  *   record_count, name_record_count, primary_first and primary_count each in summary_count_bits =
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
- *   top_count;
- *   TOP: an entry's name number in name_bits, then its rank in MMS_TOP_RANK_BITS ("A TOP rank");
+ *   top_bits;
+ *   TOP: pages of entries at their nodes' widths, top_bits bits in all ("TOP pages");
  *   RECORD_REGIONS: region_bits = bits of region_count (so that the value with every bit set, which
  *   says "no region" as MMS_NO_REGION does, is no region's number); empty, and region_bits 0, when no
  *   record has a region.
  *   entry_bits = MMS_ENTRY_WORD_BITS + name_bits, name_bits = max(1, bits of record_count +
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES packed as
- *   (1 for a WORD, else 0) << name_bits | name number; an entry of TOP is its name number in name_bits
- *   and its rank, as TOP above says (see "Entries' kinds").
+ *   (1 for a WORD, else 0) << name_bits | name number; an entry of TOP is its position or its name
+ *   number and its rank, as "TOP pages" says (see "Entries' kinds").
  * Size on the README's index: 22 bits a node's label and on average 4.4 bits its entry delta (8 bytes a
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
  * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 21 bits an entry instead
- * of 32 and 20 a first page's (1.6 MB less over ENTRIES and TOP at version 11, 0.38 MB at version 22), 18 bits a record in ID_ORDER instead of 32, 23 bits an
+ * of 32 and 20 a first page's (1.6 MB less over ENTRIES and TOP at version 11, 0.38 MB at version 22; at version 26 a
+ * position of 6 to 8 bits at most nodes instead, "TOP pages"), 18 bits a record in ID_ORDER instead of 32, 23 bits an
  * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 99 bits a record instead of 160 (135 at version 10, 119 at version 20, 111 at version 22: its name's offset, 23 bits, now a delta of 11), 43
  * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 4 bits a first
  * page's rank instead of 8 (5 at version 21), 12 bits a record's region instead of 16, 8 bits its country instead of 16
@@ -556,7 +572,7 @@
  *   code of a name a symbol of its run's table (inside SYMBOLS, at most MMS_MAX_SYMBOLS) or an escaped
  *   byte, its end inside its run, and its decoded length at most MMS_MAX_STRING_LENGTH, entry
  *   ranges nested in the parent's, name numbers, the PRIMARY alternates' list read inside ENTRIES,
- *   records, summaries, their top pages and
+ *   records, summaries, their top pages inside TOP's bits (a position below its node's entry count) and
  *   the ranks stored with them (a class and a kind), region numbers and the regions' and countries' name
  *   spans, SPATIAL's and NEAR_POINTS' record numbers and SPATIAL's axis bits, a near list's range inside TOP; a point's cells are only its own (a reader clamps
  *   a cell into its node's box), so damage to them gives wrong answers, never a read out of bounds, and
@@ -574,7 +590,8 @@
  *   the alternates listed PRIMARY after ENTRIES strictly increasing, each a given alternate, its
  *   record's first, of a record without a display name (and every record with one PRIMARY entry, so
  *   that the list holds every alternate that is names[0]),
- *   summaries exactly where they belong with the right counts, pages and page ranks, records in order
+ *   summaries exactly where they belong with the right counts, pages and page ranks, the pages tiling
+ *   TOP ("TOP pages"), records in order
  *   (each one's packed coordinates at most 180 and 360 degrees in their unit, that unit the greatest,
  *   its country number at most RECORD_COUNTRIES' count), the id
  *   order a sorted permutation, alternates sorted by record (their blocks and deltas as "Alternates'
@@ -624,7 +641,8 @@
  * and a kind side by side in 5 bits, in a section of its own) and version 22 (a record's name offset
  * stored whole in RECORDS) and version 23 (the counts of the values after ENTRIES', RECORDS',
  * POPULATION's and RECORD_NAME_BASES' packed arrays as each section's last 4 bytes, read at open) and
- * version 24 (every label stored whole, its country tail too) are not read by version 25.
+ * version 24 (every label stored whole, its country tail too) and version 25 (every first page's
+ * entries as name numbers, at one width) are not read by version 26.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -645,7 +663,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 25u
+#define MMS_FORMAT_VERSION 26u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -684,8 +702,12 @@ extern "C" {
    match there (a search restricted to a country reads that many of its records' entries at most
    otherwise). Above MMS_TOP_COUNT, so that a country's page is always a whole one. */
 #define MMS_COUNTRY_PAGE_THRESHOLD 128u
+/* TOP pages: a page of a node with at most this many entries holds their positions among them, one
+   of more entries their name numbers. A page's reads of ENTRIES then stay inside 672 bytes of them
+   (on the README's index: at 1,024, 0.11 MB smaller, a keystroke's mean was 1.04x, at 256 1.00x). */
+#define MMS_TOP_POSITION_LIMIT 256u
 /*
- * A TOP rank (MMS_TOP_RANK_BITS, after a TOP entry's name number): what ranks the entry's record at
+ * A TOP rank (MMS_TOP_RANK_BITS, after a TOP entry's position or name number): what ranks the entry's record at
  * its node, so that a page merged with "Name, Qualifier" matches needs no name of it folded: the class c
  * of the record's best key match at the node's depth (0-6, see "Ranking") and the least kind k among
  * its matches there (0 PRIMARY, 1 ALTERNATE or SPELLING, 2 WORD: Ranking.kind(ofClass:)), which is at
@@ -849,7 +871,7 @@ typedef struct mms_header {
     uint32_t entry_count;     /* entries (search keys) */
     uint32_t alternate_count; /* alternate names */
     uint32_t summary_count;   /* summarized nodes */
-    uint32_t top_count;       /* entries in TOP */
+    uint32_t top_bits;        /* bits of TOP's pages ("TOP pages") */
     uint32_t region_count;    /* regions, below MMS_NO_REGION */
     uint32_t country_count;   /* countries */
     uint32_t flags;           /* MMS_FLAG_QUALIFIED or zero */
@@ -929,8 +951,8 @@ typedef struct mms_wide_child_counts {
  * increasing from summary to summary; the node has more than MMS_SUMMARY_THRESHOLD entries;
  * name_record_count <= record_count; the records whose primary key starts with the node's prefix
  * are exactly primary_first ..< primary_first + primary_count (contiguous, since records are in
- * primary-key order; primary_first is where they would be when there are none); top_first +
- * min(record_count, MMS_TOP_COUNT) <= top_count. Without alternates (an index of the list alone) the
+ * primary-key order; primary_first is where they would be when there are none); its page,
+ * min(record_count, MMS_TOP_COUNT) entries from bit top_first, inside top_bits ("TOP pages"). Without alternates (an index of the list alone) the
  * records matched by name are exactly these.
  */
 typedef struct mms_summary {
@@ -939,8 +961,8 @@ typedef struct mms_summary {
     uint32_t name_record_count; /* distinct records among its PRIMARY and ALTERNATE entries: "name" */
     uint32_t primary_first;     /* the first record whose primary key starts with the prefix */
     uint32_t primary_count;     /* how many records' primary keys do */
-    uint32_t top_first;         /* its ranked first page ("words"): TOP[top_first ...], best first,
-                                   each record's best entry */
+    uint32_t top_first;         /* its ranked first page ("words"): from bit top_first of TOP, best
+                                   first, each record's best entry ("TOP pages") */
 } mms_summary;
 
 /*
@@ -1097,13 +1119,14 @@ typedef struct mms_country_run {
 /*
  * The other matches of a big node, in TOP (NEAR_LISTS; see "Near a point"). Invariants: node has a
  * summary with more than MMS_NEAR_LIST_THRESHOLD records; lists strictly sorted by node; reserved
- * zero; count at most MMS_NEAR_LIST_MAX, the node's other matches that may reach a page; top_first +
- * count <= top_count (the builder puts the lists' ranges after the country pages', in list order).
+ * zero; count at most MMS_NEAR_LIST_MAX, the node's other matches that may reach a page; count entries
+ * from bit top_first of TOP, inside top_bits ("TOP pages"; the builder puts the lists after the
+ * country pages', in list order).
  * No padding: 16 bytes, 4-aligned.
  */
 typedef struct mms_near_list {
     uint32_t node;      /* the summarized node */
-    uint32_t top_first; /* its first record's entry (and rank) in TOP */
+    uint32_t top_first; /* the bit of TOP its first record's entry (and rank) starts at */
     uint32_t count;     /* its records */
     uint32_t reserved;  /* zero */
 } mms_near_list;
@@ -1112,15 +1135,15 @@ typedef struct mms_near_list {
  * A country's count and first ranked page at a big node (COUNTRY_PAGES; see "Country pages").
  * Invariants: node has a summary; pages strictly sorted by (node, code as two bytes); code not 0 0 and
  * without a lower-case ASCII letter; reserved zero; record_count > MMS_COUNTRY_PAGE_THRESHOLD, the
- * number of distinct records of that code among the node's key matches (so at most its entries); top_first +
- * MMS_TOP_COUNT <= top_count. No padding: 16 bytes, 4-aligned.
+ * number of distinct records of that code among the node's key matches (so at most its entries); its
+ * MMS_TOP_COUNT entries from bit top_first of TOP, inside top_bits ("TOP pages"). No padding: 16 bytes, 4-aligned.
  */
 typedef struct mms_country_page {
     uint32_t node;          /* the summarized node */
     uint8_t code[2];        /* the records' country code, ASCII letters upper-cased (as COUNTRY_RUNS) */
     uint8_t reserved[2];    /* zero */
     uint32_t record_count;  /* distinct records of that country among the node's entries */
-    uint32_t top_first;     /* their ranked first page: TOP[top_first ..< top_first + MMS_TOP_COUNT] */
+    uint32_t top_first;     /* their ranked first page: MMS_TOP_COUNT entries from bit top_first of TOP */
 } mms_country_page;
 
 /*
@@ -1202,7 +1225,7 @@ _Static_assert(offsetof(mms_header, node_count) == 44, "mms_header.node_count");
 _Static_assert(offsetof(mms_header, entry_count) == 48, "mms_header.entry_count");
 _Static_assert(offsetof(mms_header, alternate_count) == 52, "mms_header.alternate_count");
 _Static_assert(offsetof(mms_header, summary_count) == 56, "mms_header.summary_count");
-_Static_assert(offsetof(mms_header, top_count) == 60, "mms_header.top_count");
+_Static_assert(offsetof(mms_header, top_bits) == 60, "mms_header.top_bits");
 _Static_assert(offsetof(mms_header, region_count) == 64, "mms_header.region_count");
 _Static_assert(offsetof(mms_header, country_count) == 68, "mms_header.country_count");
 _Static_assert(offsetof(mms_header, flags) == 72, "mms_header.flags");

@@ -63,6 +63,7 @@ alternates = info_number(r"^names\s+(\d+) besides")
 spellings = info_number(r"and (\d+) generated spellings")
 keys = info_number(r"^search keys\s+(\d+)")
 summaries = info_number(r"^summaries\s+(\d+)")
+page_entries = info_number(r"^summaries\s+\d+ nodes with a stored count and first page \((\d+) first-page entries")
 names = n + alternates + spellings
 
 
@@ -189,12 +190,13 @@ row("owners", f"the record of each of the {alternates + spellings:,} other names
 # Country runs: which country each entry's record is in, by entry.
 row("country entries", f"each entry's country, in entry order: {keys:,} x the records' country entropy",
     keys * entropy_bits([r["country"] for r in records]) / n, ["country runs", "entry blocks", "entry deltas"])
-# What the design keeps for speed: each big node's count and first page, at log2(names) an entry.
-# A first page's entry is its name number and its rank (format 22: its kind is its rank's).
-top_bits = width(names) + int(constants["MMS_TOP_RANK_BITS"])
-top_count = (sections["top pages"] - int(constants["MMS_PACKED_TAIL"])) * 8 // top_bits
-row("pages", f"{summaries:,} summaries' counts and {top_count:,} stored page entries at log2(names) each",
-    summaries * 2 * math.log2(n) + top_count * name_bits,
+# What the design keeps for speed: each big node's count and first page. A page's entry names one of
+# its node's keys (format 26 stores its position among them where the node has at most
+# MMS_TOP_POSITION_LIMIT), and a summarized node has more than MMS_SUMMARY_THRESHOLD: at least
+# log2(MMS_SUMMARY_THRESHOLD + 1) bits an entry.
+least_choice = math.log2(int(constants["MMS_SUMMARY_THRESHOLD"]) + 1)
+row("pages", f"{summaries:,} summaries' counts and {page_entries:,} stored page entries, each one of more than {constants['MMS_SUMMARY_THRESHOLD']} keys",
+    summaries * 2 * math.log2(n) + page_entries * least_choice,
     ["summaries", "top pages", "country pages", "near lists"])
 
 floor_total = sum(bits for _, _, bits, _, _ in rows) / 8

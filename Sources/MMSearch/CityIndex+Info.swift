@@ -109,6 +109,8 @@ public struct IndexInfo: Sendable, Equatable {
     public var spellingCount: Int
     /// Nodes with a stored count and first page.
     public var summaryCount: Int
+    /// The entries of the first pages TOP stores: the summaries', the country pages' and the near lists'.
+    public var firstPageEntryCount: Int
     /// Whether the cities have populations (built with GeoNames data).
     public var hasPopulation: Bool
     /// Regions (GeoNames admin1 divisions) some city is in, and countries with a name.
@@ -141,7 +143,8 @@ public struct IndexInfo: Sendable, Equatable {
 
 extension CityIndex {
     /// The header's counts and section table and the SOURCE section, checked against the file. Reads
-    /// the header, SOURCE and NEAR_LISTS only, so it costs microseconds; opening the index does not read SOURCE.
+    /// the header, SOURCE, NEAR_LISTS and the summaries' counts only, so it costs well under a
+    /// millisecond; opening the index does not read SOURCE.
     ///
     /// ```swift
     /// let info = try CityIndex(path: "cities.mms").info()
@@ -155,8 +158,11 @@ extension CityIndex {
             }
             let table = index.sectionTable()
             var listed = 0
-            for list in 0 ..< layout.nearListCount { listed += try index.nearList(list).top.count }
-            let nearListed = (listed * layout.top.width + 7) / 8
+            for list in 0 ..< layout.nearListCount { listed += try index.nearList(list).count }
+            var pageEntries = listed + layout.countryPageCount * Int(MMS_TOP_COUNT)
+            for summary in 0 ..< layout.summaryCount { pageEntries += min(Int(index.unpackedSummary(summary).record_count), Int(MMS_TOP_COUNT)) }
+            // The lists' pages are TOP's last ("TOP pages"; verify checks that the pages tile TOP).
+            let nearListed = layout.nearListCount == 0 ? 0 : (layout.topBits - min(layout.topBits, try index.nearList(0).topFirst) + 7) / 8
             return IndexInfo(
                 formatVersion: MMS_FORMAT_VERSION, // open accepts exactly this version
                 fileSize: layout.fileSize,
@@ -166,6 +172,7 @@ extension CityIndex {
                 alternateCount: layout.givenAlternateCount,
                 spellingCount: layout.alternateCount - layout.givenAlternateCount,
                 summaryCount: layout.summaryCount,
+                firstPageEntryCount: pageEntries,
                 hasPopulation: layout.hasPopulation,
                 regionCount: layout.regionCount,
                 countryCount: layout.countryCount,

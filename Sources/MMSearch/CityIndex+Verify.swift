@@ -685,6 +685,7 @@ private struct _Verifier {
         }
         var nearListsChecked = 0
         var countryPagesChecked = 0
+        var topPages: [TopPageExtent] = []
         guard try index.label(ofNode: 0).count == 0 else {
             throw corrupt(nodeOffset(0), "the root must have an empty label")
         }
@@ -790,7 +791,7 @@ private struct _Verifier {
             }
             try checkOwnEntries(entries.lowerBound ..< ownEnd, node: node, prefix: prefix, tails: tails, alternateFolds: alternateFolds, primaries: &primaries)
             if entries.count > Int(MMS_SUMMARY_THRESHOLD) {
-                countryPagesChecked += try checkSummary(node: node, entries: entries, prefix: prefix, parentDepth: parentDepth, primaryKeys: primaryKeys, nearLists: &nearListsChecked)
+                countryPagesChecked += try checkSummary(node: node, entries: entries, prefix: prefix, parentDepth: parentDepth, primaryKeys: primaryKeys, nearLists: &nearListsChecked, topPages: &topPages)
                 summarized += 1
             }
             stack.append(contentsOf: childItems.reversed())
@@ -810,6 +811,27 @@ private struct _Verifier {
         guard countryPagesChecked == layout.countryPageCount else {
             throw corrupt(layout.countryPages, "\(layout.countryPageCount) country pages, \(countryPagesChecked) of them for a summarized node's country with more than \(MMS_COUNTRY_PAGE_THRESHOLD) records there")
         }
+        // The pages tile TOP in order: the summaries' by node, the country pages' by (node, code), the
+        // near lists' by node ("TOP pages").
+        var nextBit = 0
+        for page in topPages.sorted(by: { $0.order < $1.order }) {
+            guard page.first == nextBit else {
+                throw corrupt(layout.top.start + min(page.first, layout.topBits) / 8, "\(page.what)'s first page starts at bit \(page.first) of TOP; the pages before it in TOP's order end at bit \(nextBit)")
+            }
+            nextBit += page.bits
+        }
+        guard nextBit == layout.topBits else {
+            throw corrupt(layout.top.start, "TOP's pages take \(nextBit) bits; the header says \(layout.topBits)")
+        }
+    }
+
+    /// A first page in TOP that verify has checked: its first bit, its bits, and its place in TOP's
+    /// order (0 for a summary's, 1 a country page's, 2 a near list's; its node; its country code).
+    struct TopPageExtent {
+        var first: Int
+        var bits: Int
+        var order: (Int, Int, Int)
+        var what: String
     }
 
     /// The entries whose key is exactly `prefix`: each made from its name, in (kind, record, name) order.
@@ -861,7 +883,8 @@ private struct _Verifier {
     /// class along the edge into it (its first page holds there). Its country pages: one for each
     /// country with more than MMS_COUNTRY_PAGE_THRESHOLD of its records, holding what a search restricted
     /// to that country computes; returns how many.
-    func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys, nearLists: inout Int) throws(MMSearchError) -> Int {
+    func checkSummary(node: Int, entries: Range<Int>, prefix: [UInt8], parentDepth: Int, primaryKeys: PrimaryKeys, nearLists: inout Int,
+                      topPages: inout [TopPageExtent]) throws(MMSearchError) -> Int {
         let summary = try index.summary(ofNode: node)
         let offset = layout.summaries.start // for messages: the section
         let depth = prefix.count
@@ -889,20 +912,38 @@ private struct _Verifier {
             }
             return matches[low]
         }
-        /// A stored first page, `TOP[top...]`, against `page` (ranked matches).
-        func checkPage(_ page: some Collection<_Match>, top: Int, of what: String) throws(MMSearchError) {
+        /// Where `page` lies in TOP, for the check that the pages tile it.
+        func extent(_ page: _IndexBytes.TopPage, order: (Int, Int, Int), _ what: String) -> TopPageExtent {
+            TopPageExtent(first: page.firstBit, bits: page.bit(page.count) - page.firstBit, order: order, what: what)
+        }
+        /// Entry `position` of `top` and its rank; a stored position must name a key whose kind is the
+        /// rank's (what a reader takes), so that the entry read is the key itself.
+        func storedEntry(_ top: _IndexBytes.TopPage, _ position: Int) throws(MMSearchError) -> (entry: UInt32, rank: (matchClass: UInt32, kind: UInt32)) {
+            let (entry, rank) = try index.topEntry(top, position)
+            if let entries = top.entries, try index.entry(entries.lowerBound + Int(index.topValue(top, position))) != entry {
+                throw corrupt(layout.top.start + top.bit(position) / 8, "first page entry \(position) from bit \(top.bit(position)) of TOP names a key of another kind than its rank's")
+            }
+            return (entry, rank)
+        }
+        /// A stored first page, `top`, against `page` (ranked matches).
+        func checkPage(_ page: some Collection<_Match>, top: _IndexBytes.TopPage, of what: String) throws(MMSearchError) {
+            guard top.count == page.count else {
+                throw corrupt(layout.top.start + top.firstBit / 8, "the first page of \(what) holds \(top.count) entries; its ranked results give \(page.count)")
+            }
             for (position, match) in page.enumerated() {
-                let stored = top + position, (entry, rank) = try index.topEntry(stored)
+                let (entry, rank) = try storedEntry(top, position)
                 guard entry == match.entry else {
-                    throw corrupt(layout.top.byteOffset(stored), "the first page of \(what) differs from its ranked results at position \(position)")
+                    throw corrupt(layout.top.start + top.bit(position) / 8, "the first page of \(what) differs from its ranked results at position \(position)")
                 }
                 let record = rankedMatch(of: match.record)
                 guard rank.matchClass == record.matchClass, rank.kind == record.kind else {
-                    throw corrupt(layout.top.byteOffset(stored), "the first page of \(what) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
+                    throw corrupt(layout.top.start + top.bit(position) / 8, "the first page of \(what) ranks record \(match.record) at position \(position) by class \(rank.matchClass) and kind \(rank.kind), its entries by \(record.matchClass) and \(record.kind)")
                 }
             }
         }
-        try checkPage(ranked.prefix(Int(MMS_TOP_COUNT)), top: Int(summary.top_first), of: "node \(node)")
+        let top = try index.topPage(from: Int(summary.top_first), count: min(Int(summary.record_count), Int(MMS_TOP_COUNT)), nodeEntries: entries, at: offset)
+        try checkPage(ranked.prefix(Int(MMS_TOP_COUNT)), top: top, of: "node \(node)")
+        topPages.append(extent(top, order: (0, node, 0), "node \(node)"))
         // The near list ("Near a point"): the matches not by a primary name's prefix that may reach a
         // page, by base; at a node with many records, when they are not too many.
         var expectedList: [_Ranked]?
@@ -914,17 +955,18 @@ private struct _Verifier {
                 expectedList = others.sorted { base($0) != base($1) ? base($0) > base($1) : $0.record < $1.record }
             }
         }
-        let list = try index.nearList(ofNode: node)
+        let list = try index.nearList(ofNode: node, entries: entries)
         guard (list == nil) == (expectedList == nil), list?.count ?? 0 == expectedList?.count ?? 0 else {
             throw corrupt(layout.nearLists, "node \(node) has \(list.map { "a near list of \($0.count)" } ?? "no near list"); its matches give \(expectedList.map { "a list of \($0.count)" } ?? "none")")
         }
         if let list, let expectedList {
-            for (stored, match) in zip(list, expectedList) {
-                let (entry, rank) = try index.topEntry(stored)
+            for (position, match) in expectedList.enumerated() {
+                let (entry, rank) = try storedEntry(list, position)
                 guard entry == match.entry, rank.matchClass == match.matchClass, rank.kind == match.kind else {
-                    throw corrupt(layout.top.byteOffset(stored), "the near list of node \(node) differs from its matches at position \(stored - list.lowerBound)")
+                    throw corrupt(layout.top.start + list.bit(position) / 8, "the near list of node \(node) differs from its matches at position \(position)")
                 }
             }
+            topPages.append(extent(list, order: (2, node, 0), "the near list of node \(node)"))
             nearLists += 1
         }
         // The country pages: the ranked matches of each country with more than the threshold.
@@ -937,13 +979,14 @@ private struct _Verifier {
             }
             for (code, countryRanked) in byCountry where countryRanked.count > Int(MMS_COUNTRY_PAGE_THRESHOLD) {
                 let country = _IndexBytes.countryText(CountryKey.bytes(code))
-                guard let page = try index.countryPage(ofNode: node, code: code) else {
+                guard let page = try index.countryPage(ofNode: node, code: code, entries: entries) else {
                     throw corrupt(layout.countryPages, "node \(node) has \(countryRanked.count) records of country \(country) and no country page for them")
                 }
                 guard page.recordCount == countryRanked.count else {
                     throw corrupt(layout.countryPages, "the country page of node \(node) for \(country) counts \(page.recordCount) records; the entries give \(countryRanked.count)")
                 }
-                try checkPage(countryRanked.prefix(Int(MMS_TOP_COUNT)), top: page.top.lowerBound, of: "node \(node) in country \(country)")
+                try checkPage(countryRanked.prefix(Int(MMS_TOP_COUNT)), top: page.top, of: "node \(node) in country \(country)")
+                topPages.append(extent(page.top, order: (1, node, Int(code)), "node \(node) in country \(country)"))
                 pages += 1
             }
         }

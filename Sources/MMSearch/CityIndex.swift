@@ -210,6 +210,47 @@ public struct CityIndex: Sendable {
         }
     }
 
+    /// A first page in TOP as the damaged-index tests see it ("TOP pages" in the format header): the
+    /// bit it starts at, its entries, each value's width, and its node's entries when the values are
+    /// positions among them (nil: name numbers).
+    package struct TopPageLayout: Sendable {
+        package var firstBit: Int
+        package var count: Int
+        package var valueWidth: Int
+        package var nodeEntries: Range<Int>?
+    }
+
+    /// Every first page in TOP (the summaries', the country pages', the near lists'), by first bit:
+    /// each summarized node's, found by a walk of the whole trie.
+    package func topPageLayouts() throws(MMSearchError) -> [TopPageLayout] {
+        try withBytes { (index) throws(MMSearchError) in
+            var pages: [TopPageLayout] = []
+            func add(_ page: _IndexBytes.TopPage) {
+                pages.append(TopPageLayout(firstBit: page.firstBit, count: page.count, valueWidth: page.valueWidth, nodeEntries: page.entries))
+            }
+            var stack = [(node: 0, entries: 0 ..< layout.entryCount)], summarized: [Int: Range<Int>] = [:], visits = 0
+            while let (node, entries) = stack.popLast(), visits < layout.nodeCount { // children are numbered after their parent
+                visits += 1
+                if entries.count > Int(MMS_SUMMARY_THRESHOLD) {
+                    summarized[node] = entries
+                    let summary = try index.summary(ofNode: node)
+                    add(try index.topPage(from: Int(summary.top_first), count: min(Int(summary.record_count), Int(MMS_TOP_COUNT)),
+                                          nodeEntries: entries, at: layout.summaries.start))
+                    if let list = try index.nearList(ofNode: node, entries: entries) { add(list) }
+                }
+                let children = try index.children(ofNode: node)
+                try index.forEachChild(children, in: children.nodes, parent: entries) { child, childEntries in stack.append((child, childEntries)) }
+            }
+            for number in 0 ..< layout.countryPageCount {
+                let page = try index.countryPage(number)
+                guard let entries = summarized[page.node] else { continue } // verify refuses it
+                add(try index.topPage(from: page.topFirst, count: Int(MMS_TOP_COUNT), nodeEntries: entries,
+                                      at: layout.countryPages + number * _IndexLayout.countryPageSize))
+            }
+            return pages.sorted { $0.firstBit < $1.firstBit }
+        }
+    }
+
     /// Runs `body` over the raw layer; the only way into the mapped bytes. The raw layer refers to
     /// `storage` without owning it: `self` holds it for the whole call.
     func withBytes<Value>(_ body: (_IndexBytes) throws(MMSearchError) -> Value) throws(MMSearchError) -> Value {

@@ -85,11 +85,11 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         case listed([_Match])
         /// Records `range` in name order (names matched, by name, in an index without alternates).
         case recordRange(Range<Int>)
-        /// A big node: its first ranked page is `TOP[top]` (when the match and order are the
+        /// A big node: its first ranked page is TOP's `top` (when the match and order are the
         /// defaults) merged with `qualified`; other pages are read from `entries`, with `qualified`.
         /// `qualified` holds the "Name, Qualifier" matches that are not key matches, or rank better
         /// than their record's key matches.
-        case summarized(_IndexBytes.Located, query: [UInt8], top: Range<Int>?, qualified: [_Ranked])
+        case summarized(_IndexBytes.Located, query: [UInt8], top: _IndexBytes.TopPage?, qualified: [_Ranked])
         /// A search with a filter or a point, or with many matches read entry by entry, in ranked order:
         /// its first page, chosen without ordering every match; the others are read (every match
         /// ordered) when a later position is asked for.
@@ -228,9 +228,10 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                 cities = try bytes.nearestCities(to: point, in: positions, filter: filter, expected: count)
             case let .summarized(located, query, top, qualified):
                 if let top, positions.upperBound <= firstPageLength, qualified.isEmpty {
-                    // The stored page as it is: read in place.
+                    // The stored page as it is: read in place, its keys in ENTRIES asked for first.
+                    bytes.prefetchKeys(of: top, positions)
                     cities = try bytes.cities(count: positions.count) { (offset) throws(MMSearchError) in
-                        let match = try bytes.topMatch(top.lowerBound + positions.lowerBound + offset)
+                        let match = try bytes.topMatch(top, positions.lowerBound + offset)
                         return (Int(match.record), match.entry)
                     }
                 } else if let top, positions.upperBound <= firstPageLength {
@@ -467,15 +468,15 @@ extension _IndexBytes {
         return matches.map { _Match(record: $0.record, entry: $0.entry) }
     }
 
-    /// The first `length` ranked matches under a summarized node whose stored page is `TOP[top]`,
+    /// The first `length` ranked matches under a summarized node whose stored page is `top`,
     /// with the "Name, Qualifier" matches `qualified` merged in: a record off the stored page ranks
     /// below its last, and a qualifier match only adds or raises a record, so the page is among the
     /// stored one and `qualified`. The stored records rank by their TOP ranks: no name of theirs is read.
-    func firstPage(top: Range<Int>, length: Int, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
+    func firstPage(top: TopPage, length: Int, qualified: [_Ranked]) throws(MMSearchError) -> [_Match] {
         var stored: [_Ranked] = []
         stored.reserveCapacity(top.count)
         // The stored records with their classes and kinds, to rank them among the qualifier matches.
-        for position in top { stored.append(try topRanked(position)) }
+        for index in 0 ..< top.count { stored.append(try topRanked(top, index)) }
         stored.sort { $0.record < $1.record }
         return Array(Self.ordered(Self.merged(stored, qualified), order: .rank, population: population).prefix(length))
     }
@@ -555,7 +556,7 @@ extension _IndexBytes {
         }
         let (added, raising) = try qualifierChanges(qualified, query: query, match: match)
         let top = match == .words && order == .rank
-            ? Int(summary.top_first) ..< Int(summary.top_first) + min(stored, Int(MMS_TOP_COUNT)) : nil
+            ? try topPage(from: Int(summary.top_first), count: min(stored, Int(MMS_TOP_COUNT)), nodeEntries: located.entries, at: layout.summaries.start) : nil
         return (stored + added, .summarized(located, query: query, top: top, qualified: raising))
     }
 

@@ -4,24 +4,23 @@ import CMMSearchFormat
 /// ranked, at a big node where that country has many records, reads their count and first page there
 /// instead of the country's entries under the node.
 extension _IndexBytes {
-    /// COUNTRY_PAGES[index]: its node, code, count and first page (a range of TOP), checked: the page
-    /// inside TOP, the count above MMS_COUNTRY_PAGE_THRESHOLD.
-    func countryPage(_ index: Int) throws(MMSearchError) -> (node: Int, code: UInt16, recordCount: Int, top: Range<Int>) {
+    /// COUNTRY_PAGES[index]: its node, code, count and the bit of TOP its first page starts at, checked:
+    /// the count above MMS_COUNTRY_PAGE_THRESHOLD (the page inside TOP where it is read, `topPage`).
+    func countryPage(_ index: Int) throws(MMSearchError) -> (node: Int, code: UInt16, recordCount: Int, topFirst: Int) {
         guard index >= 0, index < layout.countryPageCount else {
             throw corrupt(layout.countryPages, "country page \(index) does not exist (\(layout.countryPageCount) pages)")
         }
         let offset = layout.countryPages + index * _IndexLayout.countryPageSize
         let page = raw.loadUnaligned(fromByteOffset: offset, as: mms_country_page.self)
-        let first = Int(page.top_first), length = Int(MMS_TOP_COUNT)
-        guard first <= layout.topCount, length <= layout.topCount - first, page.record_count > MMS_COUNTRY_PAGE_THRESHOLD else {
-            throw corrupt(offset, "country page \(index) counts \(page.record_count) records (more than \(MMS_COUNTRY_PAGE_THRESHOLD) expected) with its first page at \(first) of the \(layout.topCount) top entries")
+        guard page.record_count > MMS_COUNTRY_PAGE_THRESHOLD else {
+            throw corrupt(offset, "country page \(index) counts \(page.record_count) records, \(MMS_COUNTRY_PAGE_THRESHOLD) or fewer; a page is for more")
         }
-        return (Int(page.node), CountryKey.packed(page.code), Int(page.record_count), first ..< first + length)
+        return (Int(page.node), CountryKey.packed(page.code), Int(page.record_count), Int(page.top_first))
     }
 
-    /// The page of country `code` at `node`, by binary search over COUNTRY_PAGES' (node, code) order;
-    /// nil when there is none.
-    func countryPage(ofNode node: Int, code: UInt16) throws(MMSearchError) -> (recordCount: Int, top: Range<Int>)? {
+    /// The page of country `code` at `node`, whose entries are `entries`, by binary search over
+    /// COUNTRY_PAGES' (node, code) order; nil when there is none.
+    func countryPage(ofNode node: Int, code: UInt16, entries: Range<Int>) throws(MMSearchError) -> (recordCount: Int, top: TopPage)? {
         var low = 0, high = layout.countryPageCount
         while low < high {
             let middle = low + (high - low) / 2
@@ -30,7 +29,9 @@ extension _IndexBytes {
         }
         guard low < layout.countryPageCount else { return nil }
         let page = try countryPage(low)
-        return page.node == node && page.code == code ? (page.recordCount, page.top) : nil
+        guard page.node == node, page.code == code else { return nil }
+        return (page.recordCount, try topPage(from: page.topFirst, count: Int(MMS_TOP_COUNT), nodeEntries: entries,
+                                              at: layout.countryPages + low * _IndexLayout.countryPageSize))
     }
 
     /// The count and first ranked page of the folded `query` ("words") restricted by `filter` to one
@@ -43,13 +44,13 @@ extension _IndexBytes {
               filter.filter.boundingBox == nil, filter.filter.within == nil,
               let located = lookedUp.located, located.entries.count > Int(MMS_SUMMARY_THRESHOLD),
               try passing(lookedUp.qualified, filter: filter).isEmpty,
-              let page = try countryPage(ofNode: located.node, code: code) else { return nil }
+              let page = try countryPage(ofNode: located.node, code: code, entries: located.entries) else { return nil }
         guard page.recordCount <= located.entries.count else { // every record counted has an entry here
             throw corrupt(layout.countryPages, "the country page of node \(located.node) counts \(page.recordCount) records under \(located.entries.count) entries")
         }
         var matches: [_Match] = []
         matches.reserveCapacity(page.top.count)
-        for position in page.top { matches.append(try topMatch(position)) }
+        for index in 0 ..< page.top.count { matches.append(try topMatch(page.top, index)) }
         return (page.recordCount, .firstPage(matches, SearchResults.Rest(query: query, match: .words, filter: filter.filter, near: nil)))
     }
 }

@@ -130,7 +130,7 @@ extension _IndexBytes {
             // list and the "Name, Qualifier" matches ("Near a point"), its count the summary's and theirs;
             // the matches are read for a later page.
             if let near, resolved == nil, match == .words, let located = lookedUp.located, located.entries.count > Int(MMS_SUMMARY_THRESHOLD),
-               Self.readsQualifiersAlone(located, lookedUp.qualified), let list = try nearList(ofNode: located.node) {
+               Self.readsQualifiersAlone(located, lookedUp.qualified), let list = try nearList(ofNode: located.node, entries: located.entries) {
                 let summary = try summary(ofNode: located.node)
                 let (added, raising) = try qualifierChanges(lookedUp.qualified, query: query, match: match)
                 let page = try firstRankedNear(under: located, summary: summary, list: list, qualified: raising, near: near, length: Int(MMS_TOP_COUNT))

@@ -30,24 +30,23 @@ extension _IndexBytes {
         bits(layout.nearPoints.start, at: position * layout.nearPoints.width + layout.nearPoint.bound, layout.nearPoint.boundMask)
     }
 
-    /// NEAR_LISTS[index]: its node and its range of TOP, checked to lie inside TOP and be at most
-    /// MMS_NEAR_LIST_MAX long.
-    func nearList(_ index: Int) throws(MMSearchError) -> (node: Int, top: Range<Int>) {
+    /// NEAR_LISTS[index]: its node, the bit of TOP its entries start at and how many (checked to be
+    /// at most MMS_NEAR_LIST_MAX; inside TOP where it is read, `nearList(ofNode:entries:)`).
+    func nearList(_ index: Int) throws(MMSearchError) -> (node: Int, topFirst: Int, count: Int) {
         guard index >= 0, index < layout.nearListCount else {
             throw corrupt(layout.nearLists, "near list \(index) does not exist (\(layout.nearListCount) lists)")
         }
         let offset = layout.nearLists + index * _IndexLayout.nearListSize
         let list = raw.loadUnaligned(fromByteOffset: offset, as: mms_near_list.self)
-        let first = Int(list.top_first), count = Int(list.count)
-        guard first <= layout.topCount, count <= layout.topCount - first, count <= Int(MMS_NEAR_LIST_MAX) else {
-            throw corrupt(offset, "near list \(index) holds \(list.count) records from TOP \(list.top_first), outside the \(layout.topCount) of TOP or more than \(MMS_NEAR_LIST_MAX)")
+        guard list.count <= MMS_NEAR_LIST_MAX else {
+            throw corrupt(offset, "near list \(index) holds \(list.count) records, more than \(MMS_NEAR_LIST_MAX)")
         }
-        return (Int(list.node), first ..< first + count)
+        return (Int(list.node), Int(list.top_first), Int(list.count))
     }
 
-    /// The list of `node` (a range of TOP), by binary search over NEAR_LISTS' node order; nil when it has
-    /// none (its matches are read).
-    func nearList(ofNode node: Int) throws(MMSearchError) -> Range<Int>? {
+    /// The list of `node`, whose entries are `entries` (a page of TOP), by binary search over NEAR_LISTS'
+    /// node order; nil when it has none (its matches are read).
+    func nearList(ofNode node: Int, entries: Range<Int>) throws(MMSearchError) -> TopPage? {
         var low = 0, high = layout.nearListCount
         while low < high {
             let middle = low + (high - low) / 2
@@ -55,7 +54,8 @@ extension _IndexBytes {
         }
         guard low < layout.nearListCount else { return nil }
         let list = try nearList(low)
-        return list.node == node ? list.top : nil
+        guard list.node == node else { return nil }
+        return try topPage(from: list.topFirst, count: list.count, nodeEntries: entries, at: layout.nearLists + low * _IndexLayout.nearListSize)
     }
 
     /// A node of the tree still to enter: its range of NEAR_POINTS, depth, box, the record numbers its
@@ -80,15 +80,15 @@ extension _IndexBytes {
         var frame: Int32
     }
 
-    /// The first `length` matches under the summarized node `located`, whose other matches are the TOP
-    /// range `list`, and of the "Name, Qualifier" matches that raise a record or add one (`qualified`,
+    /// The first `length` matches under the summarized node `located`, whose other matches are TOP's
+    /// page `list`, and of the "Name, Qualifier" matches that raise a record or add one (`qualified`,
     /// `qualifierChanges`), ranked near `near` as `firstRanked` ranks every match: the summary's stored
     /// page and `qualified` scored first (a floor at once), then the tree's records of the primary
     /// range best first, each as class 2 (its best: the others are listed), a node entered only while
     /// its bound, bound(its top's code) × 100 × boost(the least distance to its box), can reach the
     /// page; then the list until (population + 1) × weight × 1001 cannot. Each score is the one a scan
     /// computes.
-    func firstRankedNear(under located: Located, summary: mms_summary, list: Range<Int>, qualified: [_Ranked], near: Proximity, length: Int) throws(MMSearchError) -> [_Match] {
+    func firstRankedNear(under located: Located, summary: mms_summary, list: TopPage, qualified: [_Ranked], near: Proximity, length: Int) throws(MMSearchError) -> [_Match] {
         var page = Selection<NearKey>(length: length)
         var floor: Double { page.items.count == length ? page.items[length - 1].key.score : 0 }
         let bound = _HaversineBound(Haversine(latitude: near.point.latitude, longitude: near.point.longitude))
@@ -112,17 +112,18 @@ extension _IndexBytes {
             let distance = Self.distanceKm(from: near.point, latitudeE7: latitude, longitudeE7: longitude)
             page.offerOnce(NearKey(score: base * near.boost(distanceKm: distance), kind: kind, record: UInt32(record)), entry)
         }
-        /// Offers TOP's record at `position` (a stored page's or a list's), by its stored class and kind;
-        /// returns its base.
+        /// Offers the record of entry `index` of TOP's `stored` (a stored page or a list), by its stored
+        /// class and kind; returns its base.
         @discardableResult
-        func offerStored(_ position: Int) throws(MMSearchError) -> UInt64 {
-            let stored = try topRanked(position)
+        func offerStored(_ stored: TopPage, _ index: Int) throws(MMSearchError) -> UInt64 {
+            let stored = try topRanked(stored, index)
             let base = Ranking.nearBase(population: population(Int(stored.record)), ofClass: stored.matchClass)
             try offer(Int(stored.record), base: base, kind: stored.kind, entry: stored.entry)
             return base
         }
-        let stored = Int(summary.top_first) ..< Int(summary.top_first) + Swift.min(Int(summary.record_count), Int(MMS_TOP_COUNT))
-        for position in stored { try offerStored(position) }
+        let stored = try topPage(from: Int(summary.top_first), count: Swift.min(Int(summary.record_count), Int(MMS_TOP_COUNT)),
+                                 nodeEntries: located.entries, at: layout.summaries.start)
+        for index in 0 ..< stored.count { try offerStored(stored, index) }
         // A qualifier's score is its record's best (a better class than its keys'): `offerOnce` keeps it.
         for match in qualified {
             try offer(Int(match.record), base: Ranking.nearBase(population: population(Int(match.record)), ofClass: match.matchClass), kind: match.kind, entry: match.entry)
@@ -236,7 +237,7 @@ extension _IndexBytes {
             }
         }
         // In base order: once a base cannot reach the page (`offer` turned it down), no later one can.
-        for position in list where Double(try offerStored(position)) * 1001 < floor { break }
+        for index in 0 ..< list.count where Double(try offerStored(list, index)) * 1001 < floor { break }
         // A record the tree found is matched by its PRIMARY entry: its display name's, or for a record
         // without one the name standing in (`emptyQueryEntry`); offered as the display name's, here made right.
         var matches: [_Match] = []

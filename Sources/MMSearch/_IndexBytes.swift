@@ -750,7 +750,7 @@ struct _IndexBytes {
         let summary = unpackedSummary(low), offset = layout.summaries.byteOffset(low)
         guard summary.name_record_count <= summary.record_count,
               UInt64(summary.primary_first) + UInt64(summary.primary_count) <= UInt64(layout.recordCount),
-              UInt64(summary.top_first) + UInt64(min(summary.record_count, MMS_TOP_COUNT)) <= UInt64(layout.topCount) else {
+              UInt64(summary.top_first) <= UInt64(layout.topBits) else { // its page is checked where it is read (`topPage`)
             throw corrupt(offset, "the summary of node \(node) has counts or ranges outside the file")
         }
         return summary
@@ -788,15 +788,70 @@ struct _IndexBytes {
         return (first ?? 0) ..< (first ?? 0) + count
     }
 
-    /// Entry `position` of TOP (a summary's first page) and its rank, both from the one value: the
-    /// entry its name number with the kind its rank's class has ("Entries' kinds"), the rank its
-    /// record's best class and least kind at the node ("A TOP rank"), checked.
+    /// A first page in TOP ("TOP pages" in the format header): `count` entries from bit `firstBit`,
+    /// each a value of `valueWidth` bits then a rank; a value is a position among `entries` (its
+    /// node's, when they are at most MMS_TOP_POSITION_LIMIT) or, when `entries` is nil, a name number.
+    struct TopPage {
+        let firstBit: Int
+        let count: Int
+        let valueWidth: Int
+        let valueMask: UInt64
+        let entries: Range<Int>?
+
+        /// The bit of TOP entry `index`'s value.
+        @inline(__always)
+        func bit(_ index: Int) -> Int { firstBit + index * (valueWidth + Int(MMS_TOP_RANK_BITS)) }
+    }
+
+    /// The page of `count` entries from bit `firstBit` of TOP at a node whose entries are `nodeEntries`
+    /// (a walk's), checked to lie inside TOP; `offset` is where `firstBit` was read, for errors.
+    func topPage(from firstBit: Int, count: Int, nodeEntries: Range<Int>, at offset: Int) throws(MMSearchError) -> TopPage {
+        let valueWidth = PackedArrays.topValueWidth(entryCount: nodeEntries.count, nameBits: layout.nameBits)
+        guard firstBit >= 0, count >= 0, count <= (layout.topBits - min(firstBit, layout.topBits)) / (valueWidth + Int(MMS_TOP_RANK_BITS)) else {
+            throw corrupt(offset, "a first page of \(count) entries of \(valueWidth + Int(MMS_TOP_RANK_BITS)) bits from bit \(firstBit) of TOP, past its \(layout.topBits) bits")
+        }
+        return TopPage(firstBit: firstBit, count: count, valueWidth: valueWidth, valueMask: (1 << UInt64(valueWidth)) - 1,
+                       entries: nodeEntries.count <= Int(MMS_TOP_POSITION_LIMIT) ? nodeEntries : nil)
+    }
+
+    /// Fetches the cache lines of the keys in ENTRIES that entries `indices` of `page` name by position
+    /// ahead of their reads (a hint each; nothing for a page of name numbers, or past the page).
+    func prefetchKeys(of page: TopPage, _ indices: Range<Int>) {
+        guard let entries = page.entries else { return }
+        for index in indices where index >= 0 && index < page.count {
+            let position = Int(topValue(page, index))
+            guard position < entries.count else { continue } // refused where it is read
+            prefetch(layout.entries.start + ((entries.lowerBound + position) * layout.entries.width) >> 3)
+        }
+    }
+
+    /// The value entry `index` (below the page's count) of `page` stores: a position or a name number.
     @inline(__always)
-    func topEntry(_ position: Int) throws(MMSearchError) -> (entry: UInt32, rank: (matchClass: UInt32, kind: UInt32)) {
-        let value = try self.value(position, of: layout.top, "top page entry \(position) does not exist (\(layout.topCount))")
-        let name = value & layout.entryNameMask, code = value >> UInt32(layout.top.width - Int(MMS_TOP_RANK_BITS))
-        guard let rank = Ranking.topRank(UInt8(truncatingIfNeeded: code)) else {
-            throw corrupt(layout.top.byteOffset(position), "top page entry \(position) has rank \(code): no class and kind")
+    func topValue(_ page: TopPage, _ index: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: packedWord(layout.top.start, at: page.bit(index)) & page.valueMask)
+    }
+
+    /// Entry `index` of `page` and its rank ("TOP pages"): the name number of the entry ENTRIES holds
+    /// at its position, or the name number it stores, with the kind its rank's class has ("Entries'
+    /// kinds"); the rank its record's best class and least kind at the node ("A TOP rank"), checked.
+    @inline(__always)
+    func topEntry(_ page: TopPage, _ index: Int) throws(MMSearchError) -> (entry: UInt32, rank: (matchClass: UInt32, kind: UInt32)) {
+        guard index >= 0, index < page.count else { throw corrupt(layout.top.start, "entry \(index) of a first page of \(page.count)") }
+        let bit = page.bit(index)
+        // Inside TOP's bits (`topPage`), which its tail follows.
+        let word = packedWord(layout.top.start, at: bit)
+        let value = UInt32(truncatingIfNeeded: word & page.valueMask)
+        let code = UInt8(truncatingIfNeeded: word >> UInt64(page.valueWidth)) & UInt8((1 << MMS_TOP_RANK_BITS) - 1)
+        guard let rank = Ranking.topRank(code) else {
+            throw corrupt(layout.top.start + bit / 8, "first page entry \(index) from bit \(bit) of TOP has rank \(code): no class and kind")
+        }
+        var name = value
+        if let entries = page.entries {
+            guard Int(value) < entries.count else {
+                throw corrupt(layout.top.start + bit / 8, "first page entry \(index) from bit \(bit) of TOP is position \(value) of a node of \(entries.count) entries")
+            }
+            // The key's name number; its kind, as a name number's, from the rank (verify checks they agree).
+            name = try self.value(entries.lowerBound + Int(value), of: layout.entries, "entry \(entries.lowerBound + Int(value)) does not exist") & layout.entryNameMask
         }
         let kind: UInt32
         switch Ranking.kind(ofClass: rank.matchClass) {
@@ -807,18 +862,18 @@ struct _IndexBytes {
         return (kind << MMS_ENTRY_KIND_SHIFT | name, rank)
     }
 
-    /// TOP entry `position` with its record (checked) and rank.
+    /// Entry `index` of `page` with its record (checked) and rank.
     @inline(__always)
-    func topRanked(_ position: Int) throws(MMSearchError) -> _Ranked {
-        let (entry, rank) = try topEntry(position)
-        let record = try owner(ofEntry: entry, at: layout.top.byteOffset(position)).record
+    func topRanked(_ page: TopPage, _ index: Int) throws(MMSearchError) -> _Ranked {
+        let (entry, rank) = try topEntry(page, index)
+        let record = try owner(ofEntry: entry, at: layout.top.start + page.bit(index) / 8).record
         return _Ranked(record: UInt32(record), matchClass: rank.matchClass, kind: rank.kind, entry: entry)
     }
 
-    /// TOP entry `position` and its record, checked.
+    /// Entry `index` of `page` and its record, checked.
     @inline(__always)
-    func topMatch(_ position: Int) throws(MMSearchError) -> _Match {
-        let ranked = try topRanked(position)
+    func topMatch(_ page: TopPage, _ index: Int) throws(MMSearchError) -> _Match {
+        let ranked = try topRanked(page, index)
         return _Match(record: ranked.record, entry: ranked.entry)
     }
 

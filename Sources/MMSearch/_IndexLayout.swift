@@ -10,7 +10,10 @@ struct _IndexLayout: Sendable {
     let entryCount: Int
     let alternateCount: Int
     let summaryCount: Int
-    let topCount: Int
+    /// Bits of TOP's pages ("TOP pages").
+    let topBits: Int
+    /// Bits of a name number: a TOP entry's value at a node of more than MMS_TOP_POSITION_LIMIT entries.
+    let nameBits: Int
     let regionCount: Int
     let countryCount: Int
     let qualifierNameCount: Int
@@ -40,6 +43,7 @@ struct _IndexLayout: Sendable {
     /// whose alternates they are, come first in name order, so nearly every name is above it.
     let primaryAlternates: _TailValues
     let lastPrimaryAlternate: UInt32
+    /// TOP's bits, as an array of one-bit values: its pages start at bits, each at its node's width.
     let top: _PackedArray
     let idOrder: _PackedArray
     let alternates: _PackedArray
@@ -214,7 +218,7 @@ struct _IndexLayout: Sendable {
         entryCount = Int(header.entry_count)
         alternateCount = Int(header.alternate_count) + Int(header.spelling_count)
         summaryCount = Int(header.summary_count)
-        topCount = Int(header.top_count)
+        topBits = Int(header.top_bits)
         guard header.region_count < MMS_NO_REGION else {
             throw corrupt(at(\.region_count), "region count \(header.region_count); region numbers are below \(MMS_NO_REGION)")
         }
@@ -227,7 +231,8 @@ struct _IndexLayout: Sendable {
         givenAlternateCount = Int(header.alternate_count)
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
-        let entryBits = PackedArrays.entryWidth(names: nameCount), nameBits = PackedArrays.width(holding: nameCount)
+        let entryBits = PackedArrays.entryWidth(names: nameCount)
+        nameBits = PackedArrays.width(holding: nameCount)
         let recordBits = PackedArrays.width(holding: UInt64(header.record_count))
         guard Int(header.entry_bits) == entryBits, Int(header.record_bits) == recordBits else {
             throw corrupt(at(\.entry_bits), "packed widths \(header.entry_bits) bits an entry and \(header.record_bits) a record number, expected \(entryBits) and \(recordBits) for \(nameCount) names and \(header.record_count) records")
@@ -312,15 +317,15 @@ struct _IndexLayout: Sendable {
         entries = _PackedArray(start: entriesSection.lowerBound, count: entryCount, width: entryBits)
         entryNameMask = UInt32((UInt64(1) << UInt64(nameBits)) - 1)
         // A summary's widths: the least that hold a node number, a count of records (up to all of them)
-        // and a first page's start (up to top_count).
+        // and a first page's starting bit (up to top_bits).
         summary = _SummaryFields(nodeBits: PackedArrays.width(holding: UInt64(nodeCount)), countBits: PackedArrays.width(holding: UInt64(recordCount) + 1),
-                                 topBits: PackedArrays.width(holding: UInt64(topCount) + 1))
+                                 topBits: PackedArrays.width(holding: UInt64(topBits) + 1))
         guard Int(header.summary_node_bits) == summary.nodeBits, Int(header.summary_count_bits) == summary.countBits, Int(header.summary_top_bits) == summary.topBits else {
-            throw corrupt(at(\.summary_node_bits), "summary widths \(header.summary_node_bits), \(header.summary_count_bits) and \(header.summary_top_bits) bits, expected \(summary.nodeBits), \(summary.countBits) and \(summary.topBits) for \(nodeCount) nodes, \(recordCount) records and \(topCount) first-page entries")
+            throw corrupt(at(\.summary_node_bits), "summary widths \(header.summary_node_bits), \(header.summary_count_bits) and \(header.summary_top_bits) bits, expected \(summary.nodeBits), \(summary.countBits) and \(summary.topBits) for \(nodeCount) nodes, \(recordCount) records and \(topBits) bits of first pages")
         }
         summaries = try packed(MMS_SECTION_SUMMARIES, count: summaryCount, width: summary.width)
-        // TOP: an entry's name number, then its rank.
-        top = try packed(MMS_SECTION_TOP, count: topCount, width: nameBits + Int(MMS_TOP_RANK_BITS))
+        // TOP: pages of entries at their nodes' widths, top_bits in all ("TOP pages").
+        top = try packed(MMS_SECTION_TOP, count: topBits, width: 1)
         // A record's widths: its id's from the header (verify checks that it is the least), its
         // coordinates' from the header's unit (verify checks that it is the greatest the coordinates
         // allow), its name offset's from NAMES' length, which is known further down.
@@ -625,6 +630,14 @@ package enum PackedArrays {
     /// An ENTRIES value's width when names are numbered below `nameCount`: its word bit and the name
     /// number's width.
     package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_WORD_BITS) + width(holding: nameCount) }
+
+    /// A TOP entry's value width at a node of `entryCount` entries ("TOP pages" in the format header):
+    /// a position among them when they are at most MMS_TOP_POSITION_LIMIT, else a name number in
+    /// `nameBits`. Whether it is a position is `entryCount <= MMS_TOP_POSITION_LIMIT`.
+    @inline(__always)
+    package static func topValueWidth(entryCount: Int, nameBits: Int) -> Int {
+        entryCount <= Int(MMS_TOP_POSITION_LIMIT) ? width(holding: UInt64(entryCount)) : nameBits
+    }
 
     /// RECORDS' coordinate unit, in 1e-7 degree: 10^`exponent` (at most MMS_MAX_COORDINATE_EXPONENT).
     package static func coordinateUnit(exponent: Int) -> Int64 { (0 ..< exponent).reduce(1) { unit, _ in unit * 10 } }

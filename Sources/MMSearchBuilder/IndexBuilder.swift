@@ -308,11 +308,15 @@ public enum IndexBuilder {
             progress(.sorted(records: records.count))
             let trie = try TrieBuilder(keys: keys, recordCountries: recordCodes, file: file)
             let (labels, summaries) = try BuildConcurrency.run({ () throws(MMSearchError) in try trie.labels(pool: keys.pool, file: file) }, beside: {
-                SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count)
+                SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count,
+                               nameBits: PackedArrays.entryWidth(names: UInt64(ordered.count + keys.alternates.count)) - Int(MMS_ENTRY_WORD_BITS))
             })
             let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, qualifierNames: qualifierNames, names: &placeNames, file: file)
             return (keys, trie, labels, summaries, places)
         }, beside: { () throws(MMSearchError) in try EncodedNamePool(names: nameList, file: file) })
+        guard summaries.top.count < Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "first pages past 2^32 bits; the format's page starts are 32-bit")
+        }
         var recordEntries: [mms_record] = []
         recordEntries.reserveCapacity(ordered.count)
         for (number, record) in ordered.enumerated() {
@@ -401,9 +405,7 @@ public enum IndexBuilder {
             let summary = summaries.summaries[position]
             return [summary.node, summary.record_count, summary.name_record_count, summary.primary_first, summary.primary_count, summary.top_first][field]
         }
-        writer.place(MMS_SECTION_TOP, packed: summaries.top.count, widths: [Int(nameBits), Int(MMS_TOP_RANK_BITS)]) { position, field in
-            field == 0 ? summaries.top[position] & MMS_ENTRY_NAME_MASK : UInt32(summaries.topRanks[position])
-        }
+        writer.place(MMS_SECTION_TOP, summaries.top.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL)))
         writer.place(MMS_SECTION_RECORDS, packed: recordEntries.count, widths: recordWidths, then: idsApart.tail) { position, field in
             let record = recordEntries[position]
             switch field {
@@ -464,7 +466,7 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_RECORD_NAME_BASES, packed: nameBases, width: nameOffsetBits, then: namesApart.tail)
         let bytes = writer.finish(counts: _SectionWriter.Counts(
             records: recordEntries.count, nodes: trie.nodeCount, entries: keys.count,
-            alternates: givenCount, summaries: summaries.summaries.count, top: summaries.top.count,
+            alternates: givenCount, summaries: summaries.summaries.count, topBits: summaries.top.count,
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,

@@ -6,29 +6,38 @@ import MMSearch
 /// names only), the records whose primary key starts with its prefix, and its first ranked page for a
 /// query as long as its prefix, with what ranks each record on it; and the same count and page for
 /// each country with more than MMS_COUNTRY_PAGE_THRESHOLD of those records (their pages in TOP after
-/// the summaries').
+/// the summaries'), each page at its node's width ("TOP pages").
 struct SummaryBuilder {
     private(set) var summaries: [mms_summary] = []
-    private(set) var top: [UInt32] = []
-    private(set) var topRanks: [UInt8] = []
     private(set) var countryPages: [mms_country_page] = []
     private(set) var nearLists: [mms_near_list] = []
+    /// TOP's pages, bit by bit; each page's top_first is the bit it starts at.
+    private(set) var top = BitWriter()
 
-    /// `countries[r]`: record r's country code as COUNTRY_RUNS holds it (`CountryKey.of`), 0 for none.
-    init(trie: TrieBuilder, keys: SearchKeys, primaryOrder: PrimaryOrder, populations: [UInt32], countries: [UInt16], recordCount: Int) {
+    /// A page as TOP holds it: each entry's value (its position among the node's entries, or its name
+    /// number) and rank, at `width` bits of value.
+    private struct Page {
+        var values: [UInt32] = []
+        var ranks: [UInt8] = []
+        var width = 0
+    }
+
+    /// `countries[r]`: record r's country code as COUNTRY_RUNS holds it (`CountryKey.of`), 0 for none;
+    /// `nameBits` the width of a name number (ENTRIES' less its word bit).
+    init(trie: TrieBuilder, keys: SearchKeys, primaryOrder: PrimaryOrder, populations: [UInt32], countries: [UInt16], recordCount: Int, nameBits: Int) {
         let threshold = Int(MMS_SUMMARY_THRESHOLD), pageLength = Int(MMS_TOP_COUNT), countryThreshold = Int(MMS_COUNTRY_PAGE_THRESHOLD)
         // Per record, stamped with the node being summarized so that nothing is cleared in between.
         var seen = [UInt32](repeating: 0, count: recordCount)
         var seenByName = [UInt32](repeating: 0, count: recordCount)
         var bestClass = [UInt32](repeating: 0, count: recordCount)
         var bestEntry = [UInt32](repeating: 0, count: recordCount)
+        // Where each record's best entry is among the node's entries.
+        var bestPosition = [UInt32](repeating: 0, count: recordCount)
         var leastKind = [UInt32](repeating: 0, count: recordCount)
         var touched: [UInt32] = []
-        // The country pages' entries and ranks, placed after the summaries' pages at the end.
-        var countryTop: [UInt32] = [], countryTopRanks: [UInt8] = []
+        // Each summary's, country page's and near list's page, laid out in TOP in that order at the end.
+        var summaryTop: [Page] = [], countryTop: [Page] = [], nearTop: [Page] = []
         var countryCounts = [Int](repeating: 0, count: 1 << 16)
-        // The near lists' entries and ranks, placed after the country pages'.
-        var nearTop: [UInt32] = [], nearTopRanks: [UInt8] = []
         for node in 0 ..< trie.depths.count {
             let entries = trie.entryFirsts[node] ..< trie.entryEnds[node]
             guard entries.count > threshold else { continue }
@@ -43,9 +52,11 @@ struct SummaryBuilder {
                     seen[record] = stamp
                     touched.append(UInt32(record))
                     bestClass[record] = matchClass; bestEntry[record] = value; leastKind[record] = Ranking.kind(ofClass: matchClass)
+                    bestPosition[record] = UInt32(index - entries.lowerBound)
                 } else {
                     if matchClass < bestClass[record] { // on a tie the first in entry order stays
                         bestClass[record] = matchClass; bestEntry[record] = value
+                        bestPosition[record] = UInt32(index - entries.lowerBound)
                     }
                     leastKind[record] = min(leastKind[record], Ranking.kind(ofClass: matchClass))
                 }
@@ -69,6 +80,12 @@ struct SummaryBuilder {
                 }
                 return page
             }
+            // `records` as TOP stores them at this node ("TOP pages").
+            let width = PackedArrays.topValueWidth(entryCount: entries.count, nameBits: nameBits)
+            func stored(_ records: [UInt32]) -> Page {
+                Page(values: records.map { entries.count <= Int(MMS_TOP_POSITION_LIMIT) ? bestPosition[Int($0)] : bestEntry[Int($0)] & MMS_ENTRY_NAME_MASK },
+                     ranks: records.map { Ranking.topRank(bestClass: bestClass[Int($0)], kind: leastKind[Int($0)]) }, width: width)
+            }
             let page = firstPage(touched, country: nil)
             // The countries with more than `countryThreshold` of these records, in code order.
             if touched.count > countryThreshold {
@@ -84,9 +101,8 @@ struct SummaryBuilder {
                     guard count > countryThreshold else { continue }
                     let countryPage = firstPage(touched, country: code)
                     countryPages.append(mms_country_page(node: UInt32(node), code: CountryKey.bytes(code), reserved: (0, 0),
-                                                         record_count: UInt32(count), top_first: UInt32(countryTop.count)))
-                    countryTop.append(contentsOf: countryPage.map { bestEntry[Int($0.record)] })
-                    countryTopRanks.append(contentsOf: countryPage.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
+                                                         record_count: UInt32(count), top_first: 0))
+                    countryTop.append(stored(countryPage.map(\.record)))
                 }
             }
             // The records whose primary key starts with the node's prefix (the first key's first bytes).
@@ -103,10 +119,9 @@ struct SummaryBuilder {
                 name_record_count: UInt32(nameRecords),
                 primary_first: UInt32(primary.lowerBound),
                 primary_count: UInt32(primary.count),
-                top_first: UInt32(top.count)
+                top_first: 0
             ))
-            top.append(contentsOf: page.map { bestEntry[Int($0.record)] })
-            topRanks.append(contentsOf: page.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
+            summaryTop.append(stored(page.map(\.record)))
             // Near a point ("Near a point"): the records not matched by a primary name's prefix in the
             // primary range (a record without a display name, whose first other name stands in as its
             // primary name, is numbered by its empty name: outside it), by base.
@@ -120,17 +135,22 @@ struct SummaryBuilder {
                 let others = touched.filter { (bestClass[Int($0)] != 2 || !primary.contains(Int($0))) && Double(base($0)) * 1001 >= least }
                 if others.count <= Int(MMS_NEAR_LIST_MAX) {
                     let listed = others.map { (base: base($0), record: $0) }.sorted { $0.base != $1.base ? $0.base > $1.base : $0.record < $1.record }
-                    nearLists.append(mms_near_list(node: UInt32(node), top_first: UInt32(nearTop.count), count: UInt32(listed.count), reserved: 0))
-                    nearTop.append(contentsOf: listed.map { bestEntry[Int($0.record)] })
-                    nearTopRanks.append(contentsOf: listed.map { Ranking.topRank(bestClass: bestClass[Int($0.record)], kind: leastKind[Int($0.record)]) })
+                    nearLists.append(mms_near_list(node: UInt32(node), top_first: 0, count: UInt32(listed.count), reserved: 0))
+                    nearTop.append(stored(listed.map(\.record)))
                 }
             }
         }
-        for index in countryPages.indices { countryPages[index].top_first += UInt32(top.count) }
-        top += countryTop
-        topRanks += countryTopRanks
-        for index in nearLists.indices { nearLists[index].top_first += UInt32(top.count) }
-        top += nearTop
-        topRanks += nearTopRanks
+        // The pages back to back, each entry its value then its rank.
+        func place(_ page: Page) -> UInt32 {
+            let first = UInt32(truncatingIfNeeded: top.count) // IndexBuilder refuses TOP past 2^32 bits
+            for (value, rank) in zip(page.values, page.ranks) {
+                top.append(UInt64(value), width: page.width)
+                top.append(UInt64(rank), width: Int(MMS_TOP_RANK_BITS))
+            }
+            return first
+        }
+        for index in summaries.indices { summaries[index].top_first = place(summaryTop[index]) }
+        for index in countryPages.indices { countryPages[index].top_first = place(countryTop[index]) }
+        for index in nearLists.indices { nearLists[index].top_first = place(nearTop[index]) }
     }
 }

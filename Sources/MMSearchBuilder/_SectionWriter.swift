@@ -11,7 +11,7 @@ struct _SectionWriter {
         var entries: Int
         var alternates: Int
         var summaries: Int
-        var top: Int
+        var topBits: Int
         var regions: Int
         var countries: Int
         var qualifierNames: Int
@@ -107,7 +107,7 @@ struct _SectionWriter {
         header.entry_count = UInt32(counts.entries)
         header.alternate_count = UInt32(counts.alternates)
         header.summary_count = UInt32(counts.summaries)
-        header.top_count = UInt32(counts.top)
+        header.top_bits = UInt32(counts.topBits)
         header.region_count = UInt32(counts.regions)
         header.country_count = UInt32(counts.countries)
         header.flags = counts.flags

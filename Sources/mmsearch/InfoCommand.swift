@@ -4,12 +4,13 @@ enum InfoCommand: Command {
     static let usage = """
         usage: mmsearch info INDEX
 
-        Describes INDEX from its header, source section and near lists, without reading the rest:
-        format version, record count, trie size, the bytes that answer by place (the spatial sections
-        and the near lists' pages) and their share of the file, the offset and size of each section,
-        the stored checksum, and when and from what it was built (the list's file name, size and XXH64
-        checksum; for a gzip list, of the decompressed JSON: the index does not record the compressed
-        file's size). `mmsearch verify` checks the whole file.
+        Describes INDEX from its header, source section, near lists and summaries' counts, without
+        reading the rest: format version, record count, trie size, the first pages' entries, the
+        bytes that answer by place (the spatial sections and the near lists' pages) and their share
+        of the file, the offset and size of each section, the stored checksum, and when and from what
+        it was built (the list's file name, size and XXH64 checksum; for a gzip list, of the
+        decompressed JSON: the index does not record the compressed file's size). `mmsearch verify`
+        checks the whole file.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -24,7 +25,7 @@ enum InfoCommand: Command {
             "records         \(info.recordCount)",
             "names           \(info.alternateCount) besides the records' own" + (info.spellingCount > 0 ? ", and \(info.spellingCount) generated spellings (St Paul for Saint Paul)" : ""),
             "search keys     \(info.entryCount) (names and word starts), in a trie of \(info.nodeCount) nodes",
-            "summaries       \(info.summaryCount) nodes with a stored count and first page",
+            "summaries       \(info.summaryCount) nodes with a stored count and first page (\(info.firstPageEntryCount) first-page entries with the country pages' and near lists')",
             "population      \(info.hasPopulation ? "yes: results are ranked by it" : "none (ranked by how the name matched, then alphabetically)")",
             "regions         \(info.regionCount) regions and \(info.countryCount) named countries; \(info.matchesQualifiers ? "\"Name, Region\" and \"Name, Country\" queries match" : "none (build with --admin1 and --countries to match \"Name, Region\")")",
             "qualifier names \(info.qualifierNameCount) other names of countries and regions (\"uk\", \"deutschland\")\(info.qualifierNameCount == 0 ? "; build with --alternate-names to add them" : "")",

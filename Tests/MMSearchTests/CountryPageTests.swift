@@ -47,7 +47,7 @@ import Testing
             guard let codes = resolved.countryCodes, Set(codes).count == 1,
                   let located = try bytes.lookUp(Folding.fold(prefix), match: .words).located,
                   located.entries.count > Int(MMS_SUMMARY_THRESHOLD) else { return false }
-            return try bytes.countryPage(ofNode: located.node, code: codes[0]) != nil
+            return try bytes.countryPage(ofNode: located.node, code: codes[0], entries: located.entries) != nil
         }
     }
 }

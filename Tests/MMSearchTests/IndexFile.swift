@@ -52,7 +52,7 @@ enum IndexFormat {
     /// value's fields follow one another from its first bit) and the header field that gives its count.
     static let packedArrays: [(kind: mms_section_kind, fields: [(name: String, width: String)], count: String)] = [
         (MMS_SECTION_NODES, [("label_offset", "node_label_bits")], "node_count"),
-        (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("name", nameBitsField), ("rank", "\(MMS_TOP_RANK_BITS)")], "top_count"),
+        (MMS_SECTION_ENTRIES, [("value", "entry_bits")], "entry_count"), (MMS_SECTION_TOP, [("bit", "1")], "top_bits"),
         (MMS_SECTION_ID_ORDER, [("value", "record_bits")], "record_count"),
         (MMS_SECTION_POPULATION, [("value", "population_bits")], "record_count"),
         (MMS_SECTION_ALTERNATES, alternateFields, "alternate_count"), (MMS_SECTION_SPELLINGS, spellingFields, "spelling_count"),
@@ -67,8 +67,6 @@ enum IndexFormat {
     ]
     /// RECORD_NAME_BASES' count: a base for each MMS_RECORD_NAME_BLOCK records ("Records' names").
     static let recordNameBlocks = "record_count / MMS_RECORD_NAME_BLOCK, rounded up"
-    /// A name number's width (TOP's first field; ENTRIES' below the word bit): entry_bits less the word bit.
-    static let nameBitsField = "entry_bits less the word bit"
     /// A record's coordinates (biased, in the header's unit: `IndexFile.coordinate`), at the widths of
     /// their greatest values in that unit (`IndexFile.width`).
     static let latitudeField = ("lat_e7", "latitude in coordinate units"), longitudeField = ("lon_e7", "longitude in coordinate units")
@@ -107,10 +105,9 @@ enum IndexFormat {
         // above the width, so no one bound: IndexMutationTests.childDeltaWidthsOutOfBounds.)
         case (MMS_SECTION_CHILDREN, "delta_first"): return Meaning { $0.childDeltaBits + 1 }
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
+        // A first page's start past TOP's bits (TOP is its bits: `packedArrays`).
         case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
         case (MMS_SECTION_SUMMARIES, "primary_first"): return Meaning { $0.recordCount + 1 }
-        // A first page's rank: the number of a class and a kind, MMS_TOP_RANK_COUNT and above none.
-        case (MMS_SECTION_TOP, "rank"): return Meaning { _ in Int(MMS_TOP_RANK_COUNT) }
         // A block's base past NAMES (every delta is at least 0); a record's country number past the codes.
         case (MMS_SECTION_RECORD_NAME_BASES, "value"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_RECORDS, "country"): return Meaning { $0.recordCountryCodes.count + 1 }
@@ -129,9 +126,10 @@ enum IndexFormat {
         case (MMS_SECTION_ENTRY_BLOCKS, "first"): return Meaning { $0.count(of: MMS_SECTION_ENTRIES) }
         // A block's step codes starting in the stream's tail (all zeros: more than 32 of them) or past it.
         case (MMS_SECTION_ENTRY_BLOCKS, "delta_bit"): return Meaning { $0.entryStepStream.count * 8 }
-        // A country page's node past NODES, its first page past TOP's end.
+        // A country page's node past NODES, its first page past TOP's end (its entries at least a bit of
+        // value and a rank each: "TOP pages").
         case (MMS_SECTION_COUNTRY_PAGES, "node"): return Meaning { $0.nodeCount }
-        case (MMS_SECTION_COUNTRY_PAGES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) - Int(MMS_TOP_COUNT) + 1 }
+        case (MMS_SECTION_COUNTRY_PAGES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) - Int(MMS_TOP_COUNT) * (1 + Int(MMS_TOP_RANK_BITS)) + 1 }
         // SPATIAL: a point's lat_e7 and lon_e7 are structure, not content: verify checks them against the
         // record's.
         case (MMS_SECTION_REGIONS, "name_offset"), (MMS_SECTION_REGIONS, "folded_offset"), (MMS_SECTION_REGIONS, "code_offset"),
@@ -331,7 +329,6 @@ struct IndexFile {
         case IndexFormat.latitudeField.1: return Int.bitWidth - (2 * Int(MMS_LATITUDE_BIAS) / coordinateUnit).leadingZeroBitCount
         case IndexFormat.longitudeField.1: return Int.bitWidth - (2 * Int(MMS_LONGITUDE_BIAS) / coordinateUnit).leadingZeroBitCount
         case IndexFormat.countryField.1: return max(1, Int.bitWidth - recordCountryCodes.count.leadingZeroBitCount) // numbers up to the codes
-        case IndexFormat.nameBitsField: return headerValue("entry_bits") - Int(MMS_ENTRY_WORD_BITS)
         default: return headerValue(spec)
         }
     }
@@ -415,21 +412,22 @@ struct IndexFile {
         }
     }
 
-    /// The bits of a packed entry's name number (ENTRIES below the word bit, all of TOP's).
-    var entryNameBits: Int { packedWidth(MMS_SECTION_TOP) }
+    /// The bits of a packed entry's name number (ENTRIES' below the word bit; a TOP page's at a node of
+    /// more than MMS_TOP_POSITION_LIMIT entries).
+    var entryNameBits: Int { headerValue("entry_bits") - Int(MMS_ENTRY_WORD_BITS) }
 
-    /// Entry `position` of ENTRIES or TOP: its word bit (0 in TOP, which stores none) and name number.
-    func entry(_ kind: mms_section_kind, _ position: Int) -> (word: UInt32, name: UInt32) {
-        let value = packedValue(kind, position)
+    /// Entry `position` of ENTRIES: its word bit and name number.
+    func entry(_ position: Int) -> (word: UInt32, name: UInt32) {
+        let value = packedValue(MMS_SECTION_ENTRIES, position)
         return (UInt32(value >> UInt64(entryNameBits)), UInt32(value & (1 << UInt64(entryNameBits) - 1)))
     }
 
-    /// Stores an entry of ENTRIES (its word bit and name number) or TOP (its name number, `word` 0);
-    /// false (nothing stored) when they do not fit its bits.
+    /// Stores an entry of ENTRIES (its word bit and name number); false (nothing stored) when they do not
+    /// fit its bits.
     @discardableResult
-    mutating func storeEntry(_ kind: mms_section_kind, _ position: Int, word: UInt32 = 0, name: UInt64) -> Bool {
-        guard name >> UInt64(entryNameBits) == 0, word < (kind == MMS_SECTION_ENTRIES ? 1 << MMS_ENTRY_WORD_BITS : 1) else { return false }
-        storePacked(UInt64(word) << UInt64(entryNameBits) | name, kind, position)
+    mutating func storeEntry(_ position: Int, word: UInt32, name: UInt64) -> Bool {
+        guard name >> UInt64(entryNameBits) == 0, word < 1 << MMS_ENTRY_WORD_BITS else { return false }
+        storePacked(UInt64(word) << UInt64(entryNameBits) | name, MMS_SECTION_ENTRIES, position)
         return true
     }
 

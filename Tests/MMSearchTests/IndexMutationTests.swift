@@ -408,12 +408,12 @@ import Testing
     /// Whether a header field is the length of a pool section (not an array; SOURCE too, which SPATIAL
     /// follows, ENTRY_DELTAS, which SYMBOLS follows, PLACE_NAMES, which COUNTRY_PAGES follows, and
     /// ALTERNATE_DELTAS, which NEAR_POINTS follows): open cannot tell such a length grown or shrunk
-    /// within the padding after it. So with child_delta_bits, the bits of CHILDREN's entry deltas: open
-    /// checks the bytes they fill, not the bits of the last.
+    /// within the padding after it. So with child_delta_bits, the bits of CHILDREN's entry deltas, and
+    /// top_bits, TOP's: open checks the bytes they fill, not the bits of the last.
     static func isPoolLength(_ field: IndexFormat.Field) -> Bool {
         [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE, MMS_SECTION_ENTRY_DELTAS, MMS_SECTION_PLACE_NAMES,
          MMS_SECTION_ALTERNATE_DELTAS].contains { field.name == "sections.\($0.rawValue).length" }
-            || field.name == "child_delta_bits"
+            || field.name == "child_delta_bits" || field.name == "top_bits"
     }
 
     /// Every header byte flipped: open rejects it, or (the checksum, a pool's length within its
@@ -565,24 +565,23 @@ import Testing
         #expect(checked >= FullTests.count(quick: 4, full: 8))
     }
 
-    /// Entries and first-page entries with a name number past the last name (out of bounds; as far as
-    /// the packed width lets a name number go past), or another name or word bit (in bounds), the
-    /// checksum fixed up. A kind is no field of its own: ENTRIES stores a word bit, and the rest follows
-    /// from the name number (and TOP's from its rank), so another kind is another name or rank.
-    @Test(arguments: fixtureNames, [MMS_SECTION_ENTRIES.rawValue, MMS_SECTION_TOP.rawValue])
-    func entriesOutOfBounds(fixtureName: String, kindNumber: UInt32) {
+    /// Entries with a name number past the last name (out of bounds; as far as the packed width lets a
+    /// name number go past), or another name or word bit (in bounds), the checksum fixed up. A kind is
+    /// no field of its own: ENTRIES stores a word bit, and the rest follows from the name number, so
+    /// another kind is another name. (TOP's entries: topPageEntriesOutOfBounds.)
+    @Test(arguments: fixtureNames)
+    func entriesOutOfBounds(fixtureName: String) {
         let fixture = Self.fixture(fixtureName)
-        let kind = mms_section_kind(kindNumber)
         let file = fixture.file
-        let count = file.count(of: kind)
+        let count = file.count(of: MMS_SECTION_ENTRIES)
         let names = UInt64(file.recordCount + file.alternateCount)
         let widest = UInt64(1) << UInt64(file.entryNameBits) - 1
-        let words: [UInt32] = kind == MMS_SECTION_ENTRIES ? [0, 1] : [0]
-        var random = SeededRandom(seed: 31 + UInt64(kindNumber))
+        let words: [UInt32] = [0, 1]
+        var random = SeededRandom(seed: 31 + UInt64(MMS_SECTION_ENTRIES.rawValue))
         let elements = Set([0, 1, count / 2, count - 1] + (0 ..< 6).map { _ in Int.random(in: 0 ..< count, using: &random) })
         var outOfBoundsTried = 0
         for elementIndex in elements.sorted() {
-            let (word, name) = file.entry(kind, elementIndex)
+            let (word, name) = file.entry(elementIndex)
             // Name numbers from the first past the names to the widest the bits hold (none when the
             // names fill the width exactly). The entry made a WORD as well is not one a search must
             // refuse: matching by name skips a WORD entry unread, as it skips a real one, so only the
@@ -595,9 +594,9 @@ import Testing
             inBounds += [(word, (UInt64(name) + 1) % names), (word, 0)] + words.filter { $0 != word }.map { ($0, UInt64(name)) }
             for (isOut, damagedEntry) in outOfBounds.map({ (true, $0) }) + inBounds.map({ (false, $0) }) where damagedEntry != (word, UInt64(name)) {
                 var damaged = file
-                damaged.storeEntry(kind, elementIndex, word: damagedEntry.word, name: damagedEntry.name)
+                damaged.storeEntry(elementIndex, word: damagedEntry.word, name: damagedEntry.name)
                 let outcome = Self.exercise(damaged.withChecksumFixed())
-                let what = "section \(kindNumber) entry \(elementIndex) = word \(damagedEntry.word) name \(damagedEntry.name) (was \(word), \(name))"
+                let what = "entry \(elementIndex) = word \(damagedEntry.word) name \(damagedEntry.name) (was \(word), \(name))"
                 if isOut {
                     outOfBoundsTried += 1
                     Self.checkThrowsOrRight(outcome, fixture, what)
@@ -609,13 +608,59 @@ import Testing
         #expect(names > widest || outOfBoundsTried >= elements.count)
     }
 
+    /// First-page entries in TOP ("TOP pages") set to a value past what they index (a position at or past
+    /// their node's entry count, or a name number past the last name, as far as the page's width lets it
+    /// go; a rank past the last), or to another value in bounds, the checksum fixed up: a page of each
+    /// width and kind of value the fixture has, and a few more.
+    @Test(arguments: fixtureNames)
+    func topPageEntriesOutOfBounds(fixtureName: String) throws {
+        let fixture = Self.fixture(fixtureName)
+        let file = fixture.file
+        let pages = try CityIndex(bytes: Data(file.bytes), path: "intact.mms").topPageLayouts()
+        let names = UInt64(file.recordCount + file.alternateCount)
+        var random = SeededRandom(seed: 37)
+        // A page of each width and kind of value, and a few more at random.
+        var chosen: [CityIndex.TopPageLayout] = []
+        for page in pages where !chosen.contains(where: { $0.valueWidth == page.valueWidth && ($0.nodeEntries == nil) == (page.nodeEntries == nil) }) {
+            chosen.append(page)
+        }
+        chosen += (0 ..< FullTests.count(quick: 2, full: 6)).compactMap { _ in pages.randomElement(using: &random) }
+        var outOfBoundsTried = 0
+        for page in chosen {
+            let entry = Int.random(in: 0 ..< page.count, using: &random), top = file.section(MMS_SECTION_TOP).lowerBound
+            let bit = page.firstBit + entry * (page.valueWidth + Int(MMS_TOP_RANK_BITS))
+            let value = file.loadBits(from: top, bit: bit, width: page.valueWidth)
+            let rank = file.loadBits(from: top, bit: bit + page.valueWidth, width: Int(MMS_TOP_RANK_BITS))
+            let widest = UInt64(1) << UInt64(page.valueWidth) - 1
+            let bound = page.nodeEntries.map { UInt64($0.count) } ?? names
+            var damages: [(isOut: Bool, value: UInt64, rank: UInt64)] = []
+            for past in Set([bound, widest]) where past >= bound && past <= widest { damages.append((true, past, rank)) }
+            damages += [(true, value, UInt64(MMS_TOP_RANK_COUNT)), (true, value, (1 << UInt64(MMS_TOP_RANK_BITS)) - 1)]
+            damages += [(false, (value + 1) % bound, rank), (false, 0, rank), (false, value, (rank + 1) % UInt64(MMS_TOP_RANK_COUNT))]
+            for damage in damages where (damage.value, damage.rank) != (value, rank) {
+                var damaged = file
+                damaged.storeBits(damage.value, from: top, bit: bit, width: page.valueWidth)
+                damaged.storeBits(damage.rank, from: top, bit: bit + page.valueWidth, width: Int(MMS_TOP_RANK_BITS))
+                let outcome = Self.exercise(damaged.withChecksumFixed())
+                let what = "TOP bit \(bit) (a page of \(page.nodeEntries.map { "positions among \($0.count)" } ?? "name numbers")) = value \(damage.value) rank \(damage.rank) (was \(value), \(rank))"
+                if damage.isOut {
+                    outOfBoundsTried += 1
+                    Self.checkThrowsOrRight(outcome, fixture, what)
+                    Self.checkRefused(outcome, fixture, what)
+                }
+                Self.checkVerifiedMeansRight(outcome, fixture, what)
+            }
+        }
+        #expect(!pages.isEmpty && outOfBoundsTried >= chosen.count)
+    }
+
     /// Each field of some values of NODES, ID_ORDER, ALTERNATES, SPELLINGS, RECORDS, SPATIAL, SUMMARIES and
     /// TOP (packed arrays) set to values around and past what it indexes (a field that indexes nothing: around its
     /// value and to its widest), as far as its width lets it go, the checksum fixed up. (ENTRIES and
     /// TOP's names also: entriesOutOfBounds; POPULATION holds content only, within its width; RECORD_REGIONS:
     /// regionNumbersOutOfBounds.)
     @Test(arguments: fixtureNames, [MMS_SECTION_NODES, MMS_SECTION_ID_ORDER, MMS_SECTION_ALTERNATES, MMS_SECTION_SPELLINGS,
-                                    MMS_SECTION_RECORDS, MMS_SECTION_SPATIAL, MMS_SECTION_SUMMARIES, MMS_SECTION_TOP,
+                                    MMS_SECTION_RECORDS, MMS_SECTION_SPATIAL, MMS_SECTION_SUMMARIES,
                                     MMS_SECTION_RECORD_NAME_BASES].map(\.rawValue))
     func packedFieldsSetOutOfBounds(fixtureName: String, kindNumber: UInt32) {
         let fixture = Self.fixture(fixtureName)

@@ -93,6 +93,24 @@ import Testing
         #expect(moved * 2 > fast.keys.filter { $0.hasPrefix("s near") }.count, "\(moved) pages near a point differ from the plain one")
     }
 
+    /// What `info` says of the first pages (their entries, the near lists' entries and bytes), read from
+    /// the header and the summaries' counts, against the pages a walk of the whole trie finds
+    /// (`topPageLayouts`): every page's entries, and the near lists', which are TOP's last.
+    @Test func infoCountsThePagesAWalkFinds() throws {
+        let index = try CityIndex(bytes: Data(Self.bytes), path: "near.mms")
+        let info = try index.info(), pages = try index.topPageLayouts()
+        #expect(info.nearListCount > 0 && info.summaryCount > 0 && pages.count > info.nearListCount)
+        #expect(info.firstPageEntryCount == pages.reduce(0) { $0 + $1.count })
+        let lists = pages.suffix(info.nearListCount)
+        #expect(info.nearListedCount == lists.reduce(0) { $0 + $1.count })
+        let topBits = pages.last.map { $0.firstBit + $0.count * ($0.valueWidth + Int(MMS_TOP_RANK_BITS)) } ?? 0
+        #expect(info.nearListedBytes == (topBits - lists.first!.firstBit + 7) / 8)
+        // Pages tile TOP: each starts where the one before ends.
+        for (before, page) in zip(pages, pages.dropFirst()) {
+            #expect(page.firstBit == before.firstBit + before.count * (before.valueWidth + Int(MMS_TOP_RANK_BITS)))
+        }
+    }
+
     /// The same records without populations (a list alone): NEAR_POINTS holds each point's record
     /// number alone, its bound in 0 bits (every one is 0, format 21), and the pages are still the scans'.
     @Test func withoutPopulationsPointsHoldNoBound() throws {
@@ -125,10 +143,10 @@ import Testing
         // The values' bytes, not the last (its bits past the values are padding) nor the zero tail.
         targets.append(("near points", points.lowerBound ..< points.upperBound - Int(MMS_PACKED_TAIL) - 1))
         targets.append(("near lists", file.section(MMS_SECTION_NEAR_LISTS)))
-        // The lists' entries: TOP from the first list's first entry on (the lists come last in TOP).
+        // The lists' entries: TOP from the first list's first bit on (the lists come last in TOP).
         let list = file.section(MMS_SECTION_NEAR_LISTS)
-        let firstListEntry = Int(file.load(at: list.lowerBound + MemoryLayout<mms_near_list>.offset(of: \.top_first)!, width: 4))
-        let top = file.section(MMS_SECTION_TOP), firstBit = file.packedBits(MMS_SECTION_TOP, firstListEntry, field: nil).first
+        let firstBit = Int(file.load(at: list.lowerBound + MemoryLayout<mms_near_list>.offset(of: \.top_first)!, width: 4))
+        let top = file.section(MMS_SECTION_TOP)
         targets.append(("near list entries and ranks", top.lowerBound + firstBit / 8 + 1 ..< top.upperBound - Int(MMS_PACKED_TAIL) - 1))
         var random = SeededRandom(seed: 32)
         for (name, range) in targets {

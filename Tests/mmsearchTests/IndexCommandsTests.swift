@@ -52,7 +52,7 @@ import Testing
         // populations.
         #expect(lines.contains("names           0 besides the records' own"))
         #expect(lines.contains { $0.hasPrefix("search keys     7 (names and word starts), in a trie of ") && $0.hasSuffix(" nodes") })
-        #expect(lines.contains("summaries       0 nodes with a stored count and first page"))
+        #expect(lines.contains("summaries       0 nodes with a stored count and first page (0 first-page entries with the country pages' and near lists')"))
         #expect(lines.contains("population      none (ranked by how the name matched, then alphabetically)"))
         #expect(lines.contains { $0.hasPrefix("checksum        0x") && $0.hasSuffix(" (XXH64, as stored; `mmsearch verify` checks it)") })
         try Self.expectSections(lines, fileSize: fileSize)
