@@ -228,8 +228,9 @@
  * back to back from the bit its top_first names, each a value in top_value_bits then its rank in
  * MMS_TOP_RANK_BITS. The page's node has n entries, first..first + n - 1 of ENTRIES (a reader has
  * walked to it, so it knows them). When n <= MMS_TOP_POSITION_LIMIT, an entry's value is its
- * position p among them, in top_value_bits = max(1, bits of n - 1): the entry is ENTRIES[first + p],
- * its kind and name number as ENTRIES holds them (p < n; verify checks that the entry is the record's
+ * position p among them, in top_value_bits = max(1, bits of n - 1): the entry is ENTRIES[first + p]
+ * (p < n), whose kind is its rank's class's (a reader takes the name number from ENTRIES and the kind
+ * from the rank; verify checks that ENTRIES' kind is the rank's and that the entry is the record's
  * best there). Otherwise the value is its name number, in top_value_bits = name_bits, and the entry's
  * kind is its rank's class's ("Entries' kinds"). The pages tile TOP in order (the summaries', then the
  * country pages', then the near lists'), top_bits bits in all, then zero bits to the byte and
