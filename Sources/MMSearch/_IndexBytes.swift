@@ -811,7 +811,7 @@ struct _IndexBytes {
             throw corrupt(offset, "a first page of \(count) entries of \(valueWidth + Int(MMS_TOP_RANK_BITS)) bits from bit \(firstBit) of TOP, past its \(layout.topBits) bits")
         }
         return TopPage(firstBit: firstBit, count: count, valueWidth: valueWidth, valueMask: (1 << UInt64(valueWidth)) - 1,
-                       entries: nodeEntries.count <= Int(MMS_TOP_POSITION_LIMIT) ? nodeEntries : nil)
+                       entries: PackedArrays.topHoldsPositions(entryCount: nodeEntries.count) ? nodeEntries : nil)
     }
 
     /// Fetches the cache lines of the keys in ENTRIES that entries `indices` of `page` name by position

@@ -631,12 +631,16 @@ package enum PackedArrays {
     /// number's width.
     package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_WORD_BITS) + width(holding: nameCount) }
 
-    /// A TOP entry's value width at a node of `entryCount` entries ("TOP pages" in the format header):
-    /// a position among them when they are at most MMS_TOP_POSITION_LIMIT, else a name number in
-    /// `nameBits`. Whether it is a position is `entryCount <= MMS_TOP_POSITION_LIMIT`.
+    /// Whether a first page at a node of `entryCount` entries holds their positions among them (at most
+    /// MMS_TOP_POSITION_LIMIT of them), not name numbers ("TOP pages" in the format header).
+    @inline(__always)
+    package static func topHoldsPositions(entryCount: Int) -> Bool { entryCount <= Int(MMS_TOP_POSITION_LIMIT) }
+
+    /// A TOP entry's value width at a node of `entryCount` entries: a position's among them, or a name
+    /// number's, `nameBits` (`topHoldsPositions`).
     @inline(__always)
     package static func topValueWidth(entryCount: Int, nameBits: Int) -> Int {
-        entryCount <= Int(MMS_TOP_POSITION_LIMIT) ? width(holding: UInt64(entryCount)) : nameBits
+        topHoldsPositions(entryCount: entryCount) ? width(holding: UInt64(entryCount)) : nameBits
     }
 
     /// RECORDS' coordinate unit, in 1e-7 degree: 10^`exponent` (at most MMS_MAX_COORDINATE_EXPONENT).

@@ -303,13 +303,15 @@ public enum IndexBuilder {
         // made on a second core, the names beside the keys' sort and the whole trie, the summaries
         // beside its labels.
         let nameList = ordered.map(\.name) + madeKeys.alternates.map(\.name)
+        // A name number's width ("Packed arrays"): ENTRIES' below its word bit, and a first page's at a big node.
+        let nameBits = PackedArrays.width(holding: UInt64(nameList.count))
         let ((keys, trie, labels, summaries, places), names) = try BuildConcurrency.run({ () throws(MMSearchError) in
             let keys = SearchKeys(sorting: madeKeys)
             progress(.sorted(records: records.count))
             let trie = try TrieBuilder(keys: keys, recordCountries: recordCodes, file: file)
             let (labels, summaries) = try BuildConcurrency.run({ () throws(MMSearchError) in try trie.labels(pool: keys.pool, file: file) }, beside: {
                 SummaryBuilder(trie: trie, keys: keys, primaryOrder: primaryOrder, populations: populations, countries: countryCodes, recordCount: ordered.count,
-                               nameBits: PackedArrays.entryWidth(names: UInt64(ordered.count + keys.alternates.count)) - Int(MMS_ENTRY_WORD_BITS))
+                               nameBits: nameBits)
             })
             let places = try PlaceTables(orderedRecords: ordered, regions: regions, countries: countries, qualifierNames: qualifierNames, names: &placeNames, file: file)
             return (keys, trie, labels, summaries, places)
@@ -341,13 +343,11 @@ public enum IndexBuilder {
 
         // Entries packed at the least width that holds every name number ("Packed arrays"), with no more
         // of the kind than the name number leaves open ("Entries' kinds"): ENTRIES a WORD's bit above the
-        // name bits, and the alternates that are PRIMARY after them; TOP the name number alone (the kind
-        // is its rank's class's).
+        // name bits, and the alternates that are PRIMARY after them (TOP's pages: SummaryBuilder).
         let entryBits = PackedArrays.entryWidth(names: UInt64(recordEntries.count + alternates.count))
         let recordBits = PackedArrays.width(holding: UInt64(recordEntries.count))
-        let nameBits = UInt32(entryBits) - MMS_ENTRY_WORD_BITS
         let packedEntries = keys.values.map { value in
-            (value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_WORD.rawValue ? 1 : 0) << nameBits | value & MMS_ENTRY_NAME_MASK
+            (value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_WORD.rawValue ? 1 : 0) << UInt32(nameBits) | value & MMS_ENTRY_NAME_MASK
         }
         let primaryAlternates = Set(keys.values.lazy.filter { $0 >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_PRIMARY.rawValue }
             .map { $0 & MMS_ENTRY_NAME_MASK }.filter { $0 >= UInt32(recordEntries.count) }).sorted()

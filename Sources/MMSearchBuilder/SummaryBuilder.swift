@@ -82,8 +82,9 @@ struct SummaryBuilder {
             }
             // `records` as TOP stores them at this node ("TOP pages").
             let width = PackedArrays.topValueWidth(entryCount: entries.count, nameBits: nameBits)
+            let positions = PackedArrays.topHoldsPositions(entryCount: entries.count)
             func stored(_ records: [UInt32]) -> Page {
-                Page(values: records.map { entries.count <= Int(MMS_TOP_POSITION_LIMIT) ? bestPosition[Int($0)] : bestEntry[Int($0)] & MMS_ENTRY_NAME_MASK },
+                Page(values: records.map { positions ? bestPosition[Int($0)] : bestEntry[Int($0)] & MMS_ENTRY_NAME_MASK },
                      ranks: records.map { Ranking.topRank(bestClass: bestClass[Int($0)], kind: leastKind[Int($0)]) }, width: width)
             }
             let page = firstPage(touched, country: nil)
