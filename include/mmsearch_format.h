@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 26. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 27. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -14,8 +14,10 @@
  *                                                         checksum, and the section table
  *   sections[LABELS]        uint8_t[]                    edge labels, each ended by a 0xFF byte, or
  *                                                         0xFE where its keys' country tail follows
- *   sections[NODES]         packed node_count x node_label_bits  trie nodes (mms_node's field: the
- *                                                         label), children of a node contiguous and sorted
+ *   sections[NODES]         packed node_count x node_label_bits, then uint32_t[E]  trie nodes
+ *                                                         (mms_node's field: the label; the greatest
+ *                                                         label offsets stored apart), children of a
+ *                                                         node contiguous and sorted
  *   sections[CHILDREN]      mms_child_block[(node_count + 13) / 14]  where each node's children are
  *                                                         (their counts, 4 bits each), then the wide
  *                                                         blocks' counts, then the children's packed
@@ -376,12 +378,12 @@
  * countries' texts, which qualifiers compare as they are stored, are in PLACE_NAMES, not encoded.
  *
  * ---------------------------------------------------------------------------------------------------
- * Values stored apart (POPULATION's populations, RECORDS' ids). A few cities are far bigger than the
+ * Values stored apart (POPULATION's populations, RECORDS' ids, NODES' label offsets). A few cities are far bigger than the
  * rest (on the README's index 8,779 of 209,579 have 56,757 people or more, the greatest 22 million),
  * and a few ids far greater (3 of the list's 209,579 are 2^23 or more, the greatest 102,908,597), so
  * such a field holds each record's value in w bits (population_bits, record_id_bits) and the greatest
  * ones apart, after the section's packed values and their tail: E uint32_t values, E a header field
- * (population_apart_count, record_id_apart_count, record_name_apart_count; so the section's length
+ * (population_apart_count, record_id_apart_count, record_name_apart_count, node_label_apart_count; so the section's length
  * is the packed array's and 4 x E, checked at open with E at most 2^w, reading the header alone). With the threshold T = 2^w - E, a field's value v below T is the
  * record's value, and a v at or above T says its value is the (v - T)-th of those numbers (v - T < E
  * always: no read to check). Every value of T or more is stored so, none below, and the records using
@@ -389,6 +391,12 @@
  * (w x record_count + 32 x E bits; the least such w). On the README's index: populations w = 16 and E
  * = 8,779, 0.45 MB instead of 0.65 MB at 25 bits a record; ids w = 23 and E = 3, 4 bits a record less
  * than the greatest's 27 (0.10 MB). A read costs one comparison more (and one load for the few).
+ * NODES' label offsets (version 27; "the records" above are then the nodes, in node order, and each
+ * offset is checked against LABELS where it is read, as a packed one is): LABELS on the README's index
+ * is 2,125,275 bytes, 28,123 past 2^21, so at version 26 every offset took 22 bits for the few labels
+ * laid out last. The builder lays out last the labels that the fewest nodes use for their bytes (long
+ * labels of one leaf each), so that few nodes point past the threshold: w = 21 and E = 706, NODES
+ * 3,654,316 -> 3,491,035 bytes (-0.16 MB; the list alone keeps w = 19 and E = 0).
  *
  * Records' names (version 23). Records are in name order, and NAMES holds the records' names first in
  * each script's run, in record order ("Encoded names"), so a record's name offset is a little past its
@@ -488,8 +496,8 @@
  * that a reader may load 8 bytes at the byte of any value's first bit): ceil(n * w / 8) +
  * MMS_PACKED_TAIL bytes in all. A value of several fields holds them one after another from its first
  * bit, each at most 32 bits. The widths are the least that hold the values:
- *   NODES: a node is its label_offset in node_label_bits = max(1, bits of LABELS' length - 1) (LABELS
- *   comes first in the file, so its length is known before NODES is laid out);
+ *   NODES: a node is its label_offset in node_label_bits, at most max(1, bits of LABELS' length - 1),
+ *   as "Values stored apart" says (the offsets at or past the threshold after the packed ones);
  *   CHILDREN: after the blocks, the wide blocks' counts (mms_wide_child_counts, one for each wide
  *   block); then the children's entry deltas,
  *   block by block, each block's at its own width (see "The trie"), then zero bits up to the next byte
@@ -526,7 +534,7 @@
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES packed as
  *   (1 for a WORD, else 0) << name_bits | name number; an entry of TOP is its position or its name
  *   number and its rank, as "TOP pages" says (see "Entries' kinds").
- * Size on the README's index: 22 bits a node's label and on average 4.4 bits its entry delta (8 bytes a
+ * Size on the README's index: 21 bits a node's label (22 at version 26) and on average 4.4 bits its entry delta (8 bytes a
  * child block more) instead of 43 bits a node at version 9 (7.1 + 1.7 MB -> 3.7 + 3.1 MB), and its child block's
  * share about 9 bits instead of 14 at version 13 (CHILDREN 3.1 -> 2.3 MB), 21 bits an entry instead
  * of 32 and 20 a first page's (1.6 MB less over ENTRIES and TOP at version 11, 0.38 MB at version 22; at version 26 a
@@ -541,8 +549,8 @@
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
  *   MMS_FORMAT_VERSION; header_size; section_count; entry_bits, record_bits,
- *   node_label_bits, name_offset_bits, the summary widths and region_bits the widths "Packed arrays"
- *   gives them; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
+ *   name_offset_bits, the summary widths and region_bits the widths "Packed arrays" gives them;
+ *   node_label_bits from 1 to the bits of LABELS' length - 1; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
  *   and record_name_bits from 1 to 32 (verify checks that each is the smallest section's) and coordinate_exponent at most
  *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
@@ -562,7 +570,8 @@
  *   record_count points; NEAR_LISTS: a multiple of sizeof(mms_near_list); SPATIAL_BOUNDS:
  *   spatial_bound_count(record_count) bounds; RECORD_NAME_BASES: ceil(record_count /
  *   MMS_RECORD_NAME_BLOCK) values and then 4 x E bytes, E = record_name_apart_count at most
- *   2^record_name_bits); node_count >= 1;
+ *   2^record_name_bits; NODES: node_count values and then 4 x E bytes, E = node_label_apart_count at
+ *   most 2^node_label_bits); node_count >= 1; reserved zero;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
@@ -602,7 +611,7 @@
  *   countries sorted, unique, each two digits or ASCII letters and some record's,
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, the ids and populations as
  *   "Values stored apart" says (each of the numbers after the packed values at least T and taken by one record, in
- *   record order; the width the smallest section's), and so the records' name deltas, each block's base
+ *   record order; the width the smallest section's), and so the records' name deltas and the nodes' label offsets, each block's base
  *   the least of its records' name offsets ("Records' names"), and SPATIAL a k-d tree
  *   of every record exactly once (every record inside the box its ancestors' splits at their
  *   coordinates give it, and every point's cells its record's in its node's box as a reader cuts it,
@@ -643,7 +652,8 @@
  * stored whole in RECORDS) and version 23 (the counts of the values after ENTRIES', RECORDS',
  * POPULATION's and RECORD_NAME_BASES' packed arrays as each section's last 4 bytes, read at open) and
  * version 24 (every label stored whole, its country tail too) and version 25 (every first page's
- * entries as name numbers, at one width) are not read by version 26.
+ * entries as name numbers, at one width) and version 26 (every label offset at the width of LABELS'
+ * length) are not read by version 27.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -664,7 +674,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 26u
+#define MMS_FORMAT_VERSION 27u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -900,6 +910,8 @@ typedef struct mms_header {
     uint32_t population_apart_count;  /* E: POPULATION's populations stored apart ("Values stored apart") */
     uint32_t record_id_apart_count;   /* E: RECORDS' ids stored apart */
     uint32_t record_name_apart_count; /* E: the records' name deltas stored apart in RECORD_NAME_BASES */
+    uint32_t node_label_apart_count;  /* E: NODES' label offsets stored apart */
+    uint32_t reserved;        /* zero: the section table starts 8-aligned */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -1253,9 +1265,11 @@ _Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.
 _Static_assert(offsetof(mms_header, primary_alternate_count) == 112, "mms_header.primary_alternate_count");
 _Static_assert(offsetof(mms_header, population_apart_count) == 116, "mms_header.population_apart_count");
 _Static_assert(offsetof(mms_header, record_id_apart_count) == 120, "mms_header.record_id_apart_count");
-_Static_assert(offsetof(mms_header, record_name_apart_count) == 124, "mms_header.record_name_apart_count: the section table starts 8-aligned after it");
-_Static_assert(offsetof(mms_header, sections) == 128, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 128 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 640 bytes");
+_Static_assert(offsetof(mms_header, record_name_apart_count) == 124, "mms_header.record_name_apart_count");
+_Static_assert(offsetof(mms_header, node_label_apart_count) == 128, "mms_header.node_label_apart_count");
+_Static_assert(offsetof(mms_header, reserved) == 132, "mms_header.reserved: the section table starts 8-aligned after it");
+_Static_assert(offsetof(mms_header, sections) == 136, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 136 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 648 bytes");
 
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");

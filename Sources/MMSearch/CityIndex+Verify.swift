@@ -509,23 +509,25 @@ private struct _Verifier {
     /// value at or above the threshold the next of them, in record order, and itself at least the
     /// threshold; at the end every one taken, at the width (and count apart) of the smallest section.
     struct ApartTakers {
-        let index: _IndexBytes, apart: _ValuesApart, what: String, array: _PackedArray
+        let index: _IndexBytes, apart: _ValuesApart, what: String, array: _PackedArray, takers: String
         var next = 0
         var values: [UInt32] = []
 
-        init(_ index: _IndexBytes, _ apart: _ValuesApart, _ what: String, at array: _PackedArray) {
+        /// `takers`: what takes the values, one each ("record", or "node" for NODES' label offsets).
+        init(_ index: _IndexBytes, _ apart: _ValuesApart, _ what: String, at array: _PackedArray, takers: String = "record") {
             self.index = index
             self.apart = apart
             self.what = what
             self.array = array
+            self.takers = takers
         }
 
-        /// Record `record`'s packed value `value`.
+        /// Record (or node) `record`'s packed value `value`.
         mutating func take(_ value: UInt64, record: Int) throws(MMSearchError) {
             let full = index.unpacked(value, apart)
             if value >= apart.threshold {
                 guard value - apart.threshold == UInt64(next), full >= apart.threshold else {
-                    throw index.corrupt(array.byteOffset(record), "record \(record) takes \(what) \(value - apart.threshold) of those stored apart (\(full)); expected number \(next), in record order, and \(what) of at least \(apart.threshold)")
+                    throw index.corrupt(array.byteOffset(record), "\(takers) \(record) takes \(what) \(value - apart.threshold) of those stored apart (\(full)); expected number \(next), in \(takers) order, and \(what) of at least \(apart.threshold)")
                 }
                 next += 1
             }
@@ -536,7 +538,7 @@ private struct _Verifier {
         /// section's.
         func checkAllTaken(width: Int, widthAt: Int) throws(MMSearchError) {
             guard next == apart.count else {
-                throw index.corrupt(apart.start, "\(apart.count) \(what)s are stored apart, records take \(next) of them")
+                throw index.corrupt(apart.start, "\(apart.count) \(what)s are stored apart, \(takers)s take \(next) of them")
             }
             let expected = PackedArrays.widthApart(values)
             guard expected.width == width, expected.apart == apart.count else {
@@ -756,6 +758,11 @@ private struct _Verifier {
         guard expectedDeltaBit == layout.childDeltas.count else {
             throw corrupt(layout.childDeltas.start, "the children's entry deltas take \(expectedDeltaBit) bits; the header says \(layout.childDeltas.count)")
         }
+        // The label offsets stored apart ("Values stored apart"): each taken once, in node order, at the
+        // width of the smallest NODES (each offset is checked against LABELS where the walk reads it).
+        var labelOffsets = ApartTakers(index, layout.labelsApart, "label offset", at: layout.nodes, takers: "node")
+        for node in 0 ..< layout.nodeCount { try labelOffsets.take(index.packedLabelOffset(ofNode: node), record: node) }
+        try labelOffsets.checkAllTaken(width: layout.nodes.width, widthAt: MemoryLayout<mms_header>.offset(of: \.node_label_bits)!)
         var summarized = 0
         var primaries = [UInt8](repeating: 0, count: layout.recordCount)
 

@@ -247,7 +247,9 @@ struct _TypoTable: ~Copyable {
         return k >= 0 && k < width && rows[depth * (maximum + 1) + maximum] >> UInt32(k) & 1 != 0
     }
 
-    /// Whether a cell of the last row is below `maximum`: a typo may still be spent below it.
+    /// Whether a cell of the last row is below `maximum`: a typo may still be spent below it. Inlined
+    /// always: the walk asks at every node, and the compiler may stop inlining it as the walk grows.
+    @inline(__always)
     var hasTypoLeft: Bool { rows[depth * (maximum + 1) + maximum - 1] != 0 }
 
     /// With no typo left (`hasTypoLeft` false), the query scalars `body` is given (by index) are the

@@ -122,22 +122,36 @@ struct _IndexBytes {
         layout.children &+ index / Int(MMS_CHILD_BLOCK_NODES) &* _IndexLayout.childBlockSize
     }
 
-    /// Node `index`'s label_offset as NODES stores it, unchecked against the label pool (`labelStart`
-    /// checks it); `index` below node_count.
+    /// Node `index`'s label_offset as NODES gives it (packed, or stored apart: "Values stored apart"),
+    /// unchecked against the label pool (`labelStart` checks it); `index` below node_count.
     @inline(__always)
     func labelOffset(ofNode index: Int) -> Int {
-        Int(bits(layout.nodes.start, at: index &* layout.nodes.width, layout.nodeLabelMask))
+        let value = packedLabelOffset(ofNode: index)
+        return Int(truncatingIfNeeded: value < layout.directLabelLimit ? value : unpacked(value, layout.labelsApart))
+    }
+
+    /// Node `index`'s value in NODES as packed: its label offset, or the threshold plus its number among
+    /// those stored apart; `index` below node_count.
+    @inline(__always)
+    func packedLabelOffset(ofNode index: Int) -> UInt64 {
+        UInt64(bits(layout.nodes.start, at: index &* layout.nodes.width, layout.nodeLabelMask))
     }
 
     /// Where node `index`'s label starts in the file, checked to lie inside the label pool.
     /// Every caller's node is below node_count (the root, or a child `children(ofNode:)` checked), so
     /// its arithmetic wraps, as it cannot overflow: a binary search for a child (`child(startingWith:)`)
-    /// reads it at every probe.
+    /// reads it at every probe, and a typo walk at every node. So one comparison tells both at once that
+    /// the value is an offset (below the threshold of those stored apart) and that it is inside LABELS:
+    /// any other value, stored apart or out of bounds, takes the other branch. (That branch calls no
+    /// function: a call there made the walks keep their values on the stack, 1% more instructions.)
     @inline(__always)
     func labelStart(ofNode index: Int) throws(MMSearchError) -> Int {
-        let offset = labelOffset(ofNode: index)
-        guard offset < layout.labels.count else { throw labelOutsidePool(index, offset) }
-        return layout.labels.lowerBound &+ offset
+        var offset = packedLabelOffset(ofNode: index)
+        if _slowPath(offset >= layout.directLabelLimit) {
+            offset = unpacked(offset, layout.labelsApart)
+            guard offset < UInt64(layout.labels.count) else { throw labelOutsidePool(index, Int(truncatingIfNeeded: offset)) }
+        }
+        return layout.labels.lowerBound &+ Int(truncatingIfNeeded: offset)
     }
 
     /// The error for node `index` whose label offset `offset` is past the label pool.

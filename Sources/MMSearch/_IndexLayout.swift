@@ -35,6 +35,11 @@ struct _IndexLayout: Sendable {
     /// and `point`).
     let nodes: _PackedArray
     let nodeLabelMask: UInt64
+    /// NODES' greatest label offsets, stored apart after its packed ones ("Values stored apart"), and the
+    /// packed values below which a value is an offset inside LABELS: the lesser of their threshold and
+    /// LABELS' length.
+    let labelsApart: _ValuesApart
+    let directLabelLimit: UInt64
     let entries: _PackedArray
     /// A packed entry's name number bits (ENTRIES, all of TOP's): below them in ENTRIES, its word bit.
     let entryNameMask: UInt32
@@ -228,6 +233,9 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
+        guard header.reserved == 0 else {
+            throw corrupt(at(\.reserved), "the header's reserved field is \(header.reserved), expected 0")
+        }
         givenAlternateCount = Int(header.alternate_count)
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
@@ -286,13 +294,20 @@ struct _IndexLayout: Sendable {
             return _TailValues(start: range.lowerBound + packedBytes, count: Int(values))
         }
         labels = try section(MMS_SECTION_LABELS)
-        // A node's label offset at the least width that holds every one.
-        let nodeLabelBits = PackedArrays.width(holding: UInt64(labels.count))
-        guard Int(header.node_label_bits) == nodeLabelBits else {
-            throw corrupt(at(\.node_label_bits), "packed node width \(header.node_label_bits) bits, expected \(nodeLabelBits) for \(labels.count) bytes of labels")
+        // A node's label offset at most at the width that holds every one, the greatest stored apart
+        // after them (verify checks that the width makes NODES smallest).
+        let nodeLabelBits = Int(header.node_label_bits)
+        guard (1 ... PackedArrays.width(holding: UInt64(labels.count))).contains(nodeLabelBits) else {
+            throw corrupt(at(\.node_label_bits), "packed node width \(header.node_label_bits) bits, expected 1 to \(PackedArrays.width(holding: UInt64(labels.count))) for \(labels.count) bytes of labels")
         }
         nodeLabelMask = (1 << UInt64(nodeLabelBits)) - 1
-        nodes = try packed(MMS_SECTION_NODES, count: nodeCount, width: nodeLabelBits)
+        let nodesSection = try section(MMS_SECTION_NODES)
+        let nodeLabelsApart = try valuesAfter(MMS_SECTION_NODES, nodesSection, count: nodeCount, width: nodeLabelBits, values: header.node_label_apart_count,
+                                              field: at(\.node_label_apart_count), limit: 1 << nodeLabelBits, "values stored apart")
+        labelsApart = _ValuesApart(start: nodeLabelsApart.start, count: nodeLabelsApart.count,
+                                   threshold: PackedArrays.apartThreshold(width: nodeLabelBits, apart: nodeLabelsApart.count))
+        directLabelLimit = min(labelsApart.threshold, UInt64(labels.count))
+        nodes = _PackedArray(start: nodesSection.lowerBound, count: nodeCount, width: nodeLabelBits)
         // CHILDREN: the blocks, the wide blocks' counts, and the children's entry deltas with the packed
         // arrays' zero tail.
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES), wideSize = MemoryLayout<mms_wide_child_counts>.stride

@@ -352,8 +352,8 @@ public enum IndexBuilder {
         let primaryAlternates = Set(keys.values.lazy.filter { $0 >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_PRIMARY.rawValue }
             .map { $0 & MMS_ENTRY_NAME_MASK }.filter { $0 >= UInt32(recordEntries.count) }).sorted()
 
-        // A node packed as its label_offset, at the least width that holds every one.
-        let nodeLabelBits = PackedArrays.width(holding: UInt64(labels.bytes.count))
+        // A node packed as its label_offset, the greatest stored apart ("Values stored apart").
+        let labelsApart = ValuesApart(labels.offsets)
 
         // An alternate packed as its name offset (its record in ALTERNATE_BLOCKS); populations as POPULATION's rule packs them.
         let nameOffsetBits = PackedArrays.width(holding: UInt64(names.bytes.count))
@@ -397,7 +397,7 @@ public enum IndexBuilder {
 
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_LABELS, labels.bytes)
-        writer.place(MMS_SECTION_NODES, packed: labels.offsets, width: nodeLabelBits)
+        writer.place(MMS_SECTION_NODES, packed: labelsApart.packed, width: labelsApart.width, then: labelsApart.tail)
         writer.place(MMS_SECTION_CHILDREN, trie.childBlocks.withUnsafeBytes { Array($0) }
                      + trie.wideChildCounts.withUnsafeBytes { Array($0) } + trie.childDeltas)
         writer.place(MMS_SECTION_ENTRIES, packed: packedEntries, width: entryBits, then: _SectionWriter.valuesAfter(primaryAlternates))
@@ -470,9 +470,9 @@ public enum IndexBuilder {
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
-            entryBits: entryBits, recordBits: recordBits, nodeLabelBits: nodeLabelBits, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
+            entryBits: entryBits, recordBits: recordBits, nodeLabelBits: labelsApart.width, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
             primaryAlternates: primaryAlternates.count, populationsApart: populationsApart?.apartCount ?? 0, idsApart: idsApart.apartCount,
-            recordNamesApart: namesApart.apartCount,
+            recordNamesApart: namesApart.apartCount, nodeLabelsApart: labelsApart.apartCount,
             nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, recordNameBits: namesApart.width, coordinateExponent: coordinateExponent,
             summaryWidths: summaryWidths, regionBits: regionBits
         ))

@@ -193,7 +193,8 @@ struct TrieBuilder {
     /// the root's byte when at least half a window is left before the next window boundary, else at that
     /// boundary, the bytes before it filled with other labels (and under one label's worth of end
     /// bytes no label uses). The other labels are stored so that a label that is the tail of another
-    /// (with the same end byte) is stored inside it.
+    /// (with the same end byte) is stored inside it, those most used by nodes for their bytes first:
+    /// NODES stores the greatest offsets apart ("Values stored apart"), so the last bytes serve few nodes.
     static func layOutLabels(_ spans: [LabelSpan], pool: [UInt8], fileOffset: Int,
                              into labels: inout [UInt8], file: String) throws(MMSearchError) -> [UInt32] {
         let end = UInt8(MMS_STRING_END)
@@ -243,10 +244,10 @@ struct TrieBuilder {
                 if let offset = hotTails[Array(pool.bytes((span.start, span.length))) + [span.end]] { hotOffsets[label] = offset }
             }
             // The rest in descending order of reversed bytes, the end byte last (so first compared): a
-            // label that is the tail of another comes right after one it is the tail of. Offsets
-            // relative to `cold`; `coldEnds` holds where each label stored whole ends, the places `cold`
-            // may be cut. Compared by their end byte and last seven bytes, reversed, as one integer
-            // first (zero bytes past a short label's start), in full only when those are equal.
+            // label that is the tail of another comes right after one it is the tail of, so each chain
+            // of them is stored as its first label, the others inside it. Compared by their end byte and
+            // last seven bytes, reversed, as one integer first (zero bytes past a short label's start),
+            // in full only when those are equal.
             let lastBytes = distinctSpans.map { span in
                 var key = UInt64(span.end)
                 for back in 0 ..< 7 { key = key << 8 | UInt64(back < span.length ? pool[span.start + span.length - 1 - back] : 0) }
@@ -263,22 +264,43 @@ struct TrieBuilder {
                 }
                 return x.length > y.length
             }
-            var cold: [UInt8] = []
-            var coldOffsets = [Int](repeating: -1, count: distinctSpans.count)
-            var coldEnds: [Int] = []
-            var previous: (span: LabelSpan, offset: Int)?
+            // Chains: a label stored whole (`head`), and where each of its members (itself and its tails)
+            // starts inside it.
+            var chainHeads: [Int] = [], chainFirsts: [Int] = [], members: [(label: Int, at: Int)] = []
+            var previous: (span: LabelSpan, at: Int)?
             for label in byReversedText {
                 let span = distinctSpans[label]
                 if let previous, previous.span.end == span.end, previous.span.length >= span.length,
                    bytesEqual(pool.baseAddress! + previous.span.start + previous.span.length - span.length, pool.baseAddress! + span.start, span.length) {
-                    coldOffsets[label] = previous.offset + previous.span.length - span.length
+                    members.append((label, previous.at + previous.span.length - span.length))
                 } else {
-                    coldOffsets[label] = cold.count
-                    cold.append(contentsOf: pool.bytes((span.start, span.length)))
-                    cold.append(span.end)
-                    coldEnds.append(cold.count)
+                    chainHeads.append(label)
+                    chainFirsts.append(members.count)
+                    members.append((label, 0))
                 }
-                previous = (span, coldOffsets[label])
+                previous = (span, members[members.count - 1].at)
+            }
+            chainFirsts.append(members.count)
+            // The chains most used for their bytes first, the least last: NODES stores the greatest label
+            // offsets apart ("Values stored apart"), so the fewer nodes use the last bytes, the fewer
+            // offsets go there. Uses: the nodes whose label each distinct label is.
+            var uses = [Int](repeating: 0, count: distinctSpans.count)
+            for (node, span) in spans.enumerated() where span.length > 0 { uses[labelIndex[node]] += 1 }
+            let chainUses = chainHeads.indices.map { chain in members[chainFirsts[chain] ..< chainFirsts[chain + 1]].reduce(0) { $0 + uses[$1.label] } }
+            let byUse = chainHeads.indices.sorted { a, b in
+                let x = chainUses[a] * (distinctSpans[chainHeads[b]].length + 1), y = chainUses[b] * (distinctSpans[chainHeads[a]].length + 1)
+                return x != y ? x > y : a < b
+            }
+            // Offsets relative to `cold`; `coldEnds` holds where each chain ends, the places `cold` may be cut.
+            var cold: [UInt8] = []
+            var coldOffsets = [Int](repeating: -1, count: distinctSpans.count)
+            var coldEnds: [Int] = []
+            for chain in byUse {
+                let head = distinctSpans[chainHeads[chain]]
+                for member in members[chainFirsts[chain] ..< chainFirsts[chain + 1]] { coldOffsets[member.label] = cold.count + member.at }
+                cold.append(contentsOf: pool.bytes((head.start, head.length)))
+                cold.append(head.end)
+                coldEnds.append(cold.count)
             }
 
             // [root's byte][cold before the cut][unused end bytes][hot][cold after the cut], the hot

@@ -2,9 +2,10 @@ import CMMSearchFormat
 import MMSearch
 
 /// A packed field's values with the greatest few stored apart (`include/mmsearch_format.h`, "Values
-/// stored apart"): POPULATION's populations and RECORDS' ids. A few values are far greater than the
-/// rest (the biggest cities' populations; the newest ids), so a width that holds the rest and 4 bytes
-/// for each of those take less than the greatest's width for every value.
+/// stored apart"): POPULATION's populations, RECORDS' ids and name deltas, NODES' label offsets. A few
+/// values are far greater than the rest (the biggest cities' populations; the newest ids; the labels
+/// laid out last), so a width that holds the rest and 4 bytes for each of those take less than the
+/// greatest's width for every value.
 struct ValuesApart {
     /// w: the field's width.
     let width: Int

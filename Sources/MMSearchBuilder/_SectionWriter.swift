@@ -24,11 +24,12 @@ struct _SectionWriter {
         var nodeLabelBits: Int
         var childDeltaBits: Int
         var wideChildBlocks: Int
-        /// The uint32_t values after ENTRIES', POPULATION's, RECORDS' and RECORD_NAME_BASES' packed arrays.
+        /// The uint32_t values after ENTRIES', POPULATION's, RECORDS', RECORD_NAME_BASES' and NODES' packed arrays.
         var primaryAlternates: Int
         var populationsApart: Int
         var idsApart: Int
         var recordNamesApart: Int
+        var nodeLabelsApart: Int
         var nameOffsetBits: Int
         var populationBits: Int
         var recordIdBits: Int
@@ -121,6 +122,7 @@ struct _SectionWriter {
         header.population_apart_count = UInt32(counts.populationsApart)
         header.record_id_apart_count = UInt32(counts.idsApart)
         header.record_name_apart_count = UInt32(counts.recordNamesApart)
+        header.node_label_apart_count = UInt32(counts.nodeLabelsApart)
         header.entry_bits = UInt8(counts.entryBits)
         header.record_bits = UInt8(counts.recordBits)
         header.node_label_bits = UInt8(counts.nodeLabelBits)

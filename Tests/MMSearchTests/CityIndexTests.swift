@@ -158,30 +158,30 @@ import Testing
 
     @Test func otherVersionNamesBothVersions() throws {
         var bytes = try IndexBuilder.makeIndex(records: Self.classic, source: SourceDescription(name: "x", size: 0, checksum: 0, builtAt: 0)).bytes
-        // Version 24 (the one before) and version 26 (a later one), each in this version's layout.
+        // Version 26 (the one before) and version 28 (a later one), each in this version's layout.
         for other: UInt32 in [MMS_FORMAT_VERSION - 1, MMS_FORMAT_VERSION + 1] {
             bytes.withUnsafeMutableBytes { $0.storeBytes(of: other, toByteOffset: MemoryLayout<mms_header>.offset(of: \.version)!, as: UInt32.self) }
             #expect(throws: MMSearchError.unsupportedVersion(file: "v\(other).mms", found: other, supported: MMS_FORMAT_VERSION)) {
                 _ = try CityIndex(bytes: Data(bytes), path: "v\(other).mms")
             }
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 26).description
-        #expect(message.contains("version 2") && message.contains("version 26"))
-        #expect(MMS_FORMAT_VERSION == 26 && MMSearchVersion.indexFormat == 26)
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 27).description
+        #expect(message.contains("version 2") && message.contains("version 27"))
+        #expect(MMS_FORMAT_VERSION == 27 && MMSearchVersion.indexFormat == 27)
     }
 
     /// A version-2 file as version 2's builder wrote it (larger than version 3's header, shorter than
-    /// version 26's): refused by its version, both versions named, not as damage.
+    /// version 27's): refused by its version, both versions named, not as damage.
     @Test func versionTwoIndexIsRefusedByVersion() throws {
         let index = VersionTwoIndex.alabama
         #expect(index.count > 300)
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 26)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 27)) {
             _ = try CityIndex(bytes: Data(index), path: "v2.mms")
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 26).description
-        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 26; rebuild the index with `mmsearch build`")
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 27).description
+        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 27; rebuild the index with `mmsearch build`")
         // Shorter than this version's header: still named by its version.
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 26)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 27)) {
             _ = try CityIndex(bytes: Data(index[..<300]), path: "v2.mms")
         }
     }

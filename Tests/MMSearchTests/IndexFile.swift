@@ -98,7 +98,10 @@ enum IndexFormat {
     /// the first value out of bounds. Names of fields the current layout lacks are simply never met.
     static func meaning(_ kind: mms_section_kind, _ field: String) -> Meaning? {
         switch (kind, field) {
-        case (MMS_SECTION_NODES, "label_offset"): return Meaning { $0.section(MMS_SECTION_LABELS).count }
+        // A label offset past LABELS; with offsets stored apart, every packed value is an offset below the
+        // threshold or the number of one stored apart, so none is out of bounds.
+        case (MMS_SECTION_NODES, "label_offset"):
+            return Meaning { $0.valuesApart(MMS_SECTION_NODES).isEmpty ? $0.section(MMS_SECTION_LABELS).count : 1 << $0.packedWidth(MMS_SECTION_NODES) }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
         case (MMS_SECTION_CHILDREN, "first"): return Meaning(firstInvalid: { $0.nodeCount + 1 }, selfIndex: { $0 * childBlockNodes })
         // A block's deltas past the bits CHILDREN holds after its blocks. (delta_bits holds the wide flag
@@ -254,7 +257,8 @@ struct IndexFile {
     var wideChildCounts: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
 
     /// The values stored apart after packed array `kind`'s values and their tail (POPULATION's big
-    /// populations, RECORDS' big ids, RECORD_NAME_BASES' records' big name deltas: "Values stored apart"
+    /// populations, RECORDS' big ids, RECORD_NAME_BASES' records' big name deltas, NODES' greatest label
+    /// offsets: "Values stored apart"
     /// in the format header), 4 bytes each, to the section's end; their count is a header field
     /// (`apartCountField`).
     func valuesApart(_ kind: mms_section_kind) -> Range<Int> {
@@ -271,6 +275,7 @@ struct IndexFile {
         case MMS_SECTION_ENTRIES: return "primary_alternate_count"
         case MMS_SECTION_POPULATION: return "population_apart_count"
         case MMS_SECTION_RECORDS: return "record_id_apart_count"
+        case MMS_SECTION_NODES: return "node_label_apart_count"
         default: return "record_name_apart_count"
         }
     }
@@ -291,6 +296,9 @@ struct IndexFile {
     func population(ofRecord record: Int) -> UInt64 {
         count(of: MMS_SECTION_POPULATION) > 0 ? valueApart(MMS_SECTION_POPULATION, ofRecord: record) : 0
     }
+
+    /// Node `node`'s label offset in LABELS.
+    func labelOffset(ofNode node: Int) -> Int { Int(valueApart(MMS_SECTION_NODES, ofRecord: node)) }
 
     /// Record `record`'s id.
     func id(ofRecord record: Int) -> UInt64 { valueApart(MMS_SECTION_RECORDS, ofRecord: record) }

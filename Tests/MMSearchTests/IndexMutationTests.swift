@@ -126,6 +126,14 @@ import Testing
             }
         }
         records.append(SourceRecord(id: 999, name: [], country: [], latitudeE7: 0, longitudeE7: 0))
+        // Long names, each one label used by one node, which end LABELS a few bytes past 2^10: NODES then
+        // packs label offsets in 10 bits and stores the last few apart ("Values stored apart";
+        // labelOffsetsApartDamaged checks that this fixture has some).
+        let letters = Array("qwertyuiopasdfghjklzxcvbnm")
+        for number in 0 ..< 8 {
+            let name = "Xy" + String((0 ..< 28).map { letters[($0 * 7 + number * 3) % letters.count] })
+            records.append(SourceRecord(id: UInt32(2000 + number), name: Array(name.utf8), country: Array("GB".utf8), latitudeE7: 1, longitudeE7: 1))
+        }
         return records
     }()
 
@@ -691,7 +699,9 @@ import Testing
                 }
             }
         }
-        #expect(outOfBounds >= elements.count)
+        // With label offsets stored apart, NODES has no value out of bounds: below the threshold an offset
+        // inside LABELS, at or above it the number of one stored apart (labelOffsetsApartDamaged).
+        #expect(outOfBounds >= elements.count || kind == MMS_SECTION_NODES && !file.valuesApart(kind).isEmpty)
     }
 
     // MARK: Structure made inconsistent
@@ -785,17 +795,18 @@ import Testing
     // MARK: What verify must refuse
 
     /// Damaged copies of the full fixture, the checksum fixed up, and what each does.
-    static func damaged(_ what: String, _ change: (inout IndexFile) -> Void) -> (what: String, outcome: Outcome) {
-        var file = full.file
+    static func damaged(_ what: String, in fixture: Fixture = full, _ change: (inout IndexFile) -> Void) -> (what: String, outcome: Outcome) {
+        var file = fixture.file
         change(&file)
         return (what, exercise(file.withChecksumFixed()))
     }
 
-    /// Checks that verify refused every case; the cases it let through must still answer right.
-    static func expectRefused(_ cases: [(what: String, outcome: Outcome)], sourceLocation: SourceLocation = #_sourceLocation) {
+    /// Checks that verify refused every case (of `fixture`'s file damaged); the cases it let through
+    /// must still answer right.
+    static func expectRefused(_ cases: [(what: String, outcome: Outcome)], fixture: Fixture = full, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!cases.isEmpty, sourceLocation: sourceLocation)
         let accepted = cases.filter(\.outcome.verified).map(\.what)
-        for (what, outcome) in cases { checkVerifiedMeansRight(outcome, full, what, sourceLocation: sourceLocation) }
+        for (what, outcome) in cases { checkVerifiedMeansRight(outcome, fixture, what, sourceLocation: sourceLocation) }
         #expect(accepted.isEmpty, "verify accepted \(accepted)", sourceLocation: sourceLocation)
     }
 
@@ -935,6 +946,40 @@ import Testing
         let countField = IndexFormat.header.field(IndexFile.apartCountField(MMS_SECTION_RECORDS))!
         cases.append(Self.damaged("the count of ids apart one more") { $0.store(UInt64(takers.count + 1), at: countField.offset, width: countField.width) })
         Self.expectRefused(cases)
+    }
+
+    /// NODES' label offsets stored apart damaged ("Values stored apart"), in the names fixture, whose
+    /// long last labels put a few past the threshold: one set past LABELS (out of bounds: a walk must
+    /// throw), one set to another node's label, a node's packed value moved to another of them (one
+    /// taken twice, or out of node order), two swapped with their values (each label read right, out of
+    /// node order), one set below the threshold (it should be packed in place), and the count one more. Nothing reads out of bounds, a search throws or answers right, and verify
+    /// refuses every one.
+    @Test func labelOffsetsApartDamaged() {
+        let fixture = Self.names, file = fixture.file
+        let apart = file.valuesApart(MMS_SECTION_NODES), threshold = file.apartThreshold(MMS_SECTION_NODES)
+        let takers = (0 ..< file.nodeCount).filter { file.packedValue(MMS_SECTION_NODES, $0) >= threshold }
+        #expect(apart.count / 4 >= 2 && takers.count == apart.count / 4, "\(apart.count / 4) label offsets apart, \(takers.count) nodes taking them")
+        #expect(file.packedWidth(MMS_SECTION_NODES) < PackedArrays.width(holding: UInt64(file.section(MMS_SECTION_LABELS).count)))
+        guard takers.count >= 2 else { return }
+        var cases: [(what: String, outcome: Outcome)] = []
+        let labels = UInt64(file.section(MMS_SECTION_LABELS).count)
+        cases.append(Self.damaged("the first label offset apart past LABELS", in: fixture) { $0.store(labels, at: apart.lowerBound, width: 4) })
+        cases.append(Self.damaged("the first label offset apart set to node 1's", in: fixture) { $0.store(UInt64(file.labelOffset(ofNode: 1)), at: apart.lowerBound, width: 4) })
+        cases.append(Self.damaged("the first label offset apart set below the threshold", in: fixture) { $0.store(threshold - 1, at: apart.lowerBound, width: 4) })
+        cases.append(Self.damaged("the second taker of a label offset apart takes the first's", in: fixture) { $0.storePacked(threshold, MMS_SECTION_NODES, takers[1]) })
+        cases.append(Self.damaged("the first taker takes the last one", in: fixture) { $0.storePacked(threshold + UInt64(takers.count - 1), MMS_SECTION_NODES, takers[0]) })
+        // Every label read right, but taken out of node order: the first two takers' numbers and values swapped.
+        cases.append(Self.damaged("the first two takers' label offsets apart swapped", in: fixture) { damaged in
+            damaged.storePacked(threshold + 1, MMS_SECTION_NODES, takers[0])
+            damaged.storePacked(threshold, MMS_SECTION_NODES, takers[1])
+            damaged.store(UInt64(file.labelOffset(ofNode: takers[1])), at: apart.lowerBound, width: 4)
+            damaged.store(UInt64(file.labelOffset(ofNode: takers[0])), at: apart.lowerBound + 4, width: 4)
+        })
+        let countField = IndexFormat.header.field(IndexFile.apartCountField(MMS_SECTION_NODES))!
+        cases.append(Self.damaged("the count of label offsets apart one more", in: fixture) { $0.store(UInt64(takers.count + 1), at: countField.offset, width: countField.width) })
+        Self.expectRefused(cases, fixture: fixture)
+        // Out of bounds: a search must throw or answer right.
+        Self.checkThrowsOrRight(cases[0].outcome, fixture, cases[0].what)
     }
 
     /// RECORD_NAME_BASES damaged ("Records' names"): a block's base one above the least of its records'

@@ -21,7 +21,7 @@ struct LabelLayoutTests {
         let labels = file.section(MMS_SECTION_LABELS)
         try #require(labels.count > Self.window, "the fixture's labels must overflow the hot part")
         func labelOffset(ofNode node: Int) -> Int {
-            Int(file.packedValue(MMS_SECTION_NODES, node, field: "label_offset"))
+            file.labelOffset(ofNode: node)
         }
         func labelLength(at offset: Int) -> Int {
             var end = labels.lowerBound + offset
@@ -84,5 +84,51 @@ struct LabelLayoutTests {
         let first = hot.map { fileOffset + Int(offsets[$0]) }.min()!
         let last = hot.map { fileOffset + Int(offsets[$0]) + spans[$0].length }.max()!
         #expect(first / Self.window == last / Self.window, "hot labels at file bytes \(first) ... \(last)")
+    }
+
+    /// The labels outside the hot window in order of their uses for their bytes, the most first, so that
+    /// the last bytes of LABELS, whose offsets NODES stores apart ("Values stored apart"), serve few
+    /// nodes. A chain is a label stored whole and the labels stored inside it (its tails), up to their
+    /// common end byte; its uses are the nodes whose label is one of them.
+    @Test func theLabelsLeastUsedForTheirBytesComeLast() throws {
+        var random = SeededRandom(seed: 5)
+        var pool: [UInt8] = []
+        var distinct: [TrieBuilder.LabelSpan] = []
+        for _ in 0 ..< 20_000 {
+            let length = Int.random(in: 1 ... 12, using: &random)
+            let end = Int.random(in: 0 ..< 3, using: &random) == 0 ? UInt8(MMS_LABEL_TAIL_END) : UInt8(MMS_STRING_END)
+            distinct.append(TrieBuilder.LabelSpan(start: pool.count, length: length, end: end))
+            pool.append(contentsOf: (0 ..< length).map { _ in UInt8.random(in: 0x61 ... 0x66, using: &random) })
+        }
+        // Nodes pick labels unevenly (the least of three draws): some labels serve many nodes.
+        var spans = [TrieBuilder.LabelSpan(start: 0, length: 0, end: UInt8(MMS_STRING_END))]
+        for _ in 0 ..< 60_000 {
+            spans.append(distinct[(0 ..< 3).map { _ in Int.random(in: 0 ..< distinct.count, using: &random) }.min()!])
+        }
+        var labels: [UInt8] = []
+        let offsets = try TrieBuilder.layOutLabels(spans, pool: pool, fileOffset: 3 * Self.window - 1 - 100, into: &labels, file: "test")
+        for (node, span) in spans.enumerated().dropFirst() {
+            let offset = Int(offsets[node])
+            #expect(Array(labels[offset ..< offset + span.length]) == Array(pool[span.start ..< span.start + span.length]) && labels[offset + span.length] == span.end)
+        }
+        // The hot labels: from node 1's, each new one where the one before ended.
+        var hotEnd = Int(offsets[1]), seen: Set<Int> = []
+        for node in 1 ..< spans.count where seen.insert(Int(offsets[node])).inserted {
+            guard Int(offsets[node]) == hotEnd else { break }
+            hotEnd += spans[node].length + 1
+        }
+        let hot = Int(offsets[1]) ..< hotEnd
+        var uses: [Int: Int] = [:] // by the end byte a label ends at
+        for (node, span) in spans.enumerated().dropFirst() { uses[Int(offsets[node]) + span.length, default: 0] += 1 }
+        var chains: [(uses: Int, bytes: Int)] = []
+        var start = 1 // after the root's end byte
+        for position in 1 ..< labels.count where labels[position] >= UInt8(MMS_LABEL_TAIL_END) {
+            // Lone end bytes are the unused ones before the hot window.
+            if position > start, !hot.contains(start) { chains.append((uses[position] ?? 0, position + 1 - start)) }
+            start = position + 1
+        }
+        #expect(chains.count > 1_000 && hot.count > 1_000, "\(chains.count) chains outside \(hot.count) hot bytes")
+        let outOfOrder = zip(chains, chains.dropFirst()).filter { $0.uses * $1.bytes < $1.uses * $0.bytes }.count
+        #expect(outOfOrder == 0, "\(outOfOrder) chains used more for their bytes than the one before")
     }
 }
