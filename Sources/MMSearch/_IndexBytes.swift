@@ -122,14 +122,6 @@ struct _IndexBytes {
         layout.children &+ index / Int(MMS_CHILD_BLOCK_NODES) &* _IndexLayout.childBlockSize
     }
 
-    /// Node `index`'s label_offset as NODES gives it (packed, or stored apart: "Values stored apart"),
-    /// unchecked against the label pool (`labelStart` checks it); `index` below node_count.
-    @inline(__always)
-    func labelOffset(ofNode index: Int) -> Int {
-        let value = packedLabelOffset(ofNode: index)
-        return Int(truncatingIfNeeded: value < layout.directLabelLimit ? value : unpacked(value, layout.labelsApart))
-    }
-
     /// Node `index`'s value in NODES as packed: its label offset, or the threshold plus its number among
     /// those stored apart; `index` below node_count.
     @inline(__always)
@@ -557,14 +549,15 @@ struct _IndexBytes {
     /// level's labels, scattered over LABELS, together instead of one by one: the slowest keystrokes
     /// are such nodes' (search alone p99 0.92x on the list + cities500, RESULTS.md). Not for one child
     /// (nothing to overlap) or many (a big node's walk, hot). A hint only: labels outside the pool are
-    /// refused where they are read. The same for the walk down to a node (search p50 1.05x) and for a
-    /// small node's entries' owners (p50 1.03x, p99 1.0x) cost more than it saved.
+    /// refused where they are read; nor are the few labels whose offsets are stored apart fetched. The
+    /// same for the walk down to a node (search p50 1.05x) and for a small node's entries' owners (p50
+    /// 1.03x, p99 1.0x) cost more than it saved.
     @inline(__always)
     func prefetchLabels(of nodes: Range<Int>) {
         guard nodes.count >= 2, nodes.count <= 16 else { return }
         for node in nodes {
-            let offset = labelOffset(ofNode: node)
-            if offset < layout.labels.count { prefetch(layout.labels.lowerBound &+ offset) }
+            let offset = packedLabelOffset(ofNode: node)
+            if offset < layout.directLabelLimit { prefetch(layout.labels.lowerBound &+ Int(truncatingIfNeeded: offset)) }
             prefetch(childBlockOffset(ofNode: node))
         }
     }
