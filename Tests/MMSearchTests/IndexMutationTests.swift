@@ -794,7 +794,7 @@ import Testing
 
     // MARK: What verify must refuse
 
-    /// Damaged copies of the full fixture, the checksum fixed up, and what each does.
+    /// A damaged copy of a fixture's file (the full one unless given), the checksum fixed up, and what it does.
     static func damaged(_ what: String, in fixture: Fixture = full, _ change: (inout IndexFile) -> Void) -> (what: String, outcome: Outcome) {
         var file = fixture.file
         change(&file)
@@ -949,12 +949,13 @@ import Testing
     }
 
     /// NODES' label offsets stored apart damaged ("Values stored apart"), in the names fixture, whose
-    /// long last labels put a few past the threshold: one set past LABELS (out of bounds: a walk must
-    /// throw), one set to another node's label, a node's packed value moved to another of them (one
-    /// taken twice, or out of node order), two swapped with their values (each label read right, out of
-    /// node order), one set below the threshold (it should be packed in place), and the count one more. Nothing reads out of bounds, a search throws or answers right, and verify
-    /// refuses every one.
-    @Test func labelOffsetsApartDamaged() {
+    /// long last labels put a few past the threshold: one set past LABELS (out of bounds: a search that
+    /// reads it must throw), one set to another node's label, a node's packed value moved to another of
+    /// them (one taken twice, or out of node order), two swapped with their values (each label read
+    /// right, out of node order), one set below the threshold (it should be packed in place), and the
+    /// count one more. Nothing reads out of bounds, a search throws or answers right, and verify refuses
+    /// every one.
+    @Test func labelOffsetsApartDamaged() throws {
         let fixture = Self.names, file = fixture.file
         let apart = file.valuesApart(MMS_SECTION_NODES), threshold = file.apartThreshold(MMS_SECTION_NODES)
         let takers = (0 ..< file.nodeCount).filter { file.packedValue(MMS_SECTION_NODES, $0) >= threshold }
@@ -978,8 +979,22 @@ import Testing
         let countField = IndexFormat.header.field(IndexFile.apartCountField(MMS_SECTION_NODES))!
         cases.append(Self.damaged("the count of label offsets apart one more", in: fixture) { $0.store(UInt64(takers.count + 1), at: countField.offset, width: countField.width) })
         Self.expectRefused(cases, fixture: fixture)
-        // Out of bounds: a search must throw or answer right.
+        // Out of bounds: a search must throw or answer right, and some search reads the label: of the
+        // searches for the names' first one to four characters (a small node's walks its subtree), one
+        // throws at least.
         Self.checkThrowsOrRight(cases[0].outcome, fixture, cases[0].what)
+        var outOfBounds = file
+        outOfBounds.store(labels, at: apart.lowerBound, width: 4)
+        let index = try CityIndex(bytes: Data(outOfBounds.withChecksumFixed()), path: "apart.mms")
+        let prefixes = Set(fixture.records.flatMap { record in (1 ... 4).map { String(String(decoding: record.name, as: UTF8.self).prefix($0)) } })
+        let thrown = prefixes.filter { prefix in
+            do throws(MMSearchError) {
+                let results = try index.search(prefix)
+                _ = try results.cities(in: 0 ..< results.count)
+                return false
+            } catch { return true }
+        }
+        #expect(!thrown.isEmpty, "none of \(prefixes.count) searches read the label past LABELS")
     }
 
     /// RECORD_NAME_BASES damaged ("Records' names"): a block's base one above the least of its records'
