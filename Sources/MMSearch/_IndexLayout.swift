@@ -293,6 +293,13 @@ struct _IndexLayout: Sendable {
             }
             return _TailValues(start: range.lowerBound + packedBytes, count: Int(values))
         }
+        /// The values stored apart at the end of section `kind` (`range`), after a packed array of
+        /// `count` values of `bytesWidth` bits whose field of `width` bits may number them ("Values stored
+        /// apart"): at most 2^width.
+        func valuesApart(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, bytesWidth: Int, width: Int, apart: UInt32, field: Int) throws(MMSearchError) -> _ValuesApart {
+            let apart = try valuesAfter(kind, range, count: count, width: bytesWidth, values: apart, field: field, limit: 1 << width, "values stored apart")
+            return _ValuesApart(start: apart.start, count: apart.count, threshold: PackedArrays.apartThreshold(width: width, apart: apart.count))
+        }
         labels = try section(MMS_SECTION_LABELS)
         // A node's label offset at most at the width that holds every one, the greatest stored apart
         // after them (verify checks that the width makes NODES smallest).
@@ -302,10 +309,8 @@ struct _IndexLayout: Sendable {
         }
         nodeLabelMask = (1 << UInt64(nodeLabelBits)) - 1
         let nodesSection = try section(MMS_SECTION_NODES)
-        let nodeLabelsApart = try valuesAfter(MMS_SECTION_NODES, nodesSection, count: nodeCount, width: nodeLabelBits, values: header.node_label_apart_count,
-                                              field: at(\.node_label_apart_count), limit: 1 << nodeLabelBits, "values stored apart")
-        labelsApart = _ValuesApart(start: nodeLabelsApart.start, count: nodeLabelsApart.count,
-                                   threshold: PackedArrays.apartThreshold(width: nodeLabelBits, apart: nodeLabelsApart.count))
+        labelsApart = try valuesApart(MMS_SECTION_NODES, nodesSection, count: nodeCount, bytesWidth: nodeLabelBits, width: nodeLabelBits,
+                                      apart: header.node_label_apart_count, field: at(\.node_label_apart_count))
         directLabelLimit = min(labelsApart.threshold, UInt64(labels.count))
         nodes = _PackedArray(start: nodesSection.lowerBound, count: nodeCount, width: nodeLabelBits)
         // CHILDREN: the blocks, the wide blocks' counts, and the children's entry deltas with the packed
@@ -351,13 +356,6 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.coordinate_exponent), "coordinate exponent \(header.coordinate_exponent), expected at most \(MMS_MAX_COORDINATE_EXPONENT) (a unit of 10^\(header.coordinate_exponent) x 1e-7 degree)")
         }
         let recordsSection = try section(MMS_SECTION_RECORDS)
-        /// The values stored apart at the end of section `kind` (`range`), after a packed array of
-        /// `count` values of `bytesWidth` bits whose field of `width` bits may number them ("Values stored
-        /// apart"): at most 2^width.
-        func valuesApart(_ kind: mms_section_kind, _ range: Range<Int>, count: Int, bytesWidth: Int, width: Int, apart: UInt32, field: Int) throws(MMSearchError) -> _ValuesApart {
-            let apart = try valuesAfter(kind, range, count: count, width: bytesWidth, values: apart, field: field, limit: 1 << width, "values stored apart")
-            return _ValuesApart(start: apart.start, count: apart.count, threshold: PackedArrays.apartThreshold(width: width, apart: apart.count))
-        }
         // POPULATION: empty (population_bits 0), or a population a record at population_bits, then the
         // populations stored apart.
         let populationSection = try section(MMS_SECTION_POPULATION)

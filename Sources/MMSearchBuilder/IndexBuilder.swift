@@ -344,7 +344,7 @@ public enum IndexBuilder {
         // Entries packed at the least width that holds every name number ("Packed arrays"), with no more
         // of the kind than the name number leaves open ("Entries' kinds"): ENTRIES a WORD's bit above the
         // name bits, and the alternates that are PRIMARY after them (TOP's pages: SummaryBuilder).
-        let entryBits = PackedArrays.entryWidth(names: UInt64(recordEntries.count + alternates.count))
+        let entryBits = Int(MMS_ENTRY_WORD_BITS) + nameBits
         let recordBits = PackedArrays.width(holding: UInt64(recordEntries.count))
         let packedEntries = keys.values.map { value in
             (value >> MMS_ENTRY_KIND_SHIFT == MMS_KIND_WORD.rawValue ? 1 : 0) << UInt32(nameBits) | value & MMS_ENTRY_NAME_MASK
