@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 27. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 28. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -53,9 +53,11 @@
  *                                                         encoded with its table's symbols and ended by
  *                                                         0xFF (see "Encoded names")
  *   sections[ID_ORDER]      packed record_count x record_bits  record indices sorted by (id, index)
- *   sections[RECORD_REGIONS] packed record_count x region_bits, or empty: each record's region
- *                                                         (REGIONS index, or every bit set for none);
- *                                                         empty when no record has one
+ *   sections[RECORD_REGIONS] packed record_count x region_bits, then uint32_t[E], or empty: each
+ *                                                         record's region, as its number among its
+ *                                                         country's (see "Records' regions"), the few
+ *                                                         in another country's as a number into the
+ *                                                         array after; empty when no record has one
  *   sections[REGIONS]       mms_region[region_count]     regions (GeoNames admin1), sorted by (country, code)
  *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
  *   sections[QUALIFIER_NAMES] mms_qualifier_name[qualifier_name_count]  other names of countries and
@@ -160,7 +162,7 @@
  * Regions and countries (built with GeoNames' admin1CodesASCII.txt and countryInfo.txt). A record
  * built from a dump row (joined by id, or a dump alone) has the region named "CC.CODE" by the row's
  * country code and admin1 code, when the admin1 file names it (a non-empty name): RECORD_REGIONS gives
- * its index in REGIONS. A record whose country is a code in COUNTRIES has that country's name and ISO3
+ * its index in REGIONS ("Records' regions"). A record whose country is a code in COUNTRIES has that country's name and ISO3
  * code. A record's qualifiers are, folded and without repeats, in this order: its country code, its
  * ISO3 code, its country's name, its region's name, and its region's code when that is at least two
  * letters A-Z. The header flag MMS_FLAG_QUALIFIED is set exactly when some record has a region or a
@@ -235,11 +237,17 @@
  * from the rank; verify checks that ENTRIES' kind is the rank's and that the entry is the record's
  * best there). Otherwise the value is its name number, in top_value_bits = name_bits, and the entry's
  * kind is its rank's class's ("Entries' kinds"). The pages tile TOP in order (the summaries', then the
- * country pages', then the near lists'), top_bits bits in all, then zero bits to the byte and
- * MMS_PACKED_TAIL zero bytes. Why: a summarized node is small (23,767 of the README's index's 27,031
+ * country pages', then the near lists'), each stored once (version 28): a page whose bits are those of
+ * a page before it in that order (the same length and every bit alike) is not stored again, and its
+ * top_first is that page's; top_bits bits in all, then zero bits to the byte and MMS_PACKED_TAIL zero
+ * bytes. Why: a summarized node is small (23,767 of the README's index's 27,031
  * have at most 256 entries), so a position takes 6 to 8 bits where a name number takes 20; reading
  * the entry costs a page one read more, inside the node's few hundred bytes of ENTRIES, which a reader
- * asks for before it reads the page's records. TOP 2.71 -> 1.92 MB on the README's index.
+ * asks for before it reads the page's records. TOP 2.71 -> 1.92 MB on the README's index. A page
+ * stored once for every node it is the first page of: a big node's page is often that of its one big
+ * child (all its 20 best under it, at the same positions or of the same name numbers): 1.92 -> 1.87 MB
+ * on the README's index (656 of its 27,031 summaries read a page stored for another), 0.60 -> 0.55 MB
+ * on the list alone (1,371 of 7,294).
  *
  * ---------------------------------------------------------------------------------------------------
  * The spatial index (reverse lookups: the records nearest a point; shared/peers/rank.py, "Geography").
@@ -378,12 +386,13 @@
  * countries' texts, which qualifiers compare as they are stored, are in PLACE_NAMES, not encoded.
  *
  * ---------------------------------------------------------------------------------------------------
- * Values stored apart (POPULATION's populations, RECORDS' ids, NODES' label offsets). A few cities are far bigger than the
+ * Values stored apart (POPULATION's populations, RECORDS' ids, NODES' label offsets, RECORD_REGIONS' values). A few cities are far bigger than the
  * rest (on the README's index 8,779 of 209,579 have 56,757 people or more, the greatest 22 million),
  * and a few ids far greater (3 of the list's 209,579 are 2^23 or more, the greatest 102,908,597), so
  * such a field holds each record's value in w bits (population_bits, record_id_bits) and the greatest
  * ones apart, after the section's packed values and their tail: E uint32_t values, E a header field
- * (population_apart_count, record_id_apart_count, record_name_apart_count, node_label_apart_count; so the section's length
+ * (population_apart_count, record_id_apart_count, record_name_apart_count, node_label_apart_count,
+ * record_region_apart_count; so the section's length
  * is the packed array's and 4 x E, checked at open with E at most 2^w, reading the header alone). With the threshold T = 2^w - E, a field's value v below T is the
  * record's value, and a v at or above T says its value is the (v - T)-th of those numbers (v - T < E
  * always: no read to check). Every value of T or more is stored so, none below, and the records using
@@ -419,10 +428,23 @@
  * reads back as it was given, while COUNTRY_RUNS, which filters compare, upper-cases them), strictly
  * sorted by its two bytes. A record's country field is 0 for none, else 1 + its code's number there,
  * in country_bits = bits of (the codes + 1): 8 bits for the list's 246 codes, where the code's own two
- * base-62 digits took 12 (0.10 MB less on every index with the list, for 2 bytes a code).
- * Why not a record's region among its country's regions too (7 bits instead of 12 on the README's
- * index): a region is joined by the dump row's country, which for 10 of the list's records is not the
- * list's (GB records in Cyprus' regions, IL in Palestine's), so those would need a third way.
+ * base-62 digits took 12 (0.10 MB less on every index with the list, for 2 bytes a code). Each code
+ * also says where its country's regions start in REGIONS (first_region, for "Records' regions").
+ *
+ * Records' regions (version 28). REGIONS is sorted by (country, code), so a country's regions are one
+ * run of it, and most records' regions lie in their own country's run: a record's region is stored as
+ * its place from the start of that run, in fewer bits than its number (7 instead of 12 on the README's
+ * index: Slovenia has the most regions, 96). With F the first_region of the record's code in
+ * RECORD_COUNTRIES (0 for a record with no country) and R = region_count, RECORD_REGIONS holds for
+ * each record v = 0 when it has no region, else v = 1 + ((its region - F) mod R), so 1 <= v <= R, and
+ * a reader takes its region as F + v - 1, less R when that is R or more (F <= R: one subtraction
+ * at most). A record whose region is in another country's run (a region is joined by the dump row's
+ * country, which for 10 of the list's records is not the list's: GB records in Cyprus' regions, IL in
+ * Palestine's) has a v past its own run's (on the real data greater than any other): the values are a
+ * field whose greatest
+ * few are stored apart, after RECORD_REGIONS' packed values, as "Values stored apart" says (E uint32_t
+ * values, E record_region_apart_count). On the README's index 7 bits and 10 values apart: 0.18 MB
+ * instead of 0.31 MB at 12 bits.
  *
  * ---------------------------------------------------------------------------------------------------
  * Spellings. A record's generated spellings (rank.py's "Spellings": "St Paul" for "Saint Paul", "Winston
@@ -527,9 +549,8 @@
  *   bits of record_count (they go up to record_count), and its top_first in summary_top_bits = bits of
  *   top_bits;
  *   TOP: pages of entries at their nodes' widths, top_bits bits in all ("TOP pages");
- *   RECORD_REGIONS: region_bits = bits of region_count (so that the value with every bit set, which
- *   says "no region" as MMS_NO_REGION does, is no region's number); empty, and region_bits 0, when no
- *   record has a region.
+ *   RECORD_REGIONS: region_bits as "Values stored apart" says, of the values "Records' regions" gives
+ *   (1 to 32); empty, and region_bits 0, when no record has a region;
  *   entry_bits = MMS_ENTRY_WORD_BITS + name_bits, name_bits = max(1, bits of record_count +
  *   alternate_count + spelling_count - 1) (the largest name number): an entry of ENTRIES packed as
  *   (1 for a WORD, else 0) << name_bits | name number; an entry of TOP is its position or its name
@@ -541,7 +562,7 @@
  * position of 6 to 8 bits at most nodes instead, "TOP pages"), 18 bits a record in ID_ORDER instead of 32, 23 bits an
  * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 99 bits a record instead of 160 (135 at version 10, 119 at version 20, 111 at version 22: its name's offset, 23 bits, now a delta of 11), 43
  * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 4 bits a first
- * page's rank instead of 8 (5 at version 21), 12 bits a record's region instead of 16, 8 bits its country instead of 16
+ * page's rank instead of 8 (5 at version 21), 7 bits a record's region instead of 16 (12 at version 27), 8 bits its country instead of 16
  * (12 at version 20).
  *
  * ---------------------------------------------------------------------------------------------------
@@ -549,8 +570,8 @@
  *   At open, in O(1), reading the header alone: file at least sizeof(mms_header); magic; byte_order
  *   (a file written on a big-endian machine reads as MMS_BYTE_ORDER_SWAPPED); version equals
  *   MMS_FORMAT_VERSION; header_size; section_count; entry_bits, record_bits,
- *   name_offset_bits, the summary widths and region_bits the widths "Packed arrays" gives them;
- *   node_label_bits from 1 to the bits of LABELS' length - 1; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
+ *   name_offset_bits and the summary widths the widths "Packed arrays" gives them; region_bits 0
+ *   exactly when RECORD_REGIONS is empty, else 1 to 32; node_label_bits from 1 to the bits of LABELS' length - 1; population_bits at most 32 and 0 exactly when POPULATION is empty, record_id_bits
  *   and record_name_bits from 1 to 32 (verify checks that each is the smallest section's) and coordinate_exponent at most
  *   MMS_MAX_COORDINATE_EXPONENT (verify checks that it is the greatest the coordinates allow); file_size
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
@@ -571,7 +592,8 @@
  *   spatial_bound_count(record_count) bounds; RECORD_NAME_BASES: ceil(record_count /
  *   MMS_RECORD_NAME_BLOCK) values and then 4 x E bytes, E = record_name_apart_count at most
  *   2^record_name_bits; NODES: node_count values and then 4 x E bytes, E = node_label_apart_count at
- *   most 2^node_label_bits); node_count >= 1; reserved zero;
+ *   most 2^node_label_bits; RECORD_REGIONS: empty, or record_count values and then 4 x E bytes, E =
+ *   record_region_apart_count at most 2^region_bits, and E 0 when it is empty); node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
@@ -601,14 +623,15 @@
  *   record's first, of a record without a display name (and every record with one PRIMARY entry, so
  *   that the list holds every alternate that is names[0]),
  *   summaries exactly where they belong with the right counts, pages and page ranks, the pages tiling
- *   TOP ("TOP pages"), records in order
+ *   TOP, each stored once ("TOP pages"), records in order
  *   (each one's packed coordinates at most 180 and 360 degrees in their unit, that unit the greatest,
  *   its country number at most RECORD_COUNTRIES' count), the id
  *   order a sorted permutation, alternates sorted by record (their blocks and deltas as "Alternates'
  *   records" says: each width the least, each least_record the least, every bit past them zero), every name decoding to UTF-8, every
  *   symbol and the name tables well formed, every region some record's and regions
  *   and countries sorted, unique and well formed (each folded name the fold of its name), the record
- *   countries sorted, unique, each two digits or ASCII letters and some record's,
+ *   countries sorted, unique, each two digits or ASCII letters and some record's, each with its first_region,
+ *   every record's region value at most region_count (the greatest stored apart, at the least width),
  *   MMS_FLAG_QUALIFIED set exactly as the records' regions and countries say, the ids and populations as
  *   "Values stored apart" says (each of the numbers after the packed values at least T and taken by one record, in
  *   record order; the width the smallest section's), and so the records' name deltas and the nodes' label offsets, each block's base
@@ -653,7 +676,8 @@
  * POPULATION's and RECORD_NAME_BASES' packed arrays as each section's last 4 bytes, read at open) and
  * version 24 (every label stored whole, its country tail too) and version 25 (every first page's
  * entries as name numbers, at one width) and version 26 (every label offset at the width of LABELS'
- * length) are not read by version 27.
+ * length) and version 27 (a record's region as its number in REGIONS, 2-byte RECORD_COUNTRIES, a page
+ * stored again for each node it is the first page of) are not read by version 28.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -674,7 +698,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 27u
+#define MMS_FORMAT_VERSION 28u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -741,7 +765,8 @@ extern "C" {
 /* The widest field of a packed array's value, in bits; and the zero bytes after its values. */
 #define MMS_PACKED_MAX_WIDTH 32u
 #define MMS_PACKED_TAIL 8u
-/* "No region": a RECORD_REGIONS value has every one of its region_bits set (this, at 16 bits). */
+/* A bound on region numbers: region_count is below it (so a first_region, at most region_count, and a
+   region number fit a uint16_t, this one a number no region has). */
 #define MMS_NO_REGION 0xFFFFu
 /* mms_header.flags: "Name, Qualifier" queries match (some record has a region or a named country). */
 #define MMS_FLAG_QUALIFIED 0x1u
@@ -902,7 +927,7 @@ typedef struct mms_header {
     uint8_t summary_node_bits;  /* bits of a summary's node (SUMMARIES) */
     uint8_t summary_count_bits; /* bits of a summary's record counts and primary range */
     uint8_t summary_top_bits;   /* bits of a summary's top_first */
-    uint8_t region_bits;      /* bits of a record's region (RECORD_REGIONS) */
+    uint8_t region_bits;      /* bits of a record's region value (RECORD_REGIONS; "Records' regions") */
     uint8_t record_name_bits; /* bits of a record's name delta (RECORDS; see "Records' names") */
     uint32_t wide_child_block_count; /* child blocks with a count above 15, whose counts follow the blocks */
     /* How many uint32_t values follow a section's packed array (open checks sections from the header): */
@@ -911,7 +936,7 @@ typedef struct mms_header {
     uint32_t record_id_apart_count;   /* E: RECORDS' ids stored apart */
     uint32_t record_name_apart_count; /* E: the records' name deltas stored apart in RECORD_NAME_BASES */
     uint32_t node_label_apart_count;  /* E: NODES' label offsets stored apart */
-    uint32_t reserved;        /* zero: the section table starts 8-aligned */
+    uint32_t record_region_apart_count; /* E: RECORD_REGIONS' values stored apart */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -1109,10 +1134,13 @@ typedef struct mms_spatial_bounds {
 /*
  * A country code some record has (RECORD_COUNTRIES; see "Records' countries"). Invariants: code two
  * digits or ASCII letters, as the records give it; codes strictly sorted by their two bytes, each some
- * record's. No padding: 2 bytes, 1-aligned.
+ * record's; first_region the number of the first region in REGIONS whose country is the code with its
+ * ASCII letters upper-cased, or where it would be (region_count when every region's country is less;
+ * 0 without regions). No padding: 4 bytes, 2-aligned.
  */
 typedef struct mms_record_country {
-    uint8_t code[2]; /* the code, as given ("US", "us", "00") */
+    uint8_t code[2];       /* the code, as given ("US", "us", "00") */
+    uint16_t first_region; /* where its country's regions start in REGIONS ("Records' regions") */
 } mms_record_country;
 
 /*
@@ -1267,7 +1295,7 @@ _Static_assert(offsetof(mms_header, population_apart_count) == 116, "mms_header.
 _Static_assert(offsetof(mms_header, record_id_apart_count) == 120, "mms_header.record_id_apart_count");
 _Static_assert(offsetof(mms_header, record_name_apart_count) == 124, "mms_header.record_name_apart_count");
 _Static_assert(offsetof(mms_header, node_label_apart_count) == 128, "mms_header.node_label_apart_count");
-_Static_assert(offsetof(mms_header, reserved) == 132, "mms_header.reserved: the section table starts 8-aligned after it");
+_Static_assert(offsetof(mms_header, record_region_apart_count) == 132, "mms_header.record_region_apart_count: the section table starts 8-aligned after it");
 _Static_assert(offsetof(mms_header, sections) == 136, "mms_header.sections");
 _Static_assert(sizeof(mms_header) == 136 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 648 bytes");
 
@@ -1363,8 +1391,9 @@ _Static_assert(offsetof(mms_spatial_point, record_axis) == 8, "mms_spatial_point
 _Static_assert(MMS_SPATIAL_BOUND_BITS == 8, "a node's bound on an edge is one byte of mms_spatial_bounds");
 _Static_assert(MMS_SPATIAL_BOUND_DEPTH >= 1 && MMS_SPATIAL_BOUND_DEPTH <= 28, "node numbers below 2^MMS_SPATIAL_BOUND_DEPTH fit an int32_t, as a reader holds them");
 _Static_assert(sizeof(mms_spatial_bounds) == 4, "mms_spatial_bounds is 4 bytes");
-_Static_assert(sizeof(mms_record_country) == 2, "mms_record_country is 2 bytes");
+_Static_assert(sizeof(mms_record_country) == 4, "mms_record_country is 4 bytes");
 _Static_assert(offsetof(mms_record_country, code) == 0, "mms_record_country.code");
+_Static_assert(offsetof(mms_record_country, first_region) == 2, "mms_record_country.first_region");
 _Static_assert(offsetof(mms_spatial_bounds, south) == 0, "mms_spatial_bounds.south");
 _Static_assert(offsetof(mms_spatial_bounds, north) == 1, "mms_spatial_bounds.north");
 _Static_assert(offsetof(mms_spatial_bounds, west) == 2, "mms_spatial_bounds.west");

@@ -294,7 +294,8 @@ private struct _Verifier {
             previousCode = code
             named[number] = !name.isEmpty
         }
-        // RECORD_COUNTRIES: codes of two digits or ASCII letters, strictly sorted ("Records' countries").
+        // RECORD_COUNTRIES: codes of two digits or ASCII letters, strictly sorted ("Records' countries"),
+        // each with where its country's regions start (REGIONS is sorted by country: "Records' regions").
         for number in 0 ..< layout.recordCountryCount {
             let at = layout.recordCountries + number * _IndexLayout.recordCountrySize
             let country = raw(at, as: mms_record_country.self)
@@ -302,14 +303,30 @@ private struct _Verifier {
             guard PackedArrays.isCountryCode(country.code), previous.map({ $0 < country.code }) ?? true else {
                 throw corrupt(at, "record country \(number) is not two digits or ASCII letters, or not after record country \(number - 1) in byte order")
             }
+            let code = CountryKey.of(country.code)
+            var firstRegion = 0
+            while firstRegion < layout.regionCount, CountryKey.packed(try index.region(firstRegion).country) < code { firstRegion += 1 }
+            guard Int(country.first_region) == firstRegion else {
+                throw corrupt(at, "record country \(number) says its regions start at region \(country.first_region); they start at \(firstRegion)")
+            }
         }
         var regionUsed = [Bool](repeating: false, count: layout.regionCount)
         var countryUsed = [Bool](repeating: false, count: layout.countryCount)
         var recordCountryUsed = [Bool](repeating: false, count: layout.recordCountryCount)
         var qualified = false
+        // A record's region value at most the region count (so that each region has one), the greatest
+        // stored apart, at the width of the smallest section ("Records' regions").
+        var regionValues = ApartTakers(index, layout.regionsApart, "region value", at: layout.recordRegions)
         for record in 0 ..< layout.recordCount {
             let number = index.packedCountry(ofRecord: record), code = try index.countryCode(number: number, ofRecord: record)
             if number != 0 { recordCountryUsed[Int(number) - 1] = true }
+            if layout.hasRegions {
+                let packed = index.packedRegion(ofRecord: record)
+                try regionValues.take(packed, record: record)
+                guard regionValues.values.last! <= layout.regionCount else {
+                    throw corrupt(layout.recordRegions.byteOffset(record), "record \(record) has region value \(regionValues.values.last!); at most the \(layout.regionCount) regions")
+                }
+            }
             if let region = try index.regionNumber(ofRecord: record) {
                 regionUsed[region] = true
                 qualified = true
@@ -318,6 +335,9 @@ private struct _Verifier {
                 countryUsed[country] = true
                 qualified = qualified || named[country]
             }
+        }
+        if layout.hasRegions {
+            try regionValues.checkAllTaken(width: layout.recordRegions.width, widthAt: MemoryLayout<mms_header>.offset(of: \.region_bits)!)
         }
         if let unused = regionUsed.firstIndex(of: false) {
             throw corrupt(layout.regions + unused * _IndexLayout.regionSize, "region \(unused) is no record's region")
@@ -818,13 +838,26 @@ private struct _Verifier {
         guard countryPagesChecked == layout.countryPageCount else {
             throw corrupt(layout.countryPages, "\(layout.countryPageCount) country pages, \(countryPagesChecked) of them for a summarized node's country with more than \(MMS_COUNTRY_PAGE_THRESHOLD) records there")
         }
-        // The pages tile TOP in order: the summaries' by node, the country pages' by (node, code), the
-        // near lists' by node ("TOP pages").
+        // The pages tile TOP in order, each stored once: the summaries' by node, the country pages' by
+        // (node, code), the near lists' by node; a page whose bits are those of a page before it in that
+        // order starts where that one does, any other where the pages before it end ("TOP pages").
         var nextBit = 0
+        var stored: [[UInt32]: Int] = [:]
         for page in topPages.sorted(by: { $0.order < $1.order }) {
+            // The page's bits, 32 at a time (each page checked inside TOP), and its length.
+            let bits = stride(from: 0, to: page.bits, by: 32).map { offset in
+                index.bits(layout.top.start, at: page.first + offset, offset + 32 <= page.bits ? UInt64(UInt32.max) : (1 << UInt64(page.bits - offset)) - 1)
+            } + [UInt32(page.bits)]
+            if let first = stored[bits] {
+                guard page.first == first else {
+                    throw corrupt(layout.top.start + min(page.first, layout.topBits) / 8, "\(page.what)'s first page starts at bit \(page.first) of TOP; the same page is stored from bit \(first), before it in TOP's order, and is stored once")
+                }
+                continue
+            }
             guard page.first == nextBit else {
                 throw corrupt(layout.top.start + min(page.first, layout.topBits) / 8, "\(page.what)'s first page starts at bit \(page.first) of TOP; the pages before it in TOP's order end at bit \(nextBit)")
             }
+            stored[bits] = page.first
             nextBit += page.bits
         }
         guard nextBit == layout.topBits else {

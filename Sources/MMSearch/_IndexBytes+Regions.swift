@@ -4,16 +4,27 @@ import CMMSearchFormat
 /// checked (see "Regions and countries" in `include/mmsearch_format.h`).
 extension _IndexBytes {
     /// The region of record `index` (a valid record): its number in REGIONS, checked, or nil when it
-    /// has none.
+    /// has none. Counted from where its country's regions start ("Records' regions").
     @inline(__always)
     func regionNumber(ofRecord index: Int) throws(MMSearchError) -> Int? {
         guard index >= 0, index < layout.recordRegions.count else { return nil }
-        let value = Int(bits(layout.recordRegions.start, at: index * layout.recordRegions.width, layout.recordRegions.mask))
-        if value == layout.recordRegions.mask { return nil } // every bit set: no region
-        guard value < layout.regionCount else {
-            throw corrupt(layout.recordRegions.byteOffset(index), "record \(index) has region \(value); there are \(layout.regionCount)")
+        let value = unpacked(packedRegion(ofRecord: index), layout.regionsApart)
+        guard value != 0 else { return nil }
+        let country = packedCountry(ofRecord: index), regions = UInt64(layout.regionCount)
+        let first = country == 0 ? 0 : UInt64(try recordCountry(number: country, ofRecord: index).first_region)
+        // Both at most R: their sum less one is below 2R, so one subtraction brings it below R.
+        guard value <= regions, first <= regions else {
+            throw corrupt(layout.recordRegions.byteOffset(index), "record \(index) has region value \(value) from region \(first); at most \(regions) each (the regions)")
         }
-        return value
+        let number = first + value - 1
+        return Int(number >= regions ? number - regions : number)
+    }
+
+    /// Record `index`'s region value as RECORD_REGIONS packs it (a record with regions): the value, or the
+    /// number of one stored apart.
+    @inline(__always)
+    func packedRegion(ofRecord index: Int) -> UInt64 {
+        UInt64(bits(layout.recordRegions.start, at: index * layout.recordRegions.width, layout.recordRegions.mask))
     }
 
     /// Region `number`.

@@ -68,6 +68,9 @@ struct _IndexLayout: Sendable {
     let summaries: _PackedArray
     let summary: _SummaryFields
     let recordRegions: _PackedArray
+    /// RECORD_REGIONS' values stored apart: the regions of the few records in another country's
+    /// ("Records' regions").
+    let regionsApart: _ValuesApart
     let spatial: _PackedArray
     let point: _PointFields
     /// SPATIAL_BOUNDS: the inner nodes' bounds (byte offset), numbered below 2^`spatialBoundDepth`.
@@ -233,9 +236,6 @@ struct _IndexLayout: Sendable {
             throw corrupt(at(\.flags), "header flags 0x\(String(header.flags, radix: 16)); the only flag is 0x\(String(MMS_FLAG_QUALIFIED, radix: 16))")
         }
         isQualified = header.flags & MMS_FLAG_QUALIFIED != 0
-        guard header.reserved == 0 else {
-            throw corrupt(at(\.reserved), "the header's reserved field is \(header.reserved), expected 0")
-        }
         givenAlternateCount = Int(header.alternate_count)
         // The least widths that hold every name number and record number ("Packed arrays").
         let nameCount = UInt64(header.record_count) + UInt64(header.alternate_count) + UInt64(header.spelling_count)
@@ -398,16 +398,24 @@ struct _IndexLayout: Sendable {
                                  apart: header.record_id_apart_count, field: at(\.record_id_apart_count))
         records = _PackedArray(start: recordsSection.lowerBound, count: recordCount, width: record.width)
         idOrder = try packed(MMS_SECTION_ID_ORDER, count: recordCount, width: recordBits)
-        // RECORD_REGIONS: empty (region_bits 0), or a region a record at the least width whose every bit
-        // set is no region's number.
+        // RECORD_REGIONS: empty (region_bits 0, none apart), or a record's region value at a width of 1 to
+        // 32, the greatest stored apart after them ("Records' regions"; verify checks that the width makes
+        // the section smallest).
         let recordRegionsSection = try section(MMS_SECTION_RECORD_REGIONS)
         hasRegions = !recordRegionsSection.isEmpty
-        let regionBits = hasRegions ? PackedArrays.width(holding: UInt64(regionCount) + 1) : 0
-        guard Int(header.region_bits) == regionBits else {
-            throw corrupt(at(\.region_bits), "region width \(header.region_bits) bits, expected \(regionBits) for \(regionCount) regions and a \(recordRegionsSection.count)-byte record regions section")
+        let regionBits = Int(header.region_bits)
+        guard hasRegions ? (1 ... Int(MMS_PACKED_MAX_WIDTH)).contains(regionBits) : regionBits == 0 && header.record_region_apart_count == 0 else {
+            throw corrupt(at(\.region_bits), "region width \(header.region_bits) bits and \(header.record_region_apart_count) values apart, expected "
+                          + (hasRegions ? "1 to \(MMS_PACKED_MAX_WIDTH) bits" : "0 and 0 for an empty record regions section"))
         }
-        recordRegions = hasRegions ? try packed(MMS_SECTION_RECORD_REGIONS, recordRegionsSection, count: recordCount, width: regionBits)
-            : _PackedArray(start: recordRegionsSection.lowerBound, count: 0, width: 0)
+        if hasRegions {
+            regionsApart = try valuesApart(MMS_SECTION_RECORD_REGIONS, recordRegionsSection, count: recordCount, bytesWidth: regionBits, width: regionBits,
+                                           apart: header.record_region_apart_count, field: at(\.record_region_apart_count))
+            recordRegions = _PackedArray(start: recordRegionsSection.lowerBound, count: recordCount, width: regionBits)
+        } else {
+            regionsApart = _ValuesApart(start: recordRegionsSection.lowerBound, count: 0, threshold: .max)
+            recordRegions = _PackedArray(start: recordRegionsSection.lowerBound, count: 0, width: 0)
+        }
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
         countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound

@@ -376,9 +376,11 @@ public enum IndexBuilder {
         }
         let coordinateUnit = PackedArrays.coordinateUnit(exponent: coordinateExponent)
         // The country codes the records hold, as given and sorted ("Records' countries"); a record's
-        // country is 1 + its code's number among them, 0 for none.
+        // country is 1 + its code's number among them, 0 for none. Each with where the regions of its
+        // code upper-cased start in REGIONS (sorted by country): a record's region is its place from there.
         let recordCountries = Set(recordEntries.lazy.map { CountryKey.packed($0.country) }.filter { $0 != 0 }).sorted().map { code in
-            mms_record_country(code: CountryKey.bytes(code))
+            let bytes = CountryKey.bytes(code), upper = (CountryKey.asciiUppercased(bytes.0), CountryKey.asciiUppercased(bytes.1))
+            return mms_record_country(code: bytes, first_region: UInt16(places.regions.count { ($0.country.0, $0.country.1) < upper }))
         }
         var countryNumberOfCode: [UInt16: UInt32] = [:]
         for (number, country) in recordCountries.enumerated() { countryNumberOfCode[CountryKey.packed(country.code)] = UInt32(number + 1) }
@@ -386,12 +388,18 @@ public enum IndexBuilder {
                             namesApart.width, PackedArrays.width(holding: UInt64(recordCountries.count) + 1)]
         func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
         func longitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LONGITUDE_BIAS)) }
-        // A summary packed as its node, its four counts and its first page's start; a region at the width
-        // whose every bit set ("no region") is no region's number.
+        // A summary packed as its node, its four counts and its first page's start.
         let summaryWidths = [PackedArrays.width(holding: UInt64(trie.nodeCount))] + Array(repeating: PackedArrays.width(holding: UInt64(recordEntries.count) + 1), count: 4)
             + [PackedArrays.width(holding: UInt64(summaries.top.count) + 1)]
-        let regionBits = places.recordRegions.isEmpty ? 0 : PackedArrays.width(holding: UInt64(places.regions.count) + 1)
-        let noRegion = UInt32(MMS_NO_REGION) & (1 << UInt32(regionBits) &- 1)
+        // A record's region as 1 + its place from its country's first region, cyclically; 0 for none. Those in
+        // another country's regions (a few) take the greatest values, stored apart ("Records' regions").
+        let regionsApart = places.recordRegions.isEmpty ? nil : ValuesApart(recordEntries.indices.map { position in
+            let region = places.recordRegions[position]
+            guard region != UInt16(MMS_NO_REGION) else { return 0 }
+            let country = recordEntries[position].country
+            let first = country == (0, 0) ? 0 : Int(recordCountries[Int(countryNumberOfCode[CountryKey.packed(country)]!) - 1].first_region)
+            return UInt32(1 + (Int(region) - first + places.regions.count) % places.regions.count)
+        })
         let givenCount = alternates.count - keys.spellingCount
         let alternateBlocks = try AlternateBlocks(records: alternates.map(\.record), file: file)
 
@@ -424,8 +432,10 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_ALTERNATES, packed: givenCount, widths: [nameOffsetBits]) { position, _ in alternates[position].name_offset }
         writer.place(MMS_SECTION_NAMES, names.bytes)
         writer.place(MMS_SECTION_ID_ORDER, packed: idOrder, width: recordBits)
-        if places.recordRegions.isEmpty { writer.place(MMS_SECTION_RECORD_REGIONS, [UInt8]()) } else {
-            writer.place(MMS_SECTION_RECORD_REGIONS, packed: places.recordRegions.map { $0 == UInt16(MMS_NO_REGION) ? noRegion : UInt32($0) }, width: regionBits)
+        if let regionsApart {
+            writer.place(MMS_SECTION_RECORD_REGIONS, packed: regionsApart.packed, width: regionsApart.width, then: regionsApart.tail)
+        } else {
+            writer.place(MMS_SECTION_RECORD_REGIONS, [UInt8]())
         }
         writer.place(MMS_SECTION_REGIONS, places.regions)
         writer.place(MMS_SECTION_COUNTRIES, places.countries)
@@ -472,9 +482,9 @@ public enum IndexBuilder {
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
             entryBits: entryBits, recordBits: recordBits, nodeLabelBits: labelsApart.width, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
             primaryAlternates: primaryAlternates.count, populationsApart: populationsApart?.apartCount ?? 0, idsApart: idsApart.apartCount,
-            recordNamesApart: namesApart.apartCount, nodeLabelsApart: labelsApart.apartCount,
+            recordNamesApart: namesApart.apartCount, nodeLabelsApart: labelsApart.apartCount, recordRegionsApart: regionsApart?.apartCount ?? 0,
             nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, recordNameBits: namesApart.width, coordinateExponent: coordinateExponent,
-            summaryWidths: summaryWidths, regionBits: regionBits
+            summaryWidths: summaryWidths, regionBits: regionsApart?.width ?? 0
         ))
         var summary = BuildSummary(
             recordCount: records.count,

@@ -141,13 +141,22 @@ struct SummaryBuilder {
                 }
             }
         }
-        // The pages back to back, each entry its value then its rank.
+        // The pages back to back, each entry its value then its rank; a page equal to one placed before
+        // it is not placed again, but read where that one is ("TOP pages": a big node's first page is
+        // often its biggest child's).
+        struct Bits: Hashable { var bytes: [UInt8], count: Int }
+        var placed: [Bits: UInt32] = [:]
         func place(_ page: Page) -> UInt32 {
-            let first = UInt32(truncatingIfNeeded: top.count) // IndexBuilder refuses TOP past 2^32 bits
+            var bits = BitWriter()
             for (value, rank) in zip(page.values, page.ranks) {
-                top.append(UInt64(value), width: page.width)
-                top.append(UInt64(rank), width: Int(MMS_TOP_RANK_BITS))
+                bits.append(UInt64(value), width: page.width)
+                bits.append(UInt64(rank), width: Int(MMS_TOP_RANK_BITS))
             }
+            let key = Bits(bytes: bits.finished, count: bits.count)
+            if let first = placed[key] { return first }
+            let first = UInt32(truncatingIfNeeded: top.count) // IndexBuilder refuses TOP past 2^32 bits
+            top.append(bits)
+            placed[key] = first
             return first
         }
         for index in summaries.indices { summaries[index].top_first = place(summaryTop[index]) }

@@ -30,6 +30,7 @@ struct _SectionWriter {
         var idsApart: Int
         var recordNamesApart: Int
         var nodeLabelsApart: Int
+        var recordRegionsApart: Int
         var nameOffsetBits: Int
         var populationBits: Int
         var recordIdBits: Int
@@ -123,6 +124,7 @@ struct _SectionWriter {
         header.record_id_apart_count = UInt32(counts.idsApart)
         header.record_name_apart_count = UInt32(counts.recordNamesApart)
         header.node_label_apart_count = UInt32(counts.nodeLabelsApart)
+        header.record_region_apart_count = UInt32(counts.recordRegionsApart)
         header.entry_bits = UInt8(counts.entryBits)
         header.record_bits = UInt8(counts.recordBits)
         header.node_label_bits = UInt8(counts.nodeLabelBits)
@@ -168,6 +170,12 @@ struct BitWriter {
             pending >>= 8
             pendingBits -= 8
         }
+    }
+
+    /// Appends `other`'s bits.
+    mutating func append(_ other: BitWriter) {
+        for byte in other.bytes { append(UInt64(byte), width: 8) }
+        if other.pendingBits > 0 { append(other.pending, width: other.pendingBits) }
     }
 
     /// The bytes with the last, partly filled one (its unused bits zero).

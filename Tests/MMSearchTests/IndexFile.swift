@@ -114,6 +114,9 @@ enum IndexFormat {
         // A block's base past NAMES (every delta is at least 0); a record's country number past the codes.
         case (MMS_SECTION_RECORD_NAME_BASES, "value"): return Meaning { $0.section(MMS_SECTION_NAMES).count + 1 }
         case (MMS_SECTION_RECORDS, "country"): return Meaning { $0.recordCountryCodes.count + 1 }
+        // Where a record country's regions start, past the regions' end (which is where they start when
+        // every region's country is less).
+        case (MMS_SECTION_RECORD_COUNTRIES, "first_region"): return Meaning { $0.count(of: MMS_SECTION_REGIONS) + 1 }
         case (MMS_SECTION_SPATIAL, "record"): return Meaning { $0.recordCount }
         // An alternate block's least record past the records (each of its alternates' is at least that),
         // its deltas past ALTERNATE_DELTAS' stream.
@@ -258,7 +261,7 @@ struct IndexFile {
 
     /// The values stored apart after packed array `kind`'s values and their tail (POPULATION's big
     /// populations, RECORDS' big ids, RECORD_NAME_BASES' records' big name deltas, NODES' greatest label
-    /// offsets: "Values stored apart"
+    /// offsets, RECORD_REGIONS' greatest values: "Values stored apart"
     /// in the format header), 4 bytes each, to the section's end; their count is a header field
     /// (`apartCountField`).
     func valuesApart(_ kind: mms_section_kind) -> Range<Int> {
@@ -276,6 +279,7 @@ struct IndexFile {
         case MMS_SECTION_POPULATION: return "population_apart_count"
         case MMS_SECTION_RECORDS: return "record_id_apart_count"
         case MMS_SECTION_NODES: return "node_label_apart_count"
+        case MMS_SECTION_RECORD_REGIONS: return "record_region_apart_count"
         default: return "record_name_apart_count"
         }
     }
@@ -344,10 +348,10 @@ struct IndexFile {
     /// RECORDS' coordinate unit in 1e-7 degree: 10^coordinate_exponent.
     var coordinateUnit: Int { (0 ..< headerValue("coordinate_exponent")).reduce(1) { unit, _ in unit * 10 } }
 
-    /// RECORD_COUNTRIES' codes, in order (two bytes each).
+    /// RECORD_COUNTRIES' codes, in order (each an mms_record_country, the code first).
     var recordCountryCodes: [(UInt8, UInt8)] {
         let section = section(MMS_SECTION_RECORD_COUNTRIES)
-        return stride(from: section.lowerBound, to: section.upperBound, by: 2).map { (bytes[$0], bytes[$0 + 1]) }
+        return stride(from: section.lowerBound, to: section.upperBound, by: Int(MMS_RECORD_COUNTRY_SIZE)).map { (bytes[$0], bytes[$0 + 1]) }
     }
 
     /// A record's country code (RECORDS): the code its number names in RECORD_COUNTRIES, after the 0

@@ -25,7 +25,7 @@ import Testing
         var random = SeededRandom(seed: 7)
         var records: [SourceRecord] = []
         func word() -> String { syllableWord(&random) }
-        func add(_ name: String, _ country: String, alternates: [String] = [], population: UInt32 = 0, region: String? = nil) {
+        func add(_ name: String, _ country: String, alternates: [String] = [], population: UInt32 = 0, region: String? = nil, regionCountry: String? = nil) {
             let number = UInt32(records.count)
             // Ids are the records' numbers but two far greater, as a list's newest are: RECORDS stores those apart.
             let id = Self.bigIdNumbers.contains(number) ? Self.bigIdBase + number : number
@@ -33,7 +33,7 @@ import Testing
             let code = region ?? (number % 4 == 3 ? nil : ["TX", "01", "ZH", "ENG"][Int(number) % 4 == 0 ? Int(number / 4) % 4 : Int(number) % 3])
             records.append(SourceRecord(id: id, name: Array(name.utf8), country: Array(country.utf8), latitudeE7: Int32(number) * 1000,
                                         longitudeE7: -Int32(number), alternateNames: alternates.map { Array($0.utf8) }, population: population,
-                                        admin1: code.map { Admin1Key(country: Array(country.utf8), code: Array($0.utf8)) }))
+                                        admin1: code.map { Admin1Key(country: Array((regionCountry ?? country).utf8), code: Array($0.utf8)) }))
         }
         for number in 0 ..< 230 {
             var name = word()
@@ -74,14 +74,21 @@ import Testing
         add("San", "US", population: 900, region: "TX")
         add("Holy", "US", alternates: ["San"], population: 800, region: "CA")
         add("San", "FR", alternates: ["Old San Toma"], population: 700, region: "11")
+        // Joined by a dump row of another country than the list's, as 10 of the real list's are (GB records
+        // in Cyprus' regions): regions before and after their countries' in REGIONS, stored apart.
+        add("Kyrenia", "GB", population: 600, region: "06", regionCountry: "CY")
+        add("Dhekelia", "GB", population: 500, region: "04", regionCountry: "CY")
+        add("Saarlouis", "DE", population: 400, region: "01", regionCountry: "IT")
         return records
     }()
 
     /// The regions and countries the full fixture is built with (admin1CodesASCII.txt's and
-    /// countryInfo.txt's rows): some names accented, one code numeric, one region named by no record.
+    /// countryInfo.txt's rows): some names accented, one code numeric, one region named by no record, three
+    /// of a country no record is in (Cyprus) or another than their records' (Italy).
     static let regions: [Admin1Region] = [("US", "TX", "Texas"), ("US", "CA", "California"), ("US", "01", "Alabama"), ("US", "ZH", "Zürichsee"),
                                           ("GB", "ENG", "England"), ("GB", "01", "Ørkney"), ("DE", "02", "Bayern"), ("DE", "TX", "Thüringen"),
-                                          ("FR", "11", "Île-de-France"), ("FR", "ZH", "Zone Haute"), ("FR", "01", "Ain"), ("IT", "25", "Lombardia")]
+                                          ("FR", "11", "Île-de-France"), ("FR", "ZH", "Zone Haute"), ("FR", "01", "Ain"), ("IT", "25", "Lombardia"),
+                                          ("IT", "01", "Piemonte"), ("CY", "04", "Larnaka"), ("CY", "06", "Keryneia")]
         .map { Admin1Region(country: Array($0.0.utf8), code: Array($0.1.utf8), name: Array($0.2.utf8)) }
     static let countries: [CountryInfo] = [("US", "USA", "United States"), ("GB", "GBR", "United Kingdom"), ("DE", "DEU", "Germany"),
                                            ("FR", "FRA", "France"), ("IT", "ITA", "Italy")]
@@ -521,7 +528,7 @@ import Testing
 
     /// Every field of some elements of every array section set to values around and past what it
     /// indexes (and, for children, at or before the node itself), the checksum fixed up.
-    /// (RECORD_REGIONS holds content only, MMS_NO_REGION included: regionNumbersOutOfBounds.)
+    /// (RECORD_REGIONS holds content only, 0 included: regionValuesOutOfBounds.)
     @Test(arguments: fixtureNames, IndexFormat.arrays.map(\.kind.rawValue))
     func fieldsSetOutOfBounds(fixtureName: String, kindNumber: UInt32) {
         let fixture = Self.fixture(fixtureName)
@@ -666,7 +673,7 @@ import Testing
     /// TOP (packed arrays) set to values around and past what it indexes (a field that indexes nothing: around its
     /// value and to its widest), as far as its width lets it go, the checksum fixed up. (ENTRIES and
     /// TOP's names also: entriesOutOfBounds; POPULATION holds content only, within its width; RECORD_REGIONS:
-    /// regionNumbersOutOfBounds.)
+    /// regionValuesOutOfBounds.)
     @Test(arguments: fixtureNames, [MMS_SECTION_NODES, MMS_SECTION_ID_ORDER, MMS_SECTION_ALTERNATES, MMS_SECTION_SPELLINGS,
                                     MMS_SECTION_RECORDS, MMS_SECTION_SPATIAL, MMS_SECTION_SUMMARIES,
                                     MMS_SECTION_RECORD_NAME_BASES].map(\.rawValue))
@@ -1284,25 +1291,36 @@ import Testing
 }
 
 extension IndexMutationTests {
-    /// Records' region numbers pointed past the regions (every bit set is "none", a valid value):
-    /// every search that reads one throws, and verify refuses.
-    @Test func regionNumbersOutOfBounds() {
+    /// Records' region values pointed past the regions ("Records' regions": 0 says none, 1 to the region
+    /// count a region from the record's country's first), packed or as a value stored apart: every
+    /// search that reads one throws, and verify refuses.
+    @Test func regionValuesOutOfBounds() {
         let file = Self.full.file
-        let regions = file.count(of: MMS_SECTION_REGIONS)
-        let none = 1 << file.packedWidth(MMS_SECTION_RECORD_REGIONS) - 1
-        #expect(regions > 0 && file.count(of: MMS_SECTION_RECORD_REGIONS) == file.recordCount && none >= regions)
-        var cases = 0
+        let regions = file.count(of: MMS_SECTION_REGIONS), width = file.packedWidth(MMS_SECTION_RECORD_REGIONS)
+        let threshold = file.apartThreshold(MMS_SECTION_RECORD_REGIONS), apart = file.valuesApart(MMS_SECTION_RECORD_REGIONS)
+        #expect(regions > 0 && file.count(of: MMS_SECTION_RECORD_REGIONS) == file.recordCount)
+        var cases: [(what: String, damage: (inout IndexFile) -> Void)] = []
+        // Packed: the values from the region count's next up to the threshold (the rest number values apart).
         for record in [0, 1, file.recordCount / 2, file.recordCount - 1] {
-            for value in Set([regions, regions + 1, none - 1]) where value < none {
-                var damaged = file
-                damaged.storePacked(UInt64(value), MMS_SECTION_RECORD_REGIONS, record)
-                let outcome = Self.exercise(damaged.withChecksumFixed())
-                Self.checkThrowsOrRight(outcome, Self.full, "record \(record)'s region = \(value)")
-                Self.checkRefused(outcome, Self.full, "record \(record)'s region = \(value)")
-                cases += 1
+            for value in Set([regions + 1, regions + 2, Int(threshold) - 1]) where value > regions && value < Int(threshold) {
+                cases.append(("record \(record)'s region value = \(value)", { $0.storePacked(UInt64(value), MMS_SECTION_RECORD_REGIONS, record) }))
             }
         }
-        #expect(cases >= 4)
+        // Apart: each value past the region count.
+        for at in stride(from: apart.lowerBound, to: apart.upperBound, by: 4) {
+            for value in [UInt64(regions) + 1, UInt64(UInt32.max)] {
+                cases.append(("the region value apart at byte \(at) = \(value)", { $0.store(value, at: at, width: 4) }))
+            }
+        }
+        for (what, damage) in cases {
+            var damaged = file
+            damage(&damaged)
+            let outcome = Self.exercise(damaged.withChecksumFixed())
+            Self.checkThrowsOrRight(outcome, Self.full, what)
+            Self.checkRefused(outcome, Self.full, what)
+        }
+        // The fixture leaves room past its regions at its width, or stores some apart.
+        #expect(cases.count >= 4, "\(regions) regions at \(width) bits, \(apart.count / 4) apart")
     }
 
     /// SPATIAL's record numbers pointed past the records (as far as the width lets them go) and its axis
