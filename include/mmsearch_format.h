@@ -441,10 +441,9 @@
  * at most). A record whose region is in another country's run (a region is joined by the dump row's
  * country, which for 10 of the list's records is not the list's: GB records in Cyprus' regions, IL in
  * Palestine's) has a v past its own run's (on the real data greater than any other): the values are a
- * field whose greatest
- * few are stored apart, after RECORD_REGIONS' packed values, as "Values stored apart" says (E uint32_t
- * values, E record_region_apart_count). On the README's index 7 bits and 10 values apart: 0.18 MB
- * instead of 0.31 MB at 12 bits.
+ * field whose greatest few are stored apart, after RECORD_REGIONS' packed values, as "Values stored
+ * apart" says (E uint32_t values, E record_region_apart_count). On the README's index 7 bits and 10
+ * values apart: 0.18 MB instead of 0.31 MB at 12 bits.
  *
  * ---------------------------------------------------------------------------------------------------
  * Spellings. A record's generated spellings (rank.py's "Spellings": "St Paul" for "Saint Paul", "Winston
@@ -765,8 +764,8 @@ extern "C" {
 /* The widest field of a packed array's value, in bits; and the zero bytes after its values. */
 #define MMS_PACKED_MAX_WIDTH 32u
 #define MMS_PACKED_TAIL 8u
-/* A bound on region numbers: region_count is below it (so a first_region, at most region_count, and a
-   region number fit a uint16_t, this one a number no region has). */
+/* Region numbers are below it (region_count < MMS_NO_REGION), so that a region's number and a
+   first_region (at most region_count) fit a uint16_t; no region has this number. */
 #define MMS_NO_REGION 0xFFFFu
 /* mms_header.flags: "Name, Qualifier" queries match (some record has a region or a named country). */
 #define MMS_FLAG_QUALIFIED 0x1u
