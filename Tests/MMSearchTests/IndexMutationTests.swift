@@ -626,7 +626,9 @@ import Testing
     /// First-page entries in TOP ("TOP pages") set to a value past what they index (a position at or past
     /// their node's entry count, or a name number past the last name, as far as the page's width lets it
     /// go; a rank past the last), or to another value in bounds, the checksum fixed up: a page of each
-    /// width and kind of value the fixture has, and a few more.
+    /// width and kind of value the fixture has, and a few more. A page stored once for several nodes
+    /// (format 28) is past what it indexes only past what each of them indexes: a position past one
+    /// node's entries may be inside another's, which then reads a wrong entry that verify refuses.
     @Test(arguments: fixtureNames)
     func topPageEntriesOutOfBounds(fixtureName: String) throws {
         let fixture = Self.fixture(fixtureName)
@@ -647,7 +649,7 @@ import Testing
             let value = file.loadBits(from: top, bit: bit, width: page.valueWidth)
             let rank = file.loadBits(from: top, bit: bit + page.valueWidth, width: Int(MMS_TOP_RANK_BITS))
             let widest = UInt64(1) << UInt64(page.valueWidth) - 1
-            let bound = page.nodeEntries.map { UInt64($0.count) } ?? names
+            let bound = pages.filter { $0.firstBit == page.firstBit }.map { $0.nodeEntries.map { UInt64($0.count) } ?? names }.max()!
             var damages: [(isOut: Bool, value: UInt64, rank: UInt64)] = []
             for past in Set([bound, widest]) where past >= bound && past <= widest { damages.append((true, past, rank)) }
             damages += [(true, value, UInt64(MMS_TOP_RANK_COUNT)), (true, value, (1 << UInt64(MMS_TOP_RANK_BITS)) - 1)]
@@ -657,7 +659,7 @@ import Testing
                 damaged.storeBits(damage.value, from: top, bit: bit, width: page.valueWidth)
                 damaged.storeBits(damage.rank, from: top, bit: bit + page.valueWidth, width: Int(MMS_TOP_RANK_BITS))
                 let outcome = Self.exercise(damaged.withChecksumFixed())
-                let what = "TOP bit \(bit) (a page of \(page.nodeEntries.map { "positions among \($0.count)" } ?? "name numbers")) = value \(damage.value) rank \(damage.rank) (was \(value), \(rank))"
+                let what = "TOP bit \(bit) (a page of \(page.nodeEntries.map { "positions among \($0.count)" } ?? "name numbers"), of values below \(bound) for every node that reads it) = value \(damage.value) rank \(damage.rank) (was \(value), \(rank))"
                 if damage.isOut {
                     outOfBoundsTried += 1
                     Self.checkThrowsOrRight(outcome, fixture, what)
