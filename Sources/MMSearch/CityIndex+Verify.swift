@@ -314,19 +314,14 @@ private struct _Verifier {
         var countryUsed = [Bool](repeating: false, count: layout.countryCount)
         var recordCountryUsed = [Bool](repeating: false, count: layout.recordCountryCount)
         var qualified = false
-        // A record's region value at most the region count (so that each region has one), the greatest
-        // stored apart, at the width of the smallest section ("Records' regions").
+        // A record's region value the greatest stored apart, at the width of the smallest section
+        // ("Records' regions"); at most the region count, so that each region has one value (its read,
+        // `regionNumber`, checks that).
         var regionValues = ApartTakers(index, layout.regionsApart, "region value", at: layout.recordRegions)
         for record in 0 ..< layout.recordCount {
             let number = index.packedCountry(ofRecord: record), code = try index.countryCode(number: number, ofRecord: record)
             if number != 0 { recordCountryUsed[Int(number) - 1] = true }
-            if layout.hasRegions {
-                let packed = index.packedRegion(ofRecord: record)
-                try regionValues.take(packed, record: record)
-                guard regionValues.values.last! <= layout.regionCount else {
-                    throw corrupt(layout.recordRegions.byteOffset(record), "record \(record) has region value \(regionValues.values.last!); at most the \(layout.regionCount) regions")
-                }
-            }
+            if layout.hasRegions { try regionValues.take(index.packedRegion(ofRecord: record), record: record) }
             if let region = try index.regionNumber(ofRecord: record) {
                 regionUsed[region] = true
                 qualified = true

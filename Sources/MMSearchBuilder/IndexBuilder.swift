@@ -379,11 +379,12 @@ public enum IndexBuilder {
         // country is 1 + its code's number among them, 0 for none. Each with where the regions of its
         // code upper-cased start in REGIONS (sorted by country): a record's region is its place from there.
         let recordCountries = Set(recordEntries.lazy.map { CountryKey.packed($0.country) }.filter { $0 != 0 }).sorted().map { code in
-            let bytes = CountryKey.bytes(code), upper = (CountryKey.asciiUppercased(bytes.0), CountryKey.asciiUppercased(bytes.1))
-            return mms_record_country(code: bytes, first_region: UInt16(places.regions.count { ($0.country.0, $0.country.1) < upper }))
+            let bytes = CountryKey.bytes(code), key = CountryKey.of(bytes)
+            return mms_record_country(code: bytes, first_region: UInt16(places.regions.count { CountryKey.packed($0.country) < key }))
         }
         var countryNumberOfCode: [UInt16: UInt32] = [:]
         for (number, country) in recordCountries.enumerated() { countryNumberOfCode[CountryKey.packed(country.code)] = UInt32(number + 1) }
+        let recordCountryNumbers = recordEntries.map { $0.country == (0, 0) ? 0 : countryNumberOfCode[CountryKey.packed($0.country)]! }
         let recordWidths = [recordIdBits, PackedArrays.latitudeWidth(unit: coordinateUnit), PackedArrays.longitudeWidth(unit: coordinateUnit),
                             namesApart.width, PackedArrays.width(holding: UInt64(recordCountries.count) + 1)]
         func latitude(_ value: Int32) -> UInt32 { UInt32(Int64(value) + Int64(MMS_LATITUDE_BIAS)) }
@@ -396,8 +397,8 @@ public enum IndexBuilder {
         let regionsApart = places.recordRegions.isEmpty ? nil : ValuesApart(recordEntries.indices.map { position in
             let region = places.recordRegions[position]
             guard region != UInt16(MMS_NO_REGION) else { return 0 }
-            let country = recordEntries[position].country
-            let first = country == (0, 0) ? 0 : Int(recordCountries[Int(countryNumberOfCode[CountryKey.packed(country)]!) - 1].first_region)
+            let country = Int(recordCountryNumbers[position])
+            let first = country == 0 ? 0 : Int(recordCountries[country - 1].first_region)
             return UInt32(1 + (Int(region) - first + places.regions.count) % places.regions.count)
         })
         let givenCount = alternates.count - keys.spellingCount
@@ -421,7 +422,7 @@ public enum IndexBuilder {
             case 1: return UInt32(Int64(latitude(record.lat_e7)) / coordinateUnit)
             case 2: return UInt32(Int64(longitude(record.lon_e7)) / coordinateUnit)
             case 3: return namesApart.packed[position]
-            default: return record.country == (0, 0) ? 0 : countryNumberOfCode[CountryKey.packed(record.country)]!
+            default: return recordCountryNumbers[position]
             }
         }
         if let populationsApart {

@@ -1301,23 +1301,20 @@ extension IndexMutationTests {
         let regions = file.count(of: MMS_SECTION_REGIONS), width = file.packedWidth(MMS_SECTION_RECORD_REGIONS)
         let threshold = file.apartThreshold(MMS_SECTION_RECORD_REGIONS), apart = file.valuesApart(MMS_SECTION_RECORD_REGIONS)
         #expect(regions > 0 && file.count(of: MMS_SECTION_RECORD_REGIONS) == file.recordCount)
-        var cases: [(what: String, damage: (inout IndexFile) -> Void)] = []
+        var cases: [(what: String, outcome: Outcome)] = []
         // Packed: the values from the region count's next up to the threshold (the rest number values apart).
         for record in [0, 1, file.recordCount / 2, file.recordCount - 1] {
             for value in Set([regions + 1, regions + 2, Int(threshold) - 1]) where value > regions && value < Int(threshold) {
-                cases.append(("record \(record)'s region value = \(value)", { $0.storePacked(UInt64(value), MMS_SECTION_RECORD_REGIONS, record) }))
+                cases.append(Self.damaged("record \(record)'s region value = \(value)") { $0.storePacked(UInt64(value), MMS_SECTION_RECORD_REGIONS, record) })
             }
         }
         // Apart: each value past the region count.
         for at in stride(from: apart.lowerBound, to: apart.upperBound, by: 4) {
             for value in [UInt64(regions) + 1, UInt64(UInt32.max)] {
-                cases.append(("the region value apart at byte \(at) = \(value)", { $0.store(value, at: at, width: 4) }))
+                cases.append(Self.damaged("the region value apart at byte \(at) = \(value)") { $0.store(value, at: at, width: 4) })
             }
         }
-        for (what, damage) in cases {
-            var damaged = file
-            damage(&damaged)
-            let outcome = Self.exercise(damaged.withChecksumFixed())
+        for (what, outcome) in cases {
             Self.checkThrowsOrRight(outcome, Self.full, what)
             Self.checkRefused(outcome, Self.full, what)
         }
