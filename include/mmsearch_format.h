@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 28. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 29. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -62,9 +62,10 @@
  *   sections[COUNTRIES]     mms_country[country_count]   country names and ISO3 codes, sorted by code
  *   sections[QUALIFIER_NAMES] mms_qualifier_name[qualifier_name_count]  other names of countries and
  *                                                         regions (GeoNames' alternate names file)
- *   sections[SPELLINGS]     packed spelling_count x (MMS_SPELLING_FORM_BITS + name_offset_bits)  the
- *                                                         cities' generated spellings: each the form it
- *                                                         takes and the name it is made from (see
+ *   sections[SPELLINGS]     packed spelling_count x (MMS_SPELLING_FORM_BITS + spelling_name_bits),
+ *                                                         then uint32_t[E]  the cities' generated
+ *                                                         spellings: each the form it takes and which
+ *                                                         of its record's names it is made from (see
  *                                                         "Spellings")
  *   sections[SOURCE]        mms_source + name bytes      what the index was built from
  *   sections[SPATIAL]       packed record_count x point bits  the records' coordinates and numbers
@@ -340,9 +341,11 @@
  * the pivot's record's coordinate on the axis, the high child's at least it; a node's records (its
  * top's too) lie in its box and between the record-number splits above it. A point is its record
  * number and its record's population bound: the least code c (MMS_NEAR_BOUND_BITS) for which
- * (population + 1) <= 2^(c / 8) (as a double; 255 bounds every number), stored in 0 bits (read as
- * 0) when the index has no populations: then every bound is 0, and a whole byte a record (0.21 MB on the
- * list alone) would say nothing. It holds no cell (as
+ * (population + 1) <= 2^(c / MMS_NEAR_BOUND_CODES_PER_DOUBLING) (as a double; 127 bounds every number), stored in 0 bits (read as
+ * 0) when the index has no populations: then every bound is 0, and 7 bits a record (0.18 MB on the
+ * list alone) would say nothing. A bound is at most 2^(1/4) (19%) above its population + 1, coarse
+ * enough for a walk that measures a record before it scores it; at version 28 it was a byte, of
+ * 2^(c / 8), and NEAR_POINTS 26 KB more on the README's index. It holds no cell (as
  * SPATIAL's do): a walk reads a pivot's coordinates from RECORDS to cut its box, and a record's to
  * measure it, only where its bound can still reach the page.
  * NEAR_LISTS holds, sorted by node, one mms_near_list for each summarized node with more than
@@ -386,13 +389,14 @@
  * countries' texts, which qualifiers compare as they are stored, are in PLACE_NAMES, not encoded.
  *
  * ---------------------------------------------------------------------------------------------------
- * Values stored apart (POPULATION's populations, RECORDS' ids, NODES' label offsets, RECORD_REGIONS' values). A few cities are far bigger than the
+ * Values stored apart (POPULATION's populations, RECORDS' ids, NODES' label offsets, RECORD_REGIONS' values,
+ * SPELLINGS' name places, whose apart values are name offsets: "Spellings"). A few cities are far bigger than the
  * rest (on the README's index 8,779 of 209,579 have 56,757 people or more, the greatest 22 million),
  * and a few ids far greater (3 of the list's 209,579 are 2^23 or more, the greatest 102,908,597), so
  * such a field holds each record's value in w bits (population_bits, record_id_bits) and the greatest
  * ones apart, after the section's packed values and their tail: E uint32_t values, E a header field
  * (population_apart_count, record_id_apart_count, record_name_apart_count, node_label_apart_count,
- * record_region_apart_count; so the section's length
+ * record_region_apart_count, spelling_apart_count; so the section's length
  * is the packed array's and 4 x E, checked at open with E at most 2^w, reading the header alone). With the threshold T = 2^w - E, a field's value v below T is the
  * record's value, and a v at or above T says its value is the (v - T)-th of those numbers (v - T < E
  * always: no read to check). Every value of T or more is stored so, none below, and the records using
@@ -449,11 +453,24 @@
  * Spellings. A record's generated spellings (rank.py's "Spellings": "St Paul" for "Saint Paul", "Winston
  * Salem" for "Winston-Salem") are not stored as text: each is one of six forms (mms_spelling_form) of
  * one of the record's names as rank.py keeps it (the first text given of each fold, which NAMES holds
- * even when the alternate shows another text of that fold), so SPELLINGS holds the form and that
- * name's name_offset, and a reader decodes the name and writes the form out. Invariants: the form below
- * MMS_SPELLING_FORM_COUNT; the name at name_offset decodes as every name does, and its form is
- * non-empty UTF-8 of at most MMS_MAX_STRING_LENGTH bytes. On the README's index 69,468 spellings: 26
- * bits each (0.23 MB) instead of 23 bits and their texts in NAMES (0.20 + 0.64 MB).
+ * even when the alternate shows another text of that fold), so SPELLINGS holds the form and which
+ * name it is, and a reader decodes the name and writes the form out. The name is told by its place
+ * among its record's names (version 29), not by its name_offset: with r the spelling's record
+ * ("Alternates' records"), place 0 is r's display name (RECORDS' name_offset) and place j >= 1 the
+ * j-th of r's given alternates (ALTERNATES, in their order). The places are a field whose greatest few
+ * are stored apart, after SPELLINGS' packed values, as "Values stored apart" says (E uint32_t values,
+ * E spelling_apart_count; w spelling_name_bits), but for what is stored apart: a name_offset, not a
+ * place. A spelling is stored apart exactly when its name is none of r's first T (= 2^w - E) names
+ * (its place T or more, or a text given first that no name shows: 7 of the README's index's), and the
+ * builder picks w as for a field whose values are the places, with those of no place above every
+ * other. Invariants: the form below MMS_SPELLING_FORM_COUNT; a place at most r's given alternates'
+ * count; a name stored apart none of r's first T names; the name decodes as every name does, and its
+ * form is non-empty UTF-8 of at most MMS_MAX_STRING_LENGTH bytes. On the README's index 69,468
+ * spellings: 10 bits each (7 of place: 20,776 are made from their record's display name, the median
+ * place is 2 and the greatest 115), 0.09 MB instead of 26 bits (0.23 MB) at version 28 and 23 bits and
+ * their texts in NAMES (0.20 + 0.64 MB) before; on the list alone, whose spellings are all of display
+ * names, 4 bits each. A reader finds r's given alternates by the binary search over their records that
+ * lists a record's names, only for a spelling shown as a result's matched name.
  *
  * ---------------------------------------------------------------------------------------------------
  * Alternates' records. The alternates (ALTERNATES' given ones, then SPELLINGS', numbered as name
@@ -526,9 +543,9 @@
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
  *   ALTERNATES: an alternate is its name_offset in name_offset_bits = max(1, bits of NAMES' length
  *   - 1) (its record is in ALTERNATE_BLOCKS and ALTERNATE_DELTAS);
- *   SPELLINGS: a spelling is its form (mms_spelling_form) in MMS_SPELLING_FORM_BITS, then the
- *   name_offset of the name it is made from in name_offset_bits (its record is in ALTERNATE_BLOCKS and
- *   ALTERNATE_DELTAS, after the given alternates');
+ *   SPELLINGS: a spelling is its form (mms_spelling_form) in MMS_SPELLING_FORM_BITS, then the place
+ *   of the name it is made from among its record's names in spelling_name_bits, as "Spellings" says
+ *   (its record is in ALTERNATE_BLOCKS and ALTERNATE_DELTAS, after the given alternates');
  *   POPULATION: population_bits as "Values stored apart" says, or 0 with an empty section when every
  *   population is 0;
  *   RECORDS: a record is its id in record_id_bits (as "Values stored apart" says), its latitude as
@@ -562,7 +579,8 @@
  * alternate's name offset and about 6 its record instead of 64 (41 at version 11), 16 bits a population and 4 bytes for each of the biggest cities' instead of 32 (25 at version 14), 99 bits a record instead of 160 (135 at version 10, 119 at version 20, 111 at version 22: its name's offset, 23 bits, now a delta of 11), 43
  * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 4 bits a first
  * page's rank instead of 8 (5 at version 21), 7 bits a record's region instead of 16 (12 at version 27), 8 bits its country instead of 16
- * (12 at version 20).
+ * (12 at version 20), 10 bits a spelling instead of 26 (version 28: its name's offset, 23 bits, now its place, 7), 25 bits a near
+ * point instead of 26 (version 28: its population bound, a byte, now 7 bits).
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
@@ -592,7 +610,9 @@
  *   MMS_RECORD_NAME_BLOCK) values and then 4 x E bytes, E = record_name_apart_count at most
  *   2^record_name_bits; NODES: node_count values and then 4 x E bytes, E = node_label_apart_count at
  *   most 2^node_label_bits; RECORD_REGIONS: empty, or record_count values and then 4 x E bytes, E =
- *   record_region_apart_count at most 2^region_bits, and E 0 when it is empty); node_count >= 1;
+ *   record_region_apart_count at most 2^region_bits, and E 0 when it is empty; SPELLINGS:
+ *   spelling_count values and then 4 x E bytes, E = spelling_apart_count at most
+ *   2^spelling_name_bits, spelling_name_bits 1 to 32); reserved zero; node_count >= 1;
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
@@ -676,7 +696,9 @@
  * version 24 (every label stored whole, its country tail too) and version 25 (every first page's
  * entries as name numbers, at one width) and version 26 (every label offset at the width of LABELS'
  * length) and version 27 (a record's region as its number in REGIONS, 2-byte RECORD_COUNTRIES, a page
- * stored again for each node it is the first page of) are not read by version 28.
+ * stored again for each node it is the first page of) and version 28 (a spelling's name as its offset in
+ * NAMES; a population bound in 8 bits, the least c with (population + 1) <= 2^(c / 8)) are not read by
+ * version 29.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -697,7 +719,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 28u
+#define MMS_FORMAT_VERSION 29u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -797,7 +819,9 @@ extern "C" {
 #define MMS_SPATIAL_AXIS_LONGITUDE 0x80000000u
 /* NEAR_POINTS: a node with at most this many records is a leaf; a point's population bound's bits (none without populations). */
 #define MMS_NEAR_LEAF_SIZE 8u
-#define MMS_NEAR_BOUND_BITS 8u
+#define MMS_NEAR_BOUND_BITS 7u
+/* NEAR_POINTS: a population bound's codes per doubling: code c bounds (population + 1) by 2^(c / 4). */
+#define MMS_NEAR_BOUND_CODES_PER_DOUBLING 4u
 /* NEAR_LISTS: a summarized node has a list when it has more records than this and at most
    MMS_NEAR_LIST_MAX of them are matched other than by a primary name's prefix. */
 #define MMS_NEAR_LIST_THRESHOLD 800u
@@ -936,6 +960,9 @@ typedef struct mms_header {
     uint32_t record_name_apart_count; /* E: the records' name deltas stored apart in RECORD_NAME_BASES */
     uint32_t node_label_apart_count;  /* E: NODES' label offsets stored apart */
     uint32_t record_region_apart_count; /* E: RECORD_REGIONS' values stored apart */
+    uint32_t spelling_apart_count; /* E: SPELLINGS' names stored apart ("Spellings") */
+    uint8_t spelling_name_bits;    /* bits of a spelling's name place (SPELLINGS), 1 to 32 */
+    uint8_t reserved[3];           /* zero */
     mms_section sections[MMS_SECTION_COUNT];
 } mms_header;
 
@@ -1294,9 +1321,12 @@ _Static_assert(offsetof(mms_header, population_apart_count) == 116, "mms_header.
 _Static_assert(offsetof(mms_header, record_id_apart_count) == 120, "mms_header.record_id_apart_count");
 _Static_assert(offsetof(mms_header, record_name_apart_count) == 124, "mms_header.record_name_apart_count");
 _Static_assert(offsetof(mms_header, node_label_apart_count) == 128, "mms_header.node_label_apart_count");
-_Static_assert(offsetof(mms_header, record_region_apart_count) == 132, "mms_header.record_region_apart_count: the section table starts 8-aligned after it");
-_Static_assert(offsetof(mms_header, sections) == 136, "mms_header.sections");
-_Static_assert(sizeof(mms_header) == 136 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 648 bytes");
+_Static_assert(offsetof(mms_header, record_region_apart_count) == 132, "mms_header.record_region_apart_count");
+_Static_assert(offsetof(mms_header, spelling_apart_count) == 136, "mms_header.spelling_apart_count");
+_Static_assert(offsetof(mms_header, spelling_name_bits) == 140, "mms_header.spelling_name_bits");
+_Static_assert(offsetof(mms_header, reserved) == 141, "mms_header.reserved: the section table starts 8-aligned after it");
+_Static_assert(offsetof(mms_header, sections) == 144, "mms_header.sections");
+_Static_assert(sizeof(mms_header) == 144 + MMS_SECTION_COUNT * sizeof(mms_section), "mms_header is 656 bytes");
 
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");
@@ -1415,7 +1445,7 @@ _Static_assert(offsetof(mms_near_list, node) == 0, "mms_near_list.node");
 _Static_assert(offsetof(mms_near_list, top_first) == 4, "mms_near_list.top_first");
 _Static_assert(offsetof(mms_near_list, count) == 8, "mms_near_list.count");
 _Static_assert(offsetof(mms_near_list, reserved) == 12, "mms_near_list.reserved");
-_Static_assert(MMS_NEAR_BOUND_BITS == 8, "a population bound is a byte, 255 bounding every number");
+_Static_assert(MMS_NEAR_BOUND_BITS == 7, "a population bound is 7 bits, 127 bounding every number (2^(126 / 4) > 2^31)");
 _Static_assert(MMS_NEAR_LIST_THRESHOLD >= MMS_SUMMARY_THRESHOLD, "a near list is a summarized node's");
 _Static_assert(sizeof(mms_entry_block) == 8, "mms_entry_block is 8 bytes");
 _Static_assert(offsetof(mms_entry_block, first) == 0, "mms_entry_block.first");

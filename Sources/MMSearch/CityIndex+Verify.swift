@@ -640,7 +640,46 @@ private struct _Verifier {
             folds.append(Folding.fold(utf8: text))
         }
         try checkPrimaryAlternates()
+        try checkSpellingNames()
         return folds
+    }
+
+    /// SPELLINGS' names ("Spellings"; each read, so checked, by `checkAlternates`): those stored apart
+    /// taken in spelling order, each once, and each none of its record's first T names (else it would
+    /// be stored as its place); the width and count apart the smallest section's, for the places with
+    /// those of no place above every other.
+    func checkSpellingNames() throws(MMSearchError) {
+        let apart = layout.spellingNamesApart
+        var next = 0
+        var places: [UInt32] = []
+        places.reserveCapacity(layout.alternateCount - layout.givenAlternateCount)
+        for alternate in layout.givenAlternateCount ..< layout.alternateCount {
+            let place = index.spellingNamePlace(alternate), spelling = alternate - layout.givenAlternateCount
+            guard place >= apart.threshold else {
+                places.append(UInt32(place))
+                continue
+            }
+            guard place - apart.threshold == UInt64(next) else {
+                throw corrupt(index.alternateOffset(alternate), "spelling \(spelling) takes name \(place - apart.threshold) of those stored apart; expected number \(next), in spelling order")
+            }
+            next += 1
+            // Its place among its record's names, if it has one: the display name's, then each given alternate's.
+            let offset = try index.spellingNameOffset(alternate), record = try index.alternateOwner(alternate)
+            let given = index.alternates(ofRecord: record, in: 0 ..< layout.givenAlternateCount)
+            let offsets = [index.nameOffset(ofRecord: record)] + given.map { index.givenNameOffset($0) }
+            let found = offsets.firstIndex(of: offset).map(UInt32.init) ?? .max
+            guard UInt64(found) >= apart.threshold else {
+                throw corrupt(index.alternateOffset(alternate), "spelling \(spelling) stores apart name offset \(offset), name \(found) of record \(record); a name below \(apart.threshold) is stored as its place")
+            }
+            places.append(found)
+        }
+        guard next == apart.count else {
+            throw corrupt(apart.start, "\(apart.count) spelling names are stored apart, spellings take \(next) of them")
+        }
+        let expected = PackedArrays.widthApart(places), width = layout.spellings.width - Int(MMS_SPELLING_FORM_BITS)
+        guard expected.width == width, expected.apart == apart.count else {
+            throw corrupt(MemoryLayout<mms_header>.offset(of: \.spelling_name_bits)!, "spelling names are packed at \(width) bits with \(apart.count) stored apart; the smallest section is \(expected.width) bits with \(expected.apart)")
+        }
     }
 
     /// The alternates listed PRIMARY after ENTRIES ("Entries' kinds"): strictly increasing, each a

@@ -209,8 +209,8 @@ public struct Proximity: Sendable, Hashable {
 }
 
 /// A population bound as NEAR_POINTS stores it (`include/mmsearch_format.h`, "Near a point"): a code c
-/// for which (population + 1) <= 2^(c / 8), the least; 255 bounds every number. The builder, the
-/// reader and `verify` use this one definition.
+/// for which (population + 1) <= 2^(c / 4) (MMS_NEAR_BOUND_CODES_PER_DOUBLING), the least; 127 bounds
+/// every number. The builder, the reader and `verify` use this one definition.
 package enum NearBound {
     /// The greatest code: no bound.
     package static let unbounded: UInt32 = (1 << MMS_NEAR_BOUND_BITS) - 1
@@ -218,7 +218,7 @@ package enum NearBound {
     /// What code `code` bounds (population + 1) by.
     @inline(__always)
     package static func value(_ code: UInt32) -> Double {
-        code >= unbounded ? .infinity : CMath.exp2(Double(code) / 8)
+        code >= unbounded ? .infinity : CMath.exp2(Double(code) / Double(MMS_NEAR_BOUND_CODES_PER_DOUBLING))
     }
 
     /// What code `code` bounds the base of a record matched by a primary name's prefix by (class 2,
@@ -232,7 +232,7 @@ package enum NearBound {
     /// The least code that bounds `population`.
     package static func code(population: UInt64) -> UInt32 {
         let target = Double(population) + 1
-        var code = UInt32(Swift.min(Double(unbounded), Swift.max(0, (8 * CMath.log2(target)).rounded(.up))))
+        var code = UInt32(Swift.min(Double(unbounded), Swift.max(0, (Double(MMS_NEAR_BOUND_CODES_PER_DOUBLING) * CMath.log2(target)).rounded(.up))))
         while code > 0, value(code - 1) >= target { code -= 1 }
         while value(code) < target { code += 1 }
         return code

@@ -39,12 +39,12 @@ extension _IndexBytes {
         try checkAlternate(index)
         let location = alternateOffset(index)
         guard index >= layout.givenAlternateCount else {
-            return try withDecodedName(at: Int(alternateNameOffset(index)), location: location, { "alternate name \(index)" }, body)
+            return try withDecodedName(at: Int(givenNameOffset(index)), location: location, { "alternate name \(index)" }, body)
         }
         let form = try spellingForm(index)
         // Decoded and written out on the stack; nil when the spelling is longer than a name may be.
         var length = 0
-        let result: R? = try withDecodedName(at: Int(alternateNameOffset(index)), location: location, { "the name spelling \(index - layout.givenAlternateCount) is made from" }) { name in
+        let result: R? = try withDecodedName(at: Int(try spellingNameOffset(index)), location: location, { "the name spelling \(index - layout.givenAlternateCount) is made from" }) { name in
             Spellings.withForm(form, of: name) { text in
                 length = text.count
                 return text.count <= Int(MMS_MAX_STRING_LENGTH) ? body(text) : nil

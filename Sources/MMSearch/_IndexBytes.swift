@@ -649,25 +649,37 @@ struct _IndexBytes {
         }
     }
 
-    /// Which packed array holds alternate name `index` (a valid one), and the first bit of its name
-    /// offset there: ALTERNATES, or past the given ones SPELLINGS (after the spelling's form).
-    @inline(__always)
-    func alternateBits(_ index: Int) -> (array: _PackedArray, bit: Int) {
-        index < layout.givenAlternateCount ? (layout.alternates, index * layout.alternates.width)
-            : (layout.spellings, spellingBit(index) + Int(MMS_SPELLING_FORM_BITS))
-    }
-
     /// Where spelling `index` (an alternate at or past the given ones) starts in SPELLINGS: its form,
-    /// then its name offset ("Spellings").
+    /// then its name's place ("Spellings").
     @inline(__always)
     func spellingBit(_ index: Int) -> Int { (index - layout.givenAlternateCount) * layout.spellings.width }
 
-    /// The name offset of alternate name `index` (a valid one): its text's, or a spelling's the name it
-    /// is made from; decoding checks it.
+    /// The name offset of given alternate `index` (a valid one, below the given count); decoding checks it.
     @inline(__always)
-    func alternateNameOffset(_ index: Int) -> UInt32 {
-        let (array, bit) = alternateBits(index)
-        return bits(array.start, at: bit, layout.alternateNameMask)
+    func givenNameOffset(_ index: Int) -> UInt32 {
+        bits(layout.alternates.start, at: index * layout.alternates.width, layout.alternateNameMask)
+    }
+
+    /// The name offset of the name spelling `index` (a valid alternate past the given ones) is made from
+    /// ("Spellings"): one stored apart, or its record's display name (place 0) or j-th given alternate
+    /// (place j, which its record must have). Decoding checks the offset.
+    func spellingNameOffset(_ index: Int) throws(MMSearchError) -> UInt32 {
+        let place = spellingNamePlace(index), apart = layout.spellingNamesApart
+        if place >= apart.threshold { return UInt32(truncatingIfNeeded: unpacked(place, apart)) }
+        let record = try alternateOwner(index)
+        if place == 0 { return nameOffset(ofRecord: record) }
+        let given = alternates(ofRecord: record, in: 0 ..< layout.givenAlternateCount)
+        guard place <= UInt64(given.count) else {
+            throw corrupt(alternateOffset(index), "spelling \(index - layout.givenAlternateCount) is made from name \(place) of record \(record), which has \(given.count) given alternates")
+        }
+        return givenNameOffset(given.lowerBound + Int(place) - 1)
+    }
+
+    /// The place spelling `index` (an alternate at or past the given ones) stores for its name, or the
+    /// threshold and past for one stored apart ("Spellings").
+    @inline(__always)
+    func spellingNamePlace(_ index: Int) -> UInt64 {
+        UInt64(bits(layout.spellings.start, at: spellingBit(index) + Int(MMS_SPELLING_FORM_BITS), layout.spellingNameMask))
     }
 
     /// The form of spelling `index` (an alternate at or past the given ones), checked to be one.
@@ -702,10 +714,10 @@ struct _IndexBytes {
         raw.loadUnaligned(fromByteOffset: layout.alternateBlocks &+ index &* MemoryLayout<mms_alternate_block>.stride, as: mms_alternate_block.self)
     }
 
-    /// The byte of alternate name `index`'s name offset (a valid one): where an error about its name points.
+    /// The byte of alternate name `index`'s name (a valid one: its offset, or its spelling's form and
+    /// place): where an error about its name points.
     func alternateOffset(_ index: Int) -> Int {
-        let (array, bit) = alternateBits(index)
-        return array.start + bit / 8
+        index < layout.givenAlternateCount ? layout.alternates.byteOffset(index) : layout.spellings.byteOffset(index - layout.givenAlternateCount)
     }
 
     /// The byte of alternate name `index`'s block (a valid one): where an error about its record points.
@@ -1038,9 +1050,10 @@ struct _IndexBytes {
                     }
                     if let region = fields.region { prefetch(layout.regions + region * _IndexLayout.regionSize) }
                     if let entry = match.entry {
+                        // A given alternate's name (a spelling's is found as it is read, by a search).
                         let alternate = Int(entry & MMS_ENTRY_NAME_MASK) - layout.recordCount
-                        if alternate >= 0, alternate < layout.alternateCount {
-                            let offset = Int(alternateNameOffset(alternate))
+                        if alternate >= 0, alternate < layout.givenAlternateCount {
+                            let offset = Int(givenNameOffset(alternate))
                             if offset < layout.names.count { prefetch(layout.names.lowerBound + offset) }
                         }
                     }

@@ -30,7 +30,7 @@ struct _IndexLayout: Sendable {
     /// The packed arrays: NODES (a node's label_offset), ENTRIES (an entry's word bit and name number),
     /// TOP (a page entry's name number and rank),
     /// ID_ORDER (record numbers), ALTERNATES (an alternate's name_offset), SPELLINGS (a spelling's form
-    /// and the name_offset of the name it is made from),
+    /// and the place of the name it is made from among its record's),
     /// POPULATION (empty, count 0, when the index has none), RECORDS and SPATIAL (their fields: `record`
     /// and `point`).
     let nodes: _PackedArray
@@ -53,6 +53,9 @@ struct _IndexLayout: Sendable {
     let idOrder: _PackedArray
     let alternates: _PackedArray
     let spellings: _PackedArray
+    /// SPELLINGS' names stored apart, as name offsets: those of no place below the threshold ("Spellings").
+    let spellingNamesApart: _ValuesApart
+    let spellingNameMask: UInt64
     let alternateNameMask: UInt64
     let population: _PackedArray
     /// POPULATION's and RECORDS' ids' greatest values, stored apart after their packed values ("Values
@@ -419,8 +422,18 @@ struct _IndexLayout: Sendable {
         regions = try section(MMS_SECTION_REGIONS, elementSize: Self.regionSize, count: regionCount).lowerBound
         countries = try section(MMS_SECTION_COUNTRIES, elementSize: Self.countrySize, count: countryCount).lowerBound
         qualifierNames = try section(MMS_SECTION_QUALIFIER_NAMES, elementSize: Self.qualifierNameSize, count: qualifierNameCount).lowerBound
-        // A spelling: its form, then the offset of the name it is made from ("Spellings").
-        spellings = try packed(MMS_SECTION_SPELLINGS, count: Int(header.spelling_count), width: Int(MMS_SPELLING_FORM_BITS) + nameOffsetBits)
+        // A spelling: its form, then the place of the name it is made from among its record's, the
+        // names of no place below the threshold stored apart as offsets after them ("Spellings").
+        let spellingNameBits = Int(header.spelling_name_bits)
+        guard (1 ... Int(MMS_PACKED_MAX_WIDTH)).contains(spellingNameBits), header.reserved == (0, 0, 0) else {
+            throw corrupt(at(\.spelling_name_bits), "spelling name width \(header.spelling_name_bits) bits and reserved bytes \(header.reserved), expected 1 to \(MMS_PACKED_MAX_WIDTH) and zeros")
+        }
+        let spellingsSection = try section(MMS_SECTION_SPELLINGS)
+        let spellingBits = Int(MMS_SPELLING_FORM_BITS) + spellingNameBits
+        spellingNamesApart = try valuesApart(MMS_SECTION_SPELLINGS, spellingsSection, count: Int(header.spelling_count), bytesWidth: spellingBits, width: spellingNameBits,
+                                             apart: header.spelling_apart_count, field: at(\.spelling_apart_count))
+        spellings = _PackedArray(start: spellingsSection.lowerBound, count: Int(header.spelling_count), width: spellingBits)
+        spellingNameMask = (1 << UInt64(spellingNameBits)) - 1
         source = try section(MMS_SECTION_SOURCE)
         point = _PointFields(recordBits: recordBits)
         spatial = try packed(MMS_SECTION_SPATIAL, count: recordCount, width: point.width)

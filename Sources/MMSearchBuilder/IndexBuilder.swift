@@ -403,6 +403,7 @@ public enum IndexBuilder {
         })
         let givenCount = alternates.count - keys.spellingCount
         let alternateBlocks = try AlternateBlocks(records: alternates.map(\.record), file: file)
+        let spellingNames = Self.spellingNames(alternates, givenCount: givenCount, records: recordEntries)
 
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_LABELS, labels.bytes)
@@ -441,9 +442,9 @@ public enum IndexBuilder {
         writer.place(MMS_SECTION_REGIONS, places.regions)
         writer.place(MMS_SECTION_COUNTRIES, places.countries)
         writer.place(MMS_SECTION_QUALIFIER_NAMES, places.qualifierNames)
-        // A spelling: its form, then the name it is made from ("Spellings").
-        writer.place(MMS_SECTION_SPELLINGS, packed: keys.spellingCount, widths: [Int(MMS_SPELLING_FORM_BITS), nameOffsetBits]) { position, field in
-            field == 0 ? keys.alternates[givenCount + position].spellingForm! : alternates[givenCount + position].name_offset
+        // A spelling: its form, then the place of the name it is made from among its record's ("Spellings").
+        writer.place(MMS_SECTION_SPELLINGS, packed: keys.spellingCount, widths: [Int(MMS_SPELLING_FORM_BITS), spellingNames.width], then: spellingNames.tail) { position, field in
+            field == 0 ? keys.alternates[givenCount + position].spellingForm! : spellingNames.packed[position]
         }
         writer.place(MMS_SECTION_SOURCE, sourceSection(source))
         // A spatial point: the cell of its coordinates in its node's box, its record number and its axis bit.
@@ -483,9 +484,9 @@ public enum IndexBuilder {
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
             entryBits: entryBits, recordBits: recordBits, nodeLabelBits: labelsApart.width, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
             primaryAlternates: primaryAlternates.count, populationsApart: populationsApart?.apartCount ?? 0, idsApart: idsApart.apartCount,
-            recordNamesApart: namesApart.apartCount, nodeLabelsApart: labelsApart.apartCount, recordRegionsApart: regionsApart?.apartCount ?? 0,
+            recordNamesApart: namesApart.apartCount, nodeLabelsApart: labelsApart.apartCount, recordRegionsApart: regionsApart?.apartCount ?? 0, spellingsApart: spellingNames.apartCount,
             nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, recordNameBits: namesApart.width, coordinateExponent: coordinateExponent,
-            summaryWidths: summaryWidths, regionBits: regionsApart?.width ?? 0
+            summaryWidths: summaryWidths, regionBits: regionsApart?.width ?? 0, spellingNameBits: spellingNames.width
         ))
         var summary = BuildSummary(
             recordCount: records.count,
@@ -503,6 +504,27 @@ public enum IndexBuilder {
         summary.countryCount = places.countries.count
         summary.qualifierNameCount = places.qualifierNames.count
         return (bytes, summary)
+    }
+
+    /// SPELLINGS' name places ("Spellings"): for each spelling (the alternates past `givenCount`), the
+    /// place of the name it is made from among its record's names, 0 its display name and j its j-th
+    /// given alternate (the given ones sorted by record); a name that is none of them takes the
+    /// greatest value, so it is stored apart, as are the greatest places, each as its name offset.
+    private static func spellingNames(_ alternates: [mms_alternate], givenCount: Int, records: [mms_record]) -> ValuesApart {
+        var firstGiven = [Int](repeating: givenCount, count: records.count) // each record's first given alternate
+        for position in (0 ..< givenCount).reversed() { firstGiven[Int(alternates[position].record)] = position }
+        let spellings = alternates[givenCount...]
+        let places = spellings.map { spelling -> UInt32 in
+            let record = Int(spelling.record)
+            if spelling.name_offset == records[record].name_offset { return 0 }
+            var position = firstGiven[record]
+            while position < givenCount, alternates[position].record == spelling.record {
+                if alternates[position].name_offset == spelling.name_offset { return UInt32(position - firstGiven[record] + 1) }
+                position += 1
+            }
+            return .max
+        }
+        return ValuesApart(places) { spellings[givenCount + $0].name_offset }
     }
 
     /// The SOURCE section: the fixed part, then the input's name, then the joined dump's.

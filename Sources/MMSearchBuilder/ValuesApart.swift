@@ -2,7 +2,8 @@ import CMMSearchFormat
 import MMSearch
 
 /// A packed field's values with the greatest few stored apart (`include/mmsearch_format.h`, "Values
-/// stored apart"): POPULATION's populations, RECORDS' ids and name deltas, NODES' label offsets. A few
+/// stored apart"): POPULATION's populations, RECORDS' ids and name deltas, NODES' label offsets,
+/// RECORD_REGIONS' values, SPELLINGS' name places (whose apart values are name offsets). A few
 /// values are far greater than the rest (the biggest cities' populations; the newest ids; the labels
 /// laid out last), so a width that holds the rest and 4 bytes for each of those take less than the
 /// greatest's width for every value.
@@ -17,17 +18,19 @@ struct ValuesApart {
     /// E: how many (the header's field), as `tail` holds them.
     var apartCount: Int { tail.count / MemoryLayout<UInt32>.size }
 
-    init(_ values: [UInt32]) {
+    /// `stored(i)`: what is stored apart for value i when it is, the value itself unless a field says
+    /// otherwise (SPELLINGS stores a name offset for a name place).
+    init(_ values: [UInt32], storingApart stored: ((Int) -> UInt32)? = nil) {
         let (width, apart) = PackedArrays.widthApart(values)
         let threshold = PackedArrays.apartThreshold(width: width, apart: apart)
         var packed: [UInt32] = [], big: [UInt32] = []
         packed.reserveCapacity(values.count)
-        for value in values {
+        for (position, value) in values.enumerated() {
             if UInt64(value) < threshold {
                 packed.append(value)
             } else {
                 packed.append(UInt32(threshold + UInt64(big.count))) // below 2^width <= 2^32
-                big.append(value)
+                big.append(stored?(position) ?? value)
             }
         }
         precondition(big.count == apart)

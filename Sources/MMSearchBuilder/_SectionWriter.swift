@@ -31,6 +31,7 @@ struct _SectionWriter {
         var recordNamesApart: Int
         var nodeLabelsApart: Int
         var recordRegionsApart: Int
+        var spellingsApart: Int
         var nameOffsetBits: Int
         var populationBits: Int
         var recordIdBits: Int
@@ -39,6 +40,7 @@ struct _SectionWriter {
         /// A summary's fields' widths: node, the four counts, top_first.
         var summaryWidths: [Int]
         var regionBits: Int
+        var spellingNameBits: Int
     }
 
     private var body: [UInt8] = []
@@ -125,6 +127,7 @@ struct _SectionWriter {
         header.record_name_apart_count = UInt32(counts.recordNamesApart)
         header.node_label_apart_count = UInt32(counts.nodeLabelsApart)
         header.record_region_apart_count = UInt32(counts.recordRegionsApart)
+        header.spelling_apart_count = UInt32(counts.spellingsApart)
         header.entry_bits = UInt8(counts.entryBits)
         header.record_bits = UInt8(counts.recordBits)
         header.node_label_bits = UInt8(counts.nodeLabelBits)
@@ -137,6 +140,7 @@ struct _SectionWriter {
         header.summary_count_bits = UInt8(counts.summaryWidths[1])
         header.summary_top_bits = UInt8(counts.summaryWidths[5])
         header.region_bits = UInt8(counts.regionBits)
+        header.spelling_name_bits = UInt8(counts.spellingNameBits)
         withUnsafeMutableBytes(of: &header.sections) { table in
             sections.withUnsafeBytes { table.copyMemory(from: $0) }
         }

@@ -74,8 +74,9 @@ enum IndexFormat {
     static let countryField = ("country", "country number")
     /// An alternate's field (mms_alternate's name_offset; its record is in ALTERNATE_BLOCKS).
     static let alternateFields = [("name_offset", "name_offset_bits")]
-    /// A spelling's fields: its form (mms_spelling_form), then the name it is made from.
-    static let spellingFields = [("form", "\(MMS_SPELLING_FORM_BITS)"), ("name_offset", "name_offset_bits")]
+    /// A spelling's fields: its form (mms_spelling_form), then the place of the name it is made from
+    /// among its record's, or the number of its name offset stored apart ("Spellings").
+    static let spellingFields = [("form", "\(MMS_SPELLING_FORM_BITS)"), ("place", "spelling_name_bits")]
 
     static func packed(_ kind: mms_section_kind) -> (kind: mms_section_kind, fields: [(name: String, width: String)], count: String)? {
         packedArrays.first { $0.kind == kind }
@@ -122,7 +123,8 @@ enum IndexFormat {
         // its deltas past ALTERNATE_DELTAS' stream.
         case (MMS_SECTION_ALTERNATE_BLOCKS, "least_record"): return Meaning { $0.recordCount }
         case (MMS_SECTION_ALTERNATE_BLOCKS, "delta_bit"): return Meaning { $0.alternateDeltaStream.count * 8 + 1 }
-        case (MMS_SECTION_ALTERNATES, "name_offset"), (MMS_SECTION_SPELLINGS, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
+        // (A spelling's place has no one bound: its record's given alternates; spellingNamesOutOfBounds.)
+        case (MMS_SECTION_ALTERNATES, "name_offset"): return Meaning { $0.section(MMS_SECTION_NAMES).count }
         case (MMS_SECTION_SPELLINGS, "form"): return Meaning { _ in Int(MMS_SPELLING_FORM_COUNT.rawValue) }
         case (MMS_SECTION_QUALIFIER_NAMES, "folded_offset"), (MMS_SECTION_QUALIFIER_NAMES, "folded_length"): return Meaning { $0.section(MMS_SECTION_PLACE_NAMES).count + 1 }
         // A symbol's length past MMS_SYMBOL_MAX_LENGTH (0 is refused too, but it points nowhere).
@@ -261,7 +263,7 @@ struct IndexFile {
 
     /// The values stored apart after packed array `kind`'s values and their tail (POPULATION's big
     /// populations, RECORDS' big ids, RECORD_NAME_BASES' records' big name deltas, NODES' greatest label
-    /// offsets, RECORD_REGIONS' greatest values: "Values stored apart"
+    /// offsets, RECORD_REGIONS' greatest values, SPELLINGS' names as offsets: "Values stored apart"
     /// in the format header), 4 bytes each, to the section's end; their count is a header field
     /// (`apartCountField`).
     func valuesApart(_ kind: mms_section_kind) -> Range<Int> {
@@ -280,13 +282,16 @@ struct IndexFile {
         case MMS_SECTION_RECORDS: return "record_id_apart_count"
         case MMS_SECTION_NODES: return "node_label_apart_count"
         case MMS_SECTION_RECORD_REGIONS: return "record_region_apart_count"
+        case MMS_SECTION_SPELLINGS: return "spelling_apart_count"
         default: return "record_name_apart_count"
         }
     }
 
-    /// The threshold of `kind`'s values apart, 2^width - (their count), the width its first field's: a
-    /// packed value at or above it numbers one of them.
-    func apartThreshold(_ kind: mms_section_kind) -> UInt64 { (UInt64(1) << UInt64(packedWidth(kind))) - UInt64(valuesApart(kind).count / 4) }
+    /// The threshold of `kind`'s values apart, 2^width - (their count), the width its first field's (a
+    /// spelling's place's): a packed value at or above it numbers one of them.
+    func apartThreshold(_ kind: mms_section_kind) -> UInt64 {
+        (UInt64(1) << UInt64(packedWidth(kind, field: kind == MMS_SECTION_SPELLINGS ? "place" : nil))) - UInt64(valuesApart(kind).count / 4)
+    }
 
     /// Record `record`'s value of `kind`'s first field as "Values stored apart" defines it: its packed
     /// value when below the threshold, else the one of the values apart it numbers.
@@ -314,6 +319,17 @@ struct IndexFile {
         let delta = packedValue(MMS_SECTION_RECORDS, record, field: "name_delta"), apart = valuesApart(MMS_SECTION_RECORD_NAME_BASES)
         let threshold = (UInt64(1) << UInt64(packedWidth(MMS_SECTION_RECORDS, field: "name_delta"))) - UInt64(apart.count / 4)
         return base + (delta < threshold ? delta : load(at: apart.lowerBound + Int(delta - threshold) * 4, width: 4))
+    }
+
+    /// The name offset of the name spelling `spelling` is made from ("Spellings"): stored apart at a
+    /// place past the threshold, else its record's display name's (place 0) or j-th given alternate's.
+    func spellingNameOffset(_ spelling: Int) -> UInt64 {
+        let place = packedValue(MMS_SECTION_SPELLINGS, spelling, field: "place"), threshold = apartThreshold(MMS_SECTION_SPELLINGS)
+        if place >= threshold { return load(at: valuesApart(MMS_SECTION_SPELLINGS).lowerBound + Int(place - threshold) * 4, width: 4) }
+        let record = alternateRecord(givenAlternateCount + spelling)
+        if place == 0 { return nameOffset(ofRecord: record) }
+        let first = (0 ..< givenAlternateCount).first { alternateRecord($0) == record } ?? givenAlternateCount
+        return packedValue(MMS_SECTION_ALTERNATES, first + Int(place) - 1, field: "name_offset")
     }
 
     /// How many child blocks are wide (have their counts as bytes, between the blocks and the deltas).

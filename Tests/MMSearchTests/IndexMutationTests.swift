@@ -79,6 +79,9 @@ import Testing
         add("Kyrenia", "GB", population: 600, region: "06", regionCountry: "CY")
         add("Dhekelia", "GB", population: 500, region: "04", regionCountry: "CY")
         add("Saarlouis", "DE", population: 400, region: "01", regionCountry: "IT")
+        // Spellings made from a record's 41st other name ("Ste Hélène"), their place past what the others
+        // need: SPELLINGS stores its name apart ("Spellings"; spellingNamesOutOfBounds).
+        add("Ville-Neuve", "FR", alternates: (1 ... 40).map { "Faubourg \($0)" } + ["Sainte-Hélène"], population: 300)
         return records
     }()
 
@@ -424,11 +427,12 @@ import Testing
     /// follows, ENTRY_DELTAS, which SYMBOLS follows, PLACE_NAMES, which COUNTRY_PAGES follows, and
     /// ALTERNATE_DELTAS, which NEAR_POINTS follows): open cannot tell such a length grown or shrunk
     /// within the padding after it. So with child_delta_bits, the bits of CHILDREN's entry deltas, and
-    /// top_bits, TOP's: open checks the bytes they fill, not the bits of the last.
+    /// top_bits, TOP's: open checks the bytes they fill, not the bits of the last; and spelling_count,
+    /// SPELLINGS' values, two of which fit a byte at 4 bits (a spelling's form and a place of 1 bit).
     static func isPoolLength(_ field: IndexFormat.Field) -> Bool {
         [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE, MMS_SECTION_ENTRY_DELTAS, MMS_SECTION_PLACE_NAMES,
          MMS_SECTION_ALTERNATE_DELTAS].contains { field.name == "sections.\($0.rawValue).length" }
-            || field.name == "child_delta_bits" || field.name == "top_bits"
+            || field.name == "child_delta_bits" || field.name == "top_bits" || field.name == "spelling_count"
     }
 
     /// Every header byte flipped: open rejects it, or (the checksum, a pool's length within its
@@ -754,7 +758,8 @@ import Testing
         let alternates = (0 ..< file.count(of: MMS_SECTION_ALTERNATES)).map { (MMS_SECTION_ALTERNATES, $0) }
             + (0 ..< file.count(of: MMS_SECTION_SPELLINGS)).map { (MMS_SECTION_SPELLINGS, $0) }
         for (kind, index) in alternates {
-            var end = names.lowerBound + Int(file.packedValue(kind, index, field: "name_offset"))
+            let offset = kind == MMS_SECTION_SPELLINGS ? file.spellingNameOffset(index) : file.packedValue(kind, index, field: "name_offset")
+            var end = names.lowerBound + Int(offset)
             while end < names.upperBound, file.bytes[end] != UInt8(MMS_STRING_END) { end += 1 }
             if end < names.upperBound { ends.insert(end) }
         }
@@ -1320,6 +1325,54 @@ extension IndexMutationTests {
         }
         // The fixture leaves room past its regions at its width, or stores some apart.
         #expect(cases.count >= 4, "\(regions) regions at \(width) bits, \(apart.count / 4) apart")
+    }
+
+    /// Spellings' names pointed elsewhere ("Spellings"): a place past its record's given alternates, or
+    /// to another of its names; a name stored apart past NAMES, or that is one of its record's first
+    /// names (a place is stored for those). Every search that reads one throws (or answers right: it
+    /// may not reach it), and verify refuses.
+    @Test func spellingNamesOutOfBounds() {
+        let file = Self.full.file
+        let given = file.givenAlternateCount, spellings = file.count(of: MMS_SECTION_SPELLINGS)
+        let threshold = file.apartThreshold(MMS_SECTION_SPELLINGS), apart = file.valuesApart(MMS_SECTION_SPELLINGS)
+        // Each record's given alternates (sorted by record).
+        var givenCount: [Int: Int] = [:]
+        for alternate in 0 ..< given { givenCount[file.alternateRecord(alternate), default: 0] += 1 }
+        var cases: [(what: String, outcome: Outcome)] = []
+        var places: Set<UInt64> = []
+        for spelling in 0 ..< spellings {
+            let place = file.packedValue(MMS_SECTION_SPELLINGS, spelling, field: "place")
+            guard place < threshold else { continue }
+            places.insert(place)
+            let names = UInt64(givenCount[file.alternateRecord(given + spelling)] ?? 0)
+            // Past its record's names (below the threshold), and for one made from another name its display name's place.
+            var values = Set([names + 1, threshold - 1].filter { $0 > names && $0 < threshold })
+            if place > 0 { values.insert(0) }
+            for value in values {
+                cases.append(Self.damaged("spelling \(spelling)'s place = \(value) (was \(place), of \(names) given)") {
+                    $0.storePacked(value, MMS_SECTION_SPELLINGS, spelling, field: "place")
+                })
+            }
+        }
+        let names = UInt64(file.section(MMS_SECTION_NAMES).count)
+        for at in stride(from: apart.lowerBound, to: apart.upperBound, by: 4) {
+            let intact = file.load(at: at, width: 4)
+            for value in [names, UInt64(UInt32.max)] {
+                cases.append(Self.damaged("the spelling name apart at byte \(at) = \(value) (was \(intact))") { $0.store(value, at: at, width: 4) })
+            }
+        }
+        // Its record's display name, stored apart instead of as place 0.
+        for spelling in 0 ..< spellings where file.packedValue(MMS_SECTION_SPELLINGS, spelling, field: "place") >= threshold {
+            let at = apart.lowerBound + 4 * Int(file.packedValue(MMS_SECTION_SPELLINGS, spelling, field: "place") - threshold)
+            let display = file.nameOffset(ofRecord: file.alternateRecord(given + spelling))
+            cases.append(Self.damaged("spelling \(spelling)'s name apart = its record's display name, \(display)") { $0.store(display, at: at, width: 4) })
+        }
+        for (what, outcome) in cases {
+            Self.checkThrowsOrRight(outcome, Self.full, what)
+            Self.checkRefused(outcome, Self.full, what)
+        }
+        // The fixture has spellings made from display names and from other names, and stores some apart.
+        #expect(places.contains(0) && places.contains { $0 > 0 } && !apart.isEmpty, "places \(places.sorted()), \(apart.count / 4) apart")
     }
 
     /// SPATIAL's record numbers pointed past the records (as far as the width lets them go) and its axis
