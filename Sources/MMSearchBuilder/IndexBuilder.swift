@@ -524,7 +524,7 @@ public enum IndexBuilder {
             }
             return .max
         }
-        return ValuesApart(places) { spellings[givenCount + $0].name_offset }
+        return ValuesApart(places) { alternates[givenCount + $0].name_offset }
     }
 
     /// The SOURCE section: the fixed part, then the input's name, then the joined dump's.
