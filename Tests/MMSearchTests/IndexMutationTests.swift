@@ -1345,10 +1345,10 @@ extension IndexMutationTests {
             let place = file.packedValue(MMS_SECTION_SPELLINGS, spelling, field: "place")
             guard place < threshold else { continue }
             places.insert(place)
-            let names = UInt64(givenCount[file.alternateRecord(given + spelling)] ?? 0)
+            let recordGiven = UInt64(givenCount[file.alternateRecord(given + spelling)] ?? 0)
             // Past its record's names (below the threshold).
-            for value in Set([names + 1, threshold - 1]) where value > names && value < threshold {
-                cases.append(Self.damaged("spelling \(spelling)'s place = \(value) (was \(place), of \(names) given)") {
+            for value in Set([recordGiven + 1, threshold - 1]) where value > recordGiven && value < threshold {
+                cases.append(Self.damaged("spelling \(spelling)'s place = \(value) (was \(place), of \(recordGiven) given)") {
                     $0.storePacked(value, MMS_SECTION_SPELLINGS, spelling, field: "place")
                 })
             }
@@ -1365,8 +1365,10 @@ extension IndexMutationTests {
             }
         }
         // Its record's display name, stored apart instead of as place 0.
-        for spelling in 0 ..< spellings where file.packedValue(MMS_SECTION_SPELLINGS, spelling, field: "place") >= threshold {
-            let at = apart.lowerBound + 4 * Int(file.packedValue(MMS_SECTION_SPELLINGS, spelling, field: "place") - threshold)
+        for spelling in 0 ..< spellings {
+            let place = file.packedValue(MMS_SECTION_SPELLINGS, spelling, field: "place")
+            guard place >= threshold else { continue }
+            let at = apart.lowerBound + 4 * Int(place - threshold)
             let display = file.nameOffset(ofRecord: file.alternateRecord(given + spelling))
             otherNames.append(Self.damaged("spelling \(spelling)'s name apart = its record's display name, \(display)") { $0.store(display, at: at, width: 4) })
         }
