@@ -106,9 +106,31 @@ extension _IndexBytes {
             if lowBlock > whole.lowerBound { low = (lowBlock - 1) * size }
             if lowBlock < whole.upperBound { high = lowBlock * size }
         }
+        if low < high, low / size == (high - 1) / size { return firstAlternate(notBelow: record, inOneBlock: low ..< high) }
         while low < high {
             let middle = low + (high - low) / 2
             if alternateRecord(middle) < record { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// `firstAlternate` over `range`, alternates of one block (where the search over blocks leaves it,
+    /// but at a part's ends): the block's least record and delta width read once, then each probe a
+    /// delta alone, where `alternateRecord` read both blocks again for each (a page showing spellings
+    /// searches once for each). A block whose deltas do not lie inside ALTERNATE_DELTAS reads as
+    /// `alternateRecord` reads it, every record Int.max: `range`'s start.
+    @inline(__always)
+    private func firstAlternate(notBelow record: Int, inOneBlock range: Range<Int>) -> Int {
+        let index = range.lowerBound / Int(MMS_ALTERNATE_BLOCK_SIZE)
+        let block = alternateBlock(index), first = Int(block.delta_bit), end = Int(alternateBlock(index + 1).delta_bit)
+        let width = (end &- first) &>> 5, least = Int(block.least_record)
+        guard first <= end, end <= layout.alternateDeltaBits, width <= Int(MMS_PACKED_MAX_WIDTH), record > least else { return range.lowerBound }
+        // alternateRecord(i) < record exactly when its delta is below record - least.
+        let below = record - least, mask = (1 &<< UInt64(width)) &- 1
+        var low = range.lowerBound, high = range.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            if Int(bits(layout.alternateDeltaStart, at: first &+ (middle % Int(MMS_ALTERNATE_BLOCK_SIZE)) &* width, mask)) < below { low = middle + 1 } else { high = middle }
         }
         return low
     }

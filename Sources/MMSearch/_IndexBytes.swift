@@ -668,11 +668,15 @@ struct _IndexBytes {
         if place >= apart.threshold { return UInt32(truncatingIfNeeded: unpacked(place, apart)) }
         let record = try alternateOwner(index)
         if place == 0 { return nameOffset(ofRecord: record) }
-        let given = alternates(ofRecord: record, in: 0 ..< layout.givenAlternateCount)
-        guard place <= UInt64(given.count) else {
+        // One search, for the record's first given alternate (a page may show several spellings, each
+        // searching): the j-th from it is the record's exactly when its record is the same, the records
+        // ascending, so the run's end is searched for only to report a place past it.
+        let alternate = firstAlternate(notBelow: record, in: 0 ..< layout.givenAlternateCount) + Int(place) - 1
+        guard alternate < layout.givenAlternateCount, alternateRecord(alternate) == record else {
+            let given = alternates(ofRecord: record, in: 0 ..< layout.givenAlternateCount)
             throw corrupt(alternateOffset(index), "spelling \(index - layout.givenAlternateCount) is made from name \(place) of record \(record), which has \(given.count) given alternates")
         }
-        return givenNameOffset(given.lowerBound + Int(place) - 1)
+        return givenNameOffset(alternate)
     }
 
     /// The place spelling `index` (an alternate at or past the given ones) stores for its name, or the
