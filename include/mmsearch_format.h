@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 29. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 30. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -232,7 +232,8 @@
  * TOP pages (version 26). A page in TOP (a summary's, a country page's, a near list's) is its entries
  * back to back from the bit its top_first names, each a value in top_value_bits then its rank in
  * MMS_TOP_RANK_BITS. The page's node has n entries, first..first + n - 1 of ENTRIES (a reader has
- * walked to it, so it knows them). When n <= MMS_TOP_POSITION_LIMIT, an entry's value is its
+ * walked to it, so it knows them). When n <= MMS_TOP_POSITION_LIMIT, or when the page is a near list
+ * and max(1, bits of n - 1) is less than name_bits (version 30), an entry's value is its
  * position p among them, in top_value_bits = max(1, bits of n - 1): the entry is ENTRIES[first + p]
  * (p < n), whose kind is its rank's class's (a reader takes the name number from ENTRIES and the kind
  * from the rank; verify checks that ENTRIES' kind is the rank's and that the entry is the record's
@@ -248,7 +249,11 @@
  * stored once for every node it is the first page of: a big node's page is often that of its one big
  * child (all its 20 best under it, at the same positions or of the same name numbers): 1.92 -> 1.87 MB
  * on the README's index (656 of its 27,031 summaries read a page stored for another), 0.60 -> 0.55 MB
- * on the list alone (1,371 of 7,294).
+ * on the list alone (1,371 of 7,294). A near list's node is big (more than MMS_NEAR_LIST_THRESHOLD
+ * records), but a position among its entries still takes fewer bits than a name number: 11.9 on
+ * average instead of 20 on the README's index (its 456 lists, 294,662 entries: 0.88 -> 0.59 MB of
+ * TOP), 11.9 instead of 18 on the list alone (0.30 -> 0.22 MB). A reader reads each listed entry's
+ * key in ENTRIES, scattered over a big node's range, so it asks for it a few entries ahead.
  *
  * ---------------------------------------------------------------------------------------------------
  * The spatial index (reverse lookups: the records nearest a point; shared/peers/rank.py, "Geography").
@@ -580,7 +585,8 @@
  * bits a spatial point instead of 96 (60 at version 16: cells on a fixed grid), 114 bits a summary instead of 192, 4 bits a first
  * page's rank instead of 8 (5 at version 21), 7 bits a record's region instead of 16 (12 at version 27), 8 bits its country instead of 16
  * (12 at version 20), 10 bits a spelling instead of 26 (version 28: its name's offset, 23 bits, now its place, 7), 25 bits a near
- * point instead of 26 (version 28: its population bound, a byte, now 7 bits).
+ * point instead of 26 (version 28: its population bound, a byte, now 7 bits), about 16 bits a near list's
+ * entry instead of 24 (version 29: its name number, 20 bits, now its position among its node's entries).
  *
  * ---------------------------------------------------------------------------------------------------
  * What a reader checks.
@@ -697,8 +703,8 @@
  * entries as name numbers, at one width) and version 26 (every label offset at the width of LABELS'
  * length) and version 27 (a record's region as its number in REGIONS, 2-byte RECORD_COUNTRIES, a page
  * stored again for each node it is the first page of) and version 28 (a spelling's name as its offset in
- * NAMES; a population bound in 8 bits, the least c with (population + 1) <= 2^(c / 8)) are not read by
- * version 29.
+ * NAMES; a population bound in 8 bits, the least c with (population + 1) <= 2^(c / 8)) and version 29
+ * (a near list's entries as name numbers) are not read by version 30.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -719,7 +725,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 29u
+#define MMS_FORMAT_VERSION 30u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */

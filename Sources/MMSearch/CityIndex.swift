@@ -218,6 +218,7 @@ public struct CityIndex: Sendable {
         package var count: Int
         package var valueWidth: Int
         package var nodeEntries: Range<Int>?
+        package var isNearList = false
     }
 
     /// Every first page in TOP (the summaries', the country pages', the near lists'), by first bit:
@@ -225,8 +226,8 @@ public struct CityIndex: Sendable {
     package func topPageLayouts() throws(MMSearchError) -> [TopPageLayout] {
         try withBytes { (index) throws(MMSearchError) in
             var pages: [TopPageLayout] = []
-            func add(_ page: _IndexBytes.TopPage) {
-                pages.append(TopPageLayout(firstBit: page.firstBit, count: page.count, valueWidth: page.valueWidth, nodeEntries: page.entries))
+            func add(_ page: _IndexBytes.TopPage, isNearList: Bool = false) {
+                pages.append(TopPageLayout(firstBit: page.firstBit, count: page.count, valueWidth: page.valueWidth, nodeEntries: page.entries, isNearList: isNearList))
             }
             var stack = [(node: 0, entries: 0 ..< layout.entryCount)], summarized: [Int: Range<Int>] = [:], visits = 0
             while let (node, entries) = stack.popLast(), visits < layout.nodeCount { // children are numbered after their parent
@@ -236,7 +237,7 @@ public struct CityIndex: Sendable {
                     let summary = try index.summary(ofNode: node)
                     add(try index.topPage(from: Int(summary.top_first), count: min(Int(summary.record_count), Int(MMS_TOP_COUNT)),
                                           nodeEntries: entries, at: layout.summaries.start))
-                    if let list = try index.nearList(ofNode: node, entries: entries) { add(list) }
+                    if let list = try index.nearList(ofNode: node, entries: entries) { add(list, isNearList: true) }
                 }
                 let children = try index.children(ofNode: node)
                 try index.forEachChild(children, in: children.nodes, parent: entries) { child, childEntries in stack.append((child, childEntries)) }

@@ -813,7 +813,8 @@ struct _IndexBytes {
 
     /// A first page in TOP ("TOP pages" in the format header): `count` entries from bit `firstBit`,
     /// each a value of `valueWidth` bits then a rank; a value is a position among `entries` (its
-    /// node's, when they are at most MMS_TOP_POSITION_LIMIT) or, when `entries` is nil, a name number.
+    /// node's, when they are at most MMS_TOP_POSITION_LIMIT, or in a near list when a position is
+    /// narrower than a name number) or, when `entries` is nil, a name number.
     struct TopPage {
         let firstBit: Int
         let count: Int
@@ -828,13 +829,13 @@ struct _IndexBytes {
 
     /// The page of `count` entries from bit `firstBit` of TOP at a node whose entries are `nodeEntries`
     /// (a walk's), checked to lie inside TOP; `offset` is where `firstBit` was read, for errors.
-    func topPage(from firstBit: Int, count: Int, nodeEntries: Range<Int>, at offset: Int) throws(MMSearchError) -> TopPage {
-        let valueWidth = PackedArrays.topValueWidth(entryCount: nodeEntries.count, nameBits: layout.nameBits)
+    func topPage(from firstBit: Int, count: Int, nodeEntries: Range<Int>, nearList: Bool = false, at offset: Int) throws(MMSearchError) -> TopPage {
+        let valueWidth = PackedArrays.topValueWidth(entryCount: nodeEntries.count, nameBits: layout.nameBits, nearList: nearList)
         guard firstBit >= 0, count >= 0, count <= (layout.topBits - min(firstBit, layout.topBits)) / (valueWidth + Int(MMS_TOP_RANK_BITS)) else {
             throw corrupt(offset, "a first page of \(count) entries of \(valueWidth + Int(MMS_TOP_RANK_BITS)) bits from bit \(firstBit) of TOP, past its \(layout.topBits) bits")
         }
         return TopPage(firstBit: firstBit, count: count, valueWidth: valueWidth, valueMask: (1 << UInt64(valueWidth)) - 1,
-                       entries: PackedArrays.topHoldsPositions(entryCount: nodeEntries.count) ? nodeEntries : nil)
+                       entries: PackedArrays.topHoldsPositions(entryCount: nodeEntries.count, nameBits: layout.nameBits, nearList: nearList) ? nodeEntries : nil)
     }
 
     /// Fetches the cache lines of the keys in ENTRIES that entries `indices` of `page` name by position

@@ -665,16 +665,19 @@ package enum PackedArrays {
     /// number's width.
     package static func entryWidth(names nameCount: UInt64) -> Int { Int(MMS_ENTRY_WORD_BITS) + width(holding: nameCount) }
 
-    /// Whether a first page at a node of `entryCount` entries holds their positions among them (at most
-    /// MMS_TOP_POSITION_LIMIT of them), not name numbers ("TOP pages" in the format header).
+    /// Whether a page of TOP at a node of `entryCount` entries holds their positions among them, not name
+    /// numbers ("TOP pages" in the format header): a first page when they are at most
+    /// MMS_TOP_POSITION_LIMIT, a near list when a position is narrower than a name number.
     @inline(__always)
-    package static func topHoldsPositions(entryCount: Int) -> Bool { entryCount <= Int(MMS_TOP_POSITION_LIMIT) }
+    package static func topHoldsPositions(entryCount: Int, nameBits: Int, nearList: Bool) -> Bool {
+        entryCount <= Int(MMS_TOP_POSITION_LIMIT) || (nearList && width(holding: UInt64(entryCount)) < nameBits)
+    }
 
     /// A TOP entry's value width at a node of `entryCount` entries: a position's among them, or a name
     /// number's, `nameBits` (`topHoldsPositions`).
     @inline(__always)
-    package static func topValueWidth(entryCount: Int, nameBits: Int) -> Int {
-        topHoldsPositions(entryCount: entryCount) ? width(holding: UInt64(entryCount)) : nameBits
+    package static func topValueWidth(entryCount: Int, nameBits: Int, nearList: Bool) -> Int {
+        topHoldsPositions(entryCount: entryCount, nameBits: nameBits, nearList: nearList) ? width(holding: UInt64(entryCount)) : nameBits
     }
 
     /// RECORDS' coordinate unit, in 1e-7 degree: 10^`exponent` (at most MMS_MAX_COORDINATE_EXPONENT).

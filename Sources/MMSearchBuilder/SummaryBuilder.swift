@@ -81,11 +81,11 @@ struct SummaryBuilder {
                 return page
             }
             // `records` as TOP stores them at this node ("TOP pages").
-            let width = PackedArrays.topValueWidth(entryCount: entries.count, nameBits: nameBits)
-            let positions = PackedArrays.topHoldsPositions(entryCount: entries.count)
-            func stored(_ records: [UInt32]) -> Page {
-                Page(values: records.map { positions ? bestPosition[Int($0)] : bestEntry[Int($0)] & MMS_ENTRY_NAME_MASK },
-                     ranks: records.map { Ranking.topRank(bestClass: bestClass[Int($0)], kind: leastKind[Int($0)]) }, width: width)
+            func stored(_ records: [UInt32], nearList: Bool = false) -> Page {
+                let positions = PackedArrays.topHoldsPositions(entryCount: entries.count, nameBits: nameBits, nearList: nearList)
+                return Page(values: records.map { positions ? bestPosition[Int($0)] : bestEntry[Int($0)] & MMS_ENTRY_NAME_MASK },
+                            ranks: records.map { Ranking.topRank(bestClass: bestClass[Int($0)], kind: leastKind[Int($0)]) },
+                            width: PackedArrays.topValueWidth(entryCount: entries.count, nameBits: nameBits, nearList: nearList))
             }
             let page = firstPage(touched, country: nil)
             // The countries with more than `countryThreshold` of these records, in code order.
@@ -137,7 +137,7 @@ struct SummaryBuilder {
                 if others.count <= Int(MMS_NEAR_LIST_MAX) {
                     let listed = others.map { (base: base($0), record: $0) }.sorted { $0.base != $1.base ? $0.base > $1.base : $0.record < $1.record }
                     nearLists.append(mms_near_list(node: UInt32(node), top_first: 0, count: UInt32(listed.count), reserved: 0))
-                    nearTop.append(stored(listed.map(\.record)))
+                    nearTop.append(stored(listed.map(\.record), nearList: true))
                 }
             }
         }

@@ -158,30 +158,30 @@ import Testing
 
     @Test func otherVersionNamesBothVersions() throws {
         var bytes = try IndexBuilder.makeIndex(records: Self.classic, source: SourceDescription(name: "x", size: 0, checksum: 0, builtAt: 0)).bytes
-        // Version 28 (the one before) and version 30 (a later one), each in this version's layout.
+        // Version 29 (the one before) and version 31 (a later one), each in this version's layout.
         for other: UInt32 in [MMS_FORMAT_VERSION - 1, MMS_FORMAT_VERSION + 1] {
             bytes.withUnsafeMutableBytes { $0.storeBytes(of: other, toByteOffset: MemoryLayout<mms_header>.offset(of: \.version)!, as: UInt32.self) }
             #expect(throws: MMSearchError.unsupportedVersion(file: "v\(other).mms", found: other, supported: MMS_FORMAT_VERSION)) {
                 _ = try CityIndex(bytes: Data(bytes), path: "v\(other).mms")
             }
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 29).description
-        #expect(message.contains("version 2") && message.contains("version 29"))
-        #expect(MMS_FORMAT_VERSION == 29 && MMSearchVersion.indexFormat == 29)
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 30).description
+        #expect(message.contains("version 2") && message.contains("version 30"))
+        #expect(MMS_FORMAT_VERSION == 30 && MMSearchVersion.indexFormat == 30)
     }
 
     /// A version-2 file as version 2's builder wrote it (larger than version 3's header, shorter than
-    /// version 29's): refused by its version, both versions named, not as damage.
+    /// version 30's): refused by its version, both versions named, not as damage.
     @Test func versionTwoIndexIsRefusedByVersion() throws {
         let index = VersionTwoIndex.alabama
         #expect(index.count > 300)
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 29)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 30)) {
             _ = try CityIndex(bytes: Data(index), path: "v2.mms")
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 29).description
-        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 29; rebuild the index with `mmsearch build`")
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 30).description
+        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 30; rebuild the index with `mmsearch build`")
         // Shorter than this version's header: still named by its version.
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 29)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 30)) {
             _ = try CityIndex(bytes: Data(index[..<300]), path: "v2.mms")
         }
     }

@@ -118,6 +118,31 @@ import Testing
         #expect(info.nearListedBytes == (topBits - lists.first!.firstBit + 7) / 8)
     }
 
+    /// A near list names its entries by their positions among its node's keys wherever a position is
+    /// narrower than a name number (format 30): on the real indexes, each such list's values as wide as
+    /// its node's positions (`nodeEntries`: read from ENTRIES) and narrower than the header's name
+    /// numbers; only the root's (its keys more than 2^(name bits - 1)) keeps name numbers.
+    @Test(arguments: [RealInput.list, .joinedRegions])
+    func realNearListsHoldPositions(_ input: RealInput) async throws {
+        let path = try await RealIndexes.shared.path(input)
+        let index = try CityIndex(path: path)
+        let lists = try index.topPageLayouts().filter(\.isNearList)
+        let nameBits = IndexFile([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))).entryNameBits
+        #expect(lists.count == (try index.info().nearListCount) && lists.count > 100)
+        var byName = 0
+        for list in lists {
+            guard let entries = list.nodeEntries else {
+                #expect(list.valueWidth == nameBits)
+                byName += 1
+                continue
+            }
+            #expect(entries.count > Int(MMS_NEAR_LIST_THRESHOLD))
+            #expect(list.valueWidth == PackedArrays.width(holding: UInt64(entries.count)) && list.valueWidth < nameBits,
+                    "a near list at a node of \(entries.count) keys, \(list.valueWidth) bits an entry, names in \(nameBits)")
+        }
+        #expect(byName <= 1, "\(byName) of \(lists.count) near lists hold name numbers")
+    }
+
     /// The same records without populations (a list alone): NEAR_POINTS holds each point's record
     /// number alone, its bound in 0 bits (every one is 0, format 21), and the pages are still the scans'.
     @Test func withoutPopulationsPointsHoldNoBound() throws {
