@@ -440,8 +440,8 @@ struct IndexFile {
         }
     }
 
-    /// The bits of a packed entry's name number (ENTRIES' below the word bit; a TOP page's at a node of
-    /// more than MMS_TOP_POSITION_LIMIT entries).
+    /// The bits of a packed entry's name number (ENTRIES' below the word bit; a TOP page's that holds
+    /// name numbers, not positions: "TOP pages").
     var entryNameBits: Int { headerValue("entry_bits") - Int(MMS_ENTRY_WORD_BITS) }
 
     /// Entry `position` of ENTRIES: its word bit and name number.
