@@ -121,16 +121,13 @@ extension _IndexBytes {
     /// `alternateRecord` reads it, every record Int.max: `range`'s start.
     @inline(__always)
     private func firstAlternate(notBelow record: Int, inOneBlock range: Range<Int>) -> Int {
-        let index = range.lowerBound / Int(MMS_ALTERNATE_BLOCK_SIZE)
-        let block = alternateBlock(index), first = Int(block.delta_bit), end = Int(alternateBlock(index + 1).delta_bit)
-        let width = (end &- first) &>> 5, least = Int(block.least_record)
-        guard first <= end, end <= layout.alternateDeltaBits, width <= Int(MMS_PACKED_MAX_WIDTH), record > least else { return range.lowerBound }
+        guard let block = alternateDeltas(ofBlock: range.lowerBound / Int(MMS_ALTERNATE_BLOCK_SIZE)), record > block.least else { return range.lowerBound }
         // alternateRecord(i) < record exactly when its delta is below record - least.
-        let below = record - least, mask = (1 &<< UInt64(width)) &- 1
+        let below = record - block.least
         var low = range.lowerBound, high = range.upperBound
         while low < high {
             let middle = low + (high - low) / 2
-            if Int(bits(layout.alternateDeltaStart, at: first &+ (middle % Int(MMS_ALTERNATE_BLOCK_SIZE)) &* width, mask)) < below { low = middle + 1 } else { high = middle }
+            if Int(alternateDelta(middle, in: block)) < below { low = middle + 1 } else { high = middle }
         }
         return low
     }

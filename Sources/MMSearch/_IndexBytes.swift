@@ -701,14 +701,28 @@ struct _IndexBytes {
     /// alternates compares it unchecked; `alternateOwner` checks it.
     @inline(__always)
     func alternateRecord(_ index: Int) -> Int {
-        // Block index / 32 (MMS_ALTERNATE_BLOCK_SIZE, 32 as the header asserts) and the next one (every
-        // alternate's block has one: the last block ends the deltas).
-        let block = alternateBlock(index &>> 5), first = Int(block.delta_bit), end = Int(alternateBlock((index &>> 5) &+ 1).delta_bit)
+        guard let block = alternateDeltas(ofBlock: index &>> 5) else { return .max }
+        return block.least &+ Int(alternateDelta(index, in: block))
+    }
+
+    /// Where block `index`'s deltas are (below alternateBlockCount - 1; "Alternates' records"): its
+    /// least record, its first delta's bit and their width, which the next block's start gives (every
+    /// alternate's block has a next one: the last block ends the deltas); nil when they do not lie
+    /// inside ALTERNATE_DELTAS at a width of at most 32. Block index / 32: MMS_ALTERNATE_BLOCK_SIZE, 32
+    /// as the header asserts.
+    @inline(__always)
+    func alternateDeltas(ofBlock index: Int) -> (least: Int, first: Int, width: Int, mask: UInt64)? {
+        let block = alternateBlock(index), first = Int(block.delta_bit), end = Int(alternateBlock(index &+ 1).delta_bit)
         let width = (end &- first) &>> 5
-        guard first <= end, end <= layout.alternateDeltaBits, width <= Int(MMS_PACKED_MAX_WIDTH) else { return .max }
-        // The delta's last bit is below end, so its byte and the 8 loaded there lie inside the section.
-        let delta = bits(layout.alternateDeltaStart, at: first &+ (index & 31) &* width, (1 &<< UInt64(width)) &- 1)
-        return Int(block.least_record) &+ Int(delta)
+        guard first <= end, end <= layout.alternateDeltaBits, width <= Int(MMS_PACKED_MAX_WIDTH) else { return nil }
+        return (Int(block.least_record), first, width, (1 &<< UInt64(width)) &- 1)
+    }
+
+    /// Alternate `index`'s delta in its block `block` (`alternateDeltas`): its last bit is below the
+    /// next block's start, so its byte and the 8 loaded there lie inside the section.
+    @inline(__always)
+    func alternateDelta(_ index: Int, in block: (least: Int, first: Int, width: Int, mask: UInt64)) -> UInt32 {
+        bits(layout.alternateDeltaStart, at: block.first &+ (index & 31) &* block.width, block.mask)
     }
 
     /// Block `index` of ALTERNATE_BLOCKS (below alternateBlockCount), as stored: what verify and the
