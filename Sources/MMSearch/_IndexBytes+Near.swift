@@ -239,7 +239,7 @@ extension _IndexBytes {
         // In base order: once a base cannot reach the page (`offer` turned it down), no later one can.
         // A list of positions (format 30) names its entries in ENTRIES, scattered over a big node's
         // range: each asked for a few entries ahead (read as they came, typing-near's p99 was 1.07x and
-        // its mean 1.05x format 29's, with the name numbers in the list).
+        // its mean 1.05x format 29's, whose lists held name numbers).
         let ahead = 8
         prefetchKeys(of: list, 0 ..< ahead)
         for index in 0 ..< list.count {
