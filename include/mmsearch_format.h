@@ -1,5 +1,5 @@
 /*
- * mmsearch_format.h: the mmsearch index file format, version 30. This header is the spec.
+ * mmsearch_format.h: the mmsearch index file format, version 31. This header is the spec.
  *
  * An index answers "which cities have a name, or a word of a name, that starts with this folded
  * prefix, and which of them are the biggest" with one walk down a path-compressed trie. The walk ends
@@ -18,10 +18,9 @@
  *                                                         (mms_node's field: the label; the greatest
  *                                                         label offsets stored apart), children of a
  *                                                         node contiguous and sorted
- *   sections[CHILDREN]      mms_child_block[(node_count + 13) / 14]  where each node's children are
- *                                                         (their counts, 4 bits each), then the wide
- *                                                         blocks' counts, then the children's packed
- *                                                         entry deltas
+ *   sections[CHILDREN]      mms_child_block[(node_count + 31) / 32 + 1]  where each node's children
+ *                                                         are, then each block's packed child counts
+ *                                                         and its children's entry deltas
  *                                                         (see "The trie")
  *   sections[ENTRIES]       packed entry_count x entry_bits, then uint32_t[P]  one entry per
  *                                                         search key, in key order (see "Packed
@@ -199,20 +198,34 @@
  * first those whose key is P itself, then its children's, child by child. A node's children are
  * contiguous, sorted by the first byte of their label, which differ; nodes are numbered breadth
  * first, so the children of node n follow those of node n - 1 and are numbered after n. CHILDREN says
- * where they are, a block every 14 nodes (MMS_CHILD_BLOCK_NODES): the block's first child, and its
- * nodes' child counts, 4 bits each, so that one 8-byte load reads them all and delta_bits beside them.
- * Node n, in block b = n / 14, has counts[n % 14] children, the first of them the block's first plus
- * the counts of the nodes before n in the block. A block with a count above 15 (at the top of the
- * trie, where nodes have up to hundreds of children) is wide: its counts are bytes, after the blocks.
+ * where they are, a block every 32 nodes (MMS_CHILD_BLOCK_NODES): the block's first child and where
+ * its bits start in CHILDREN's bits (mms_child_block), and there its nodes' child counts (version 31).
+ * Node n, in block b = n / 32, has counts[n % 32] children, the first of them the block's first plus
+ * the counts of the nodes before n in the block.
  *
  * A node's entries are entries[entry_first ..< end], where end is the next sibling's entry_first, or
  * for a last child its parent's end; the root's are entries[0 ..< entry_count]. A child's entry_first
- * is stored as its delta from its parent's (at least 0, below the parent's entry count): the children
- * of a block's 14 nodes, numbered block.first ..< block.first + sum(counts), have their deltas one
- * after another in CHILDREN's packed deltas, from bit block.delta_first of them, block.delta_bits
- * (masked) bits each (the least that holds the block's greatest delta: 0 when every delta is 0); they take
- * child_delta_bits bits in all. So a walk knows each node's range from its parent's range and the
- * parent's child block alone.
+ * is stored as its delta from its parent's (at least 0, below the parent's entry count). A block's bits
+ * (CHILDREN's bits, a packed array of child_bits one-bit values, from the block's bits_first) are:
+ *   its head, MMS_CHILD_HEAD_BITS: the width w of its children's deltas (head & MMS_CHILD_WIDTH_MASK,
+ *   the least that holds the greatest of them, 0 when every one is 0; at most 32), and
+ *   MMS_CHILD_BYTE_COUNTS exactly when one of its nodes has more than 2^MMS_CHILD_COUNT_BITS children;
+ *   its counts: with MMS_CHILD_BYTE_COUNTS, each node's count as a byte, 32 of them; without it, a
+ *   32-bit mask of its nodes with children (bit i: node 32 * b + i), then each such node's count less
+ *   one in MMS_CHILD_COUNT_BITS, in node order (a node past the last node has none);
+ *   the deltas of its c children, numbered first ..< first + c, in w bits each.
+ * The next block's bits start right after them. So a walk knows each node's range from its parent's
+ * range and the parent's block alone: one 8-byte load of the block, one of its head and mask, one of
+ * the counts before the node (14 of them a load: one load for most nodes, a block having 10.9 nodes
+ * with children on average on the README's index) and one of a child's delta. Why: 65% of the nodes
+ * have no child, and format 30 gave each a 4-bit count and each 14 nodes a 16-byte block; a node now
+ * takes a bit of the mask, the others 4 bits more, and 32 nodes an 8-byte block. CHILDREN 2,314,324
+ * -> 1,667,879 bytes on the README's index (the blocks 0.33 MB, heads 0.04, masks and counts 0.42,
+ * deltas 0.88 at a width for 32 nodes' children instead of 14's 0.77; 1,076 of 41,527 blocks of byte
+ * counts), 587,810 -> 422,614 on the list alone. Each count in unary instead (LOUDS: Jacobson 1989;
+ * marisa-trie), 2 bits a node, took 1,578,705 bytes, but a node's count is then found by a select
+ * among the block's codes, over more than one load for most blocks: search alone 1.10x at p50 on
+ * typing-queries (30 runs), where the mask is counted by one popcount.
  *
  * Lookup of a folded query q: start at the root; while q is not empty, binary-search the current
  * node's children for the one whose label starts with q[0]; none means no match. With label L: if q
@@ -541,10 +554,8 @@
  * bit, each at most 32 bits. The widths are the least that hold the values:
  *   NODES: a node is its label_offset in node_label_bits, at most max(1, bits of LABELS' length - 1),
  *   as "Values stored apart" says (the offsets at or past the threshold after the packed ones);
- *   CHILDREN: after the blocks, the wide blocks' counts (mms_wide_child_counts, one for each wide
- *   block); then the children's entry deltas,
- *   block by block, each block's at its own width (see "The trie"), then zero bits up to the next byte
- *   and MMS_PACKED_TAIL zero bytes;
+ *   CHILDREN: after the blocks, each block's width, codes and children's entry deltas, block by
+ *   block (see "The trie"), then zero bits up to the next byte and MMS_PACKED_TAIL zero bytes;
  *   record_bits = max(1, bits of record_count - 1): ID_ORDER's record numbers;
  *   ALTERNATES: an alternate is its name_offset in name_offset_bits = max(1, bits of NAMES' length
  *   - 1) (its record is in ALTERNATE_BLOCKS and ALTERNATE_DELTAS);
@@ -600,8 +611,8 @@
  *   equals the real size; the sections lie back to back in kind order (the first at sizeof(mms_header), each next one
  *   at the first multiple of 8 after the one before, the file ending where RECORD_NAME_BASES ends), and each
  *   array has the length its count implies (packed arrays as "Packed arrays" says; CHILDREN: its
- *   blocks, then wide_child_block_count x sizeof(mms_wide_child_counts) of wide counts and ceil(child_delta_bits / 8) +
- *   MMS_PACKED_TAIL bytes of deltas; ENTRIES: entry_count values and then 4 x P bytes,
+ *   (node_count + 31) / 32 + 1 blocks, then ceil(child_bits / 8) + MMS_PACKED_TAIL bytes of bits
+ *   (reserved_zero zero); ENTRIES: entry_count values and then 4 x P bytes,
  *   P = primary_alternate_count at most record_count; RECORDS: record_count values and then 4 x E bytes,
  *   E = record_id_apart_count at most 2^record_id_bits; POPULATION: empty with population_apart_count
  *   0, or record_count values and then 4 x E bytes, E = population_apart_count at most
@@ -622,7 +633,7 @@
  *   record_count + alternate_count <= MMS_MAX_NAME_NUMBER + 1; region_count < MMS_NO_REGION; flags
  *   has no bit but MMS_FLAG_QUALIFIED.
  *   At every access: each index or offset read from the file is checked against its section before it
- *   is used (a wide block's number among the wide counts, children after their parent and inside
+ *   is used (a child block's counts inside CHILDREN's bits, children after their parent and inside
  *   NODES, their entry deltas inside CHILDREN at a width
  *   of at most 32, labels up to their 0xFF or 0xFE (a tail's record read from the node's first entry),
  *   names up to their 0xFF, every
@@ -640,8 +651,8 @@
  *   width of at most 32, each record read below record_count),
  *   so a corrupt file raises an error and never reads out of bounds.
  *   In a full verify (explicit, O(file size)): the checksum, then every invariant above: the trie
- *   (child blocks adding up, their counts zero past the last node, the wide blocks exactly
- *   those with a count above 15, numbered in order, their deltas back to back at the least widths, children sorted, numbered after their parent, labels non-empty, ranges
+ *   (child blocks adding up, their counts zero past the last node, in bytes exactly in the blocks
+ *   with a count above 2^MMS_CHILD_COUNT_BITS, their bits back to back, their deltas at the least widths, children sorted, numbered after their parent, labels non-empty, ranges
  *   tiling), every entry's key
  *   spelled by the path to its node and made from its name as "Names and keys" says, entries sorted,
  *   the alternates listed PRIMARY after ENTRIES strictly increasing, each a given alternate, its
@@ -704,7 +715,8 @@
  * length) and version 27 (a record's region as its number in REGIONS, 2-byte RECORD_COUNTRIES, a page
  * stored again for each node it is the first page of) and version 28 (a spelling's name as its offset in
  * NAMES; a population bound in 8 bits, the least c with (population + 1) <= 2^(c / 8)) and version 29
- * (a near list's entries as name numbers) are not read by version 30.
+ * (a near list's entries as name numbers) and version 30 (a child block of 14 nodes, their counts in 4
+ * bits, wide blocks' in bytes, after the blocks) are not read by version 31.
  *
  * Limits of version 16: at most 65,534 regions; at most 2^32 - 2 nodes and entries; record_count + alternate_count at most
  * 2^30 (name numbers are 30 bits); label and name pools under 4 GiB; the alternates' deltas and the country entries' steps each under 2^32 bits; a name or key of at most 65,535
@@ -725,7 +737,7 @@ extern "C" {
 /* The bytes "MMSEARCH" read as a little-endian uint64_t. */
 #define MMS_MAGIC 0x4843524145534D4DULL
 /* The version this header describes. */
-#define MMS_FORMAT_VERSION 30u
+#define MMS_FORMAT_VERSION 31u
 /* Written as a native uint32_t; a little-endian file reads back as MMS_BYTE_ORDER_MARK. */
 #define MMS_BYTE_ORDER_MARK 0x01020304u
 /* What a reader sees when the writer had the other byte order. */
@@ -752,10 +764,14 @@ extern "C" {
 /* NAME_TABLES: at most this many tables (runs of NAMES). */
 #define MMS_MAX_NAME_TABLES 16u
 /* Nodes per mms_child_block. */
-#define MMS_CHILD_BLOCK_NODES 14u
-/* mms_child_block.delta_bits: the bits that hold the width, and the flag of a wide block. */
-#define MMS_CHILD_DELTA_BITS_MASK 0x7Fu
-#define MMS_CHILD_BLOCK_WIDE 0x80u
+#define MMS_CHILD_BLOCK_NODES 32u
+/* A child block's head, first of its bits ("The trie"): its deltas' width (MMS_CHILD_WIDTH_MASK) and
+ * MMS_CHILD_BYTE_COUNTS when its counts are bytes. */
+#define MMS_CHILD_HEAD_BITS 7u
+#define MMS_CHILD_WIDTH_MASK 0x3Fu
+#define MMS_CHILD_BYTE_COUNTS 0x40u
+/* A child block's count of a node with children, less one, in its counts (no byte counts). */
+#define MMS_CHILD_COUNT_BITS 4u
 /* A node with more entries than this has a summary; one with this many or fewer has none. */
 #define MMS_SUMMARY_THRESHOLD 32u
 /* Length of a summary's first ranked page: min(record_count, MMS_TOP_COUNT) entries of TOP. */
@@ -945,7 +961,7 @@ typedef struct mms_header {
     uint32_t spelling_count;  /* generated spellings (SPELLINGS) */
     uint32_t country_run_count; /* countries with entries (COUNTRY_RUNS) */
     uint32_t entry_block_count; /* blocks of their positions (ENTRY_BLOCKS) */
-    uint32_t child_delta_bits; /* bits of the children's entry deltas (CHILDREN, after its blocks) */
+    uint32_t child_bits;      /* bits of the child blocks' widths, codes and deltas (CHILDREN, after its blocks) */
     uint8_t entry_bits;       /* bits of an ENTRIES value (TOP: less the word bit, then a rank): "Packed arrays" */
     uint8_t record_bits;      /* bits of a packed record number (ID_ORDER) */
     uint8_t node_label_bits;  /* bits of a node's label_offset in NODES */
@@ -958,7 +974,7 @@ typedef struct mms_header {
     uint8_t summary_top_bits;   /* bits of a summary's top_first */
     uint8_t region_bits;      /* bits of a record's region value (RECORD_REGIONS; "Records' regions") */
     uint8_t record_name_bits; /* bits of a record's name delta (RECORDS; see "Records' names") */
-    uint32_t wide_child_block_count; /* child blocks with a count above 15, whose counts follow the blocks */
+    uint32_t reserved_zero;   /* zero (format 30's count of wide child blocks) */
     /* How many uint32_t values follow a section's packed array (open checks sections from the header): */
     uint32_t primary_alternate_count; /* P: ENTRIES' alternates listed PRIMARY ("Entries' kinds") */
     uint32_t population_apart_count;  /* E: POPULATION's populations stored apart ("Values stored apart") */
@@ -983,37 +999,19 @@ typedef struct mms_node {
 } mms_node;
 
 /*
- * Where the children of MMS_CHILD_BLOCK_NODES (14) nodes are: node 14 * b + i has counts[i] children
- * (see "The trie"), the first of them first plus the counts of nodes 14 * b ..< 14 * b + i.
- * Invariants: block 0's first is 1; each next block's first is the one before's first plus its nodes'
- * counts; the counts add up to node_count - 1 (every node but the root is a child once), and are 0 past
- * the last node; a node's children are numbered after it. A narrow block (MMS_CHILD_BLOCK_WIDE clear)
- * has in counts, read as a little-endian 56-bit number, node 14 * b + i's count in bits 4i ..< 4i + 4.
- * A block is wide exactly when one of its counts is above 15: then counts holds its number among the
- * wide blocks, 1, 2, 3, ... in block order, as a little-endian uint32_t, then zero bytes, and its
- * counts are CHILDREN's mms_wide_child_counts number - 1. The block's children's entry deltas start at
- * bit delta_first of CHILDREN's deltas (block 0's at 0, each next block's where the one before's end:
- * its first plus its children times its width), (delta_bits & MMS_CHILD_DELTA_BITS_MASK) bits each, at
- * most 32 and the least that holds the greatest of them. counts and delta_bits
- * are one 8-byte load, delta_bits its top byte. No padding: 16 bytes, 4-aligned.
+ * Where the children of MMS_CHILD_BLOCK_NODES (32) nodes are, and their bits (see "The trie"): node
+ * 32 * b + i's children are numbered from first plus the counts of nodes 32 * b ..< 32 * b + i.
+ * CHILDREN holds (node_count + 31) / 32 blocks and one more after them, whose first is node_count and
+ * whose bits_first is child_bits, so that every block's bits end where the next one's start.
+ * Invariants: block 0's first is 1 and its bits_first 0; each next block's first is the one before's
+ * plus its nodes' counts, and its bits_first the one before's plus its head, counts and deltas; the
+ * counts add up to node_count - 1 (every node but the root is a child once) and are 0 past the last
+ * node; a node's children are numbered after it. No padding: 8 bytes, 4-aligned (one 8-byte load).
  */
 typedef struct mms_child_block {
     uint32_t first;       /* the first child of the block's first node (where it would be, if none) */
-    uint32_t delta_first; /* the bit of CHILDREN's deltas where its children's deltas start */
-    uint8_t counts[7];    /* narrow: its nodes' child counts, 4 bits each; wide: its number among the wide */
-    uint8_t delta_bits;   /* the width of its children's entry deltas (0: every one is 0); MMS_CHILD_BLOCK_WIDE */
+    uint32_t bits_first;  /* the bit of CHILDREN's bits where its width, codes and deltas start */
 } mms_child_block;
-
-/*
- * A wide child block's counts as bytes (CHILDREN, after the blocks; see mms_child_block). Invariants:
- * one for each wide block, in block order; counts[i] node 14 x b + i's child count (0 past the last
- * node; a node has at most 255 children: their labels' first bytes differ and none is 0xFE or 0xFF), one of
- * them above 15; reserved zero. No padding: 16 bytes.
- */
-typedef struct mms_wide_child_counts {
-    uint8_t counts[14];   /* MMS_CHILD_BLOCK_NODES children counts */
-    uint8_t reserved[2];  /* zero */
-} mms_wide_child_counts;
 
 /*
  * What a big node's entries hold, computed at build time (stored packed in SUMMARIES: node in
@@ -1307,7 +1305,7 @@ _Static_assert(offsetof(mms_header, qualifier_name_count) == 76, "mms_header.qua
 _Static_assert(offsetof(mms_header, spelling_count) == 80, "mms_header.spelling_count");
 _Static_assert(offsetof(mms_header, country_run_count) == 84, "mms_header.country_run_count");
 _Static_assert(offsetof(mms_header, entry_block_count) == 88, "mms_header.entry_block_count");
-_Static_assert(offsetof(mms_header, child_delta_bits) == 92, "mms_header.child_delta_bits");
+_Static_assert(offsetof(mms_header, child_bits) == 92, "mms_header.child_bits");
 _Static_assert(offsetof(mms_header, entry_bits) == 96, "mms_header.entry_bits");
 _Static_assert(offsetof(mms_header, record_bits) == 97, "mms_header.record_bits");
 _Static_assert(offsetof(mms_header, node_label_bits) == 98, "mms_header.node_label_bits");
@@ -1321,7 +1319,7 @@ _Static_assert(offsetof(mms_header, summary_count_bits) == 104, "mms_header.summ
 _Static_assert(offsetof(mms_header, summary_top_bits) == 105, "mms_header.summary_top_bits");
 _Static_assert(offsetof(mms_header, region_bits) == 106, "mms_header.region_bits");
 _Static_assert(offsetof(mms_header, record_name_bits) == 107, "mms_header.record_name_bits");
-_Static_assert(offsetof(mms_header, wide_child_block_count) == 108, "mms_header.wide_child_block_count");
+_Static_assert(offsetof(mms_header, reserved_zero) == 108, "mms_header.reserved_zero");
 _Static_assert(offsetof(mms_header, primary_alternate_count) == 112, "mms_header.primary_alternate_count");
 _Static_assert(offsetof(mms_header, population_apart_count) == 116, "mms_header.population_apart_count");
 _Static_assert(offsetof(mms_header, record_id_apart_count) == 120, "mms_header.record_id_apart_count");
@@ -1337,14 +1335,12 @@ _Static_assert(sizeof(mms_header) == 144 + MMS_SECTION_COUNT * sizeof(mms_sectio
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");
 
-_Static_assert(sizeof(mms_child_block) == 16, "mms_child_block is 16 bytes");
+_Static_assert(sizeof(mms_child_block) == 8, "mms_child_block is 8 bytes");
 _Static_assert(offsetof(mms_child_block, first) == 0, "mms_child_block.first");
-_Static_assert(offsetof(mms_child_block, delta_first) == 4, "mms_child_block.delta_first");
-_Static_assert(offsetof(mms_child_block, counts) == 8, "mms_child_block.counts");
-_Static_assert(offsetof(mms_child_block, delta_bits) == 15, "mms_child_block.delta_bits: the top byte of the counts' load");
-_Static_assert(sizeof(((mms_child_block *)0)->counts) * 8 == 4 * MMS_CHILD_BLOCK_NODES, "counts holds a 4-bit count a node");
-_Static_assert(sizeof(((mms_wide_child_counts *)0)->counts) == MMS_CHILD_BLOCK_NODES, "a wide block's counts cover MMS_CHILD_BLOCK_NODES nodes");
-_Static_assert(sizeof(mms_wide_child_counts) == 16, "mms_wide_child_counts is 16 bytes");
+_Static_assert(offsetof(mms_child_block, bits_first) == 4, "mms_child_block.bits_first: the top half of one 8-byte load");
+_Static_assert(MMS_CHILD_HEAD_BITS + MMS_CHILD_BLOCK_NODES <= 64 - 7, "a block's head and its nodes' mask fit one 8-byte load at any bit");
+_Static_assert(MMS_CHILD_WIDTH_MASK >= 32 && (MMS_CHILD_WIDTH_MASK & MMS_CHILD_BYTE_COUNTS) == 0 && MMS_CHILD_WIDTH_MASK + MMS_CHILD_BYTE_COUNTS < (1u << MMS_CHILD_HEAD_BITS), "a head holds a width up to 32 and the flag");
+_Static_assert(MMS_CHILD_BLOCK_NODES == 32, "a block's mask of nodes with children is a uint32_t");
 
 _Static_assert(sizeof(mms_summary) == 24, "mms_summary is 24 bytes");
 _Static_assert(offsetof(mms_summary, node) == 0, "mms_summary.node");

@@ -405,7 +405,7 @@ private struct _Verifier {
                       ("alternates", layout.alternates), ("spellings", layout.spellings), ("records", layout.records), ("spatial", layout.spatial),
                       ("summaries", layout.summaries), ("record name bases", layout.recordNameBases)]
             + (layout.hasPopulation ? [("population", layout.population)] : []) + (layout.hasRegions ? [("record regions", layout.recordRegions)] : [])
-            + [("children's entry deltas", layout.childDeltas)]
+            + [("child blocks' bits", layout.childBits)]
         for (name, array) in arrays { try checkZeroPastValues(array, name) }
         let table = index.sectionTable()
         for (position, entry) in _IndexLayout.sectionNames.enumerated() {
@@ -745,72 +745,75 @@ private struct _Verifier {
         guard try index.label(ofNode: 0).count == 0 else {
             throw corrupt(nodeOffset(0), "the root must have an empty label")
         }
-        // The child blocks add up: node n's children start where node n - 1's end, from node 1 on, as the
-        // 4-bit counts (or a wide block's bytes) give them; and their entry deltas lie back to back, each block's
-        // at the least width that holds them.
-        let blockNodes = Int(MMS_CHILD_BLOCK_NODES), blocks = (layout.nodeCount + blockNodes - 1) / blockNodes
-        let countsOffset = MemoryLayout<mms_child_block>.offset(of: \.counts)!
-        var expectedFirst = 1, expectedDeltaBit = 0, wideBlocks = 0
+        // The child blocks add up: node n's children start where node n - 1's end, from node 1 on, as
+        // the counts give them, read one by one; each block's bits start where the one before's end,
+        // its counts in bytes exactly when one does not fit 4 bits, its deltas at the least width that
+        // holds them; and the block after the last closes the count.
+        let blockNodes = Int(MMS_CHILD_BLOCK_NODES), blocks = _IndexLayout.childBlockCount(nodeCount: layout.nodeCount)
+        let childBits = layout.childBits, headBits = Int(MMS_CHILD_HEAD_BITS), countBits = Int(MMS_CHILD_COUNT_BITS)
+        var expectedFirst = 1, expectedBit = 0
         for block in 0 ..< blocks {
             let offset = layout.children + block * _IndexLayout.childBlockSize
-            guard Int(raw(offset, as: UInt32.self)) == expectedFirst else {
-                throw corrupt(offset, "child block \(block) starts at child \(raw(offset, as: UInt32.self)); the counts before it add up to \(expectedFirst)")
+            let first = Int(raw(offset, as: UInt32.self))
+            let bitsFirst = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.bits_first)!, as: UInt32.self))
+            guard first == expectedFirst, bitsFirst == expectedBit else {
+                throw corrupt(offset, "child block \(block) starts at child \(first), bit \(bitsFirst); the blocks before it end at child \(expectedFirst), bit \(expectedBit)")
             }
-            let deltaFirst = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
-            let deltaBits = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!, as: UInt8.self))
-            let width = deltaBits & Int(MMS_CHILD_DELTA_BITS_MASK), isWide = deltaBits & Int(MMS_CHILD_BLOCK_WIDE) != 0
-            guard deltaFirst == expectedDeltaBit, width <= 32 else {
-                throw corrupt(offset, "child block \(block) has its deltas at bit \(deltaFirst), delta_bits \(deltaBits); the blocks before it end at bit \(expectedDeltaBit), and a delta is at most 32 bits")
+            guard block < blocks - 1 else { break }
+            guard bitsFirst + headBits + blockNodes <= childBits.count else {
+                throw corrupt(offset, "child block \(block)'s bits start at bit \(bitsFirst), too near the end of the \(childBits.count) bits of CHILDREN")
             }
-            let countBytes = MemoryLayout<mms_child_block>.offset(of: \.delta_bits)! - countsOffset
-            let packed = (0 ..< countBytes).reduce(UInt64(0)) { $0 | UInt64(raw(offset + countsOffset + $1, as: UInt8.self)) << UInt64(8 * $1) }
-            let nodes = min(layout.nodeCount, block * blockNodes + blockNodes) - block * blockNodes
-            var counts: [Int] = []
-            if isWide {
-                // Numbered in block order, its bytes past the last node zero, and a count too big for 4 bits.
-                guard packed == UInt64(wideBlocks + 1), wideBlocks < layout.wideChildCountCount else {
-                    throw corrupt(offset + countsOffset, "wide child block \(block) has counts \(packed); it must be \(wideBlocks + 1), its number among the \(layout.wideChildCountCount) wide blocks")
+            let head = Int(index.bits(childBits.start, at: bitsFirst, (1 << UInt64(headBits)) - 1))
+            let width = head & Int(MMS_CHILD_WIDTH_MASK), inBytes = head & Int(MMS_CHILD_BYTE_COUNTS) != 0
+            guard width <= 32 else {
+                throw corrupt(childBits.byteOffset(bitsFirst), "child block \(block)'s deltas are \(width) bits each; at most 32")
+            }
+            var position = bitsFirst + headBits, counts: [Int] = []
+            if inBytes {
+                guard position + 8 * blockNodes <= childBits.count else {
+                    throw corrupt(offset, "child block \(block)'s counts run past the \(childBits.count) bits of CHILDREN")
                 }
-                wideBlocks += 1
-                let bytes = layout.wideChildCounts + (wideBlocks - 1) * MemoryLayout<mms_wide_child_counts>.stride
-                let all = (0 ..< MemoryLayout<mms_wide_child_counts>.stride).map { Int(raw(bytes + $0, as: UInt8.self)) }
-                guard all[nodes...].allSatisfy({ $0 == 0 }) else {
-                    throw corrupt(bytes, "wide child block \(block)'s counts past its \(nodes) nodes (and its reserved bytes) must be 0")
-                }
-                counts = Array(all[..<nodes])
-                guard counts.contains(where: { $0 > 0xF }) else {
-                    throw corrupt(offset, "child block \(block) is wide but its counts, \(counts), all fit 4 bits; such a block must hold them")
+                counts = (0 ..< blockNodes).map { Int(index.bits(childBits.start, at: position + 8 * $0, 0xFF)) }
+                position += 8 * blockNodes
+                guard counts.contains(where: { $0 > 1 << countBits }) else {
+                    throw corrupt(offset, "child block \(block)'s counts are bytes but all fit \(countBits) bits, \(counts); such a block must hold them so")
                 }
             } else {
-                // A count a node, 4 bits each; zero past the last node.
-                counts = (0 ..< nodes).map { Int(packed >> UInt64(4 * $0) & 0xF) }
-                guard packed >> UInt64(4 * nodes) == 0 else {
-                    throw corrupt(offset + countsOffset, "child block \(block) gives children to nodes past the last (its counts past node \(layout.nodeCount - 1) must be 0)")
+                let mask = index.bits(childBits.start, at: position, UInt64(UInt32.max))
+                position += blockNodes
+                guard position + mask.nonzeroBitCount * countBits <= childBits.count else {
+                    throw corrupt(offset, "child block \(block)'s counts run past the \(childBits.count) bits of CHILDREN")
+                }
+                for slot in 0 ..< blockNodes {
+                    guard mask >> UInt32(slot) & 1 == 1 else { counts.append(0); continue }
+                    counts.append(Int(index.bits(childBits.start, at: position, (1 << UInt64(countBits)) - 1)) + 1)
+                    position += countBits
                 }
             }
+            let lastNode = layout.nodeCount - 1 - block * blockNodes
+            guard lastNode >= blockNodes - 1 || counts[(lastNode + 1)...].allSatisfy({ $0 == 0 }) else {
+                throw corrupt(offset, "child block \(block) gives children to nodes past the last (\(layout.nodeCount - 1)): \(counts)")
+            }
             let children = counts.reduce(0, +)
-            guard expectedDeltaBit + children * width <= layout.childDeltas.count else {
-                throw corrupt(offset, "child block \(block)'s deltas end at bit \(expectedDeltaBit + children * width), past the \(layout.childDeltas.count) bits of deltas")
+            guard position + children * width <= childBits.count else {
+                throw corrupt(offset, "child block \(block)'s deltas end at bit \(position + children * width), past the \(childBits.count) bits of CHILDREN")
             }
             var greatest: UInt32 = 0
             for child in 0 ..< children {
-                greatest = max(greatest, index.bits(layout.childDeltas.start, at: expectedDeltaBit + child * width, (1 << UInt64(width)) - 1))
+                greatest = max(greatest, index.bits(childBits.start, at: position + child * width, (1 << UInt64(width)) - 1))
             }
             guard width == UInt32.bitWidth - greatest.leadingZeroBitCount else {
                 throw corrupt(offset, "child block \(block)'s deltas are \(width) bits each; the least that holds its greatest, \(greatest), is \(UInt32.bitWidth - greatest.leadingZeroBitCount)")
             }
             expectedFirst += children
-            expectedDeltaBit += children * width
+            expectedBit = position + children * width
         }
         guard expectedFirst == layout.nodeCount else {
             throw corrupt(layout.children, "the child counts add up to \(expectedFirst - 1) children; every node but the root, \(layout.nodeCount - 1), must be one")
         }
-        guard wideBlocks == layout.wideChildCountCount else {
-            throw corrupt(layout.wideChildCounts, "CHILDREN has the counts of \(layout.wideChildCountCount) wide blocks; \(wideBlocks) blocks are wide")
-        }
-        // The deltas take the bits the header says (the bits past them and their tail are zero: checkPadding).
-        guard expectedDeltaBit == layout.childDeltas.count else {
-            throw corrupt(layout.childDeltas.start, "the children's entry deltas take \(expectedDeltaBit) bits; the header says \(layout.childDeltas.count)")
+        // The bits take what the header says (the bits past them and their tail are zero: checkPadding).
+        guard expectedBit == childBits.count else {
+            throw corrupt(childBits.start, "the child blocks' bits take \(expectedBit) bits; the header says \(childBits.count)")
         }
         // The label offsets stored apart ("Values stored apart"): each taken once, in node order, at the
         // width of the smallest NODES (each offset is checked against LABELS where the walk reads it).

@@ -50,55 +50,105 @@ struct _IndexBytes {
         let deltaMask: UInt64
     }
 
-    /// The children of node `index` (a valid node), from its child block's 4-bit counts (or, in a wide
-    /// block, its counts as bytes): checked to be numbered after it and inside the node array, and their entry deltas
-    /// to lie inside CHILDREN.
+    /// The children of node `index` (a valid node), from its child block (its first child and where
+    /// its bits start) and the counts of its nodes there ("The trie"): checked to be numbered after it
+    /// and inside the node array, and their counts and entry deltas to lie inside CHILDREN's bits.
     @inline(__always)
     func children(ofNode index: Int) throws(MMSearchError) -> Children {
-        let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
-        let block = childBlockOffset(ofNode: index)
-        let blockFirst = Int(raw.loadUnaligned(fromByteOffset: block, as: UInt32.self)), slot = index % blockNodes
-        let deltaFirst = Int(raw.loadUnaligned(fromByteOffset: block + MemoryLayout<mms_child_block>.offset(of: \.delta_first)!, as: UInt32.self))
-        // The counts, and delta_bits as the load's top byte (the header's static asserts place them so).
-        let counts = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: block + MemoryLayout<mms_child_block>.offset(of: \.counts)!, as: UInt64.self))
-        let deltaBits = Int(counts &>> 56)
-        let count = deltaBits & Int(MMS_CHILD_BLOCK_WIDE) == 0 ? Self.childCount(counts, slot: slot)
-            : try wideChildCount(Int(UInt32(truncatingIfNeeded: counts)), slot: slot, block: block)
+        let block = childBlockOffset(ofNode: index), slot = index & (Int(MMS_CHILD_BLOCK_NODES) &- 1)
+        // first and bits_first as one load (the header's static asserts place them so).
+        let pair = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: block, as: UInt64.self))
+        let blockFirst = Int(UInt32(truncatingIfNeeded: pair)), bitsFirst = Int(pair &>> 32)
+        guard bitsFirst < layout.childBits.count else {
+            throw corrupt(block, "node \(index)'s child block starts at bit \(bitsFirst), past the \(layout.childBits.count) bits of CHILDREN")
+        }
+        // The head and the mask of the nodes with children, one load.
+        let word = packedWord(layout.childBits.start, at: bitsFirst)
+        let head = Int(word & ((1 &<< UInt64(MMS_CHILD_HEAD_BITS)) &- 1)), width = head & Int(MMS_CHILD_WIDTH_MASK)
+        let counts = bitsFirst &+ Int(MMS_CHILD_HEAD_BITS)
+        let count: (before: Int, count: Int), countsEnd: Int
+        if head & Int(MMS_CHILD_BYTE_COUNTS) == 0 {
+            let mask = UInt32(truncatingIfNeeded: word &>> UInt64(MMS_CHILD_HEAD_BITS))
+            let withChildren = Self.nodesWithChildren(mask, before: slot)
+            let nibbles = counts &+ Int(MMS_CHILD_BLOCK_NODES)
+            countsEnd = nibbles &+ withChildren.all &* Int(MMS_CHILD_COUNT_BITS)
+            guard countsEnd <= layout.childBits.count else {
+                throw corrupt(block, "node \(index)'s child block's counts end at bit \(countsEnd), past the \(layout.childBits.count) bits of CHILDREN")
+            }
+            count = childCount(nibblesAt: nibbles, before: withChildren.before, has: Int(truncatingIfNeeded: mask &>> UInt32(slot)) & 1)
+        } else {
+            countsEnd = counts &+ 8 &* Int(MMS_CHILD_BLOCK_NODES)
+            guard countsEnd <= layout.childBits.count else {
+                throw corrupt(block, "node \(index)'s child block's counts end at bit \(countsEnd), past the \(layout.childBits.count) bits of CHILDREN")
+            }
+            count = childCount(bytesAt: counts, slot: slot)
+        }
         let first = blockFirst &+ count.before, end = first &+ count.count
         guard first > index || first == end, end <= layout.nodeCount else {
             throw corrupt(block, "node \(index) has children \(first)..<\(end); children must follow their parent inside the \(layout.nodeCount) nodes")
         }
-        let width = deltaBits & Int(MMS_CHILD_DELTA_BITS_MASK)
-        // No overflow: a 32-bit offset, at most 14 x 255 children before, a width below 64.
-        let deltaBit = deltaFirst &+ (first &- blockFirst) &* width
-        guard width <= 32, deltaBit &+ (end &- first) &* width <= layout.childDeltas.count else {
-            throw corrupt(block, "node \(index)'s children have their entry deltas at bit \(deltaBit), \(width) bits each, past the \(layout.childDeltas.count) bits of deltas (or wider than 32 bits)")
+        // No overflow: a 32-bit offset, at most 32 x 255 children before, a width below 64.
+        let deltaBit = countsEnd &+ count.before &* width
+        guard width <= 32, deltaBit &+ count.count &* width <= layout.childBits.count else {
+            throw corrupt(block, "node \(index)'s children have their entry deltas at bit \(deltaBit), \(width) bits each, past the \(layout.childBits.count) bits of CHILDREN (or wider than 32 bits)")
         }
         return Children(nodes: first ..< end, deltaBit: deltaBit, deltaWidth: width, deltaMask: (1 &<< UInt64(width)) &- 1)
     }
 
-    /// In a narrow block's counts (its load, delta_bits on top), the counts of the nodes before `slot`
-    /// and its own, without a loop: the 4-bit counts before it masked, added in byte lanes (each at most
-    /// 2 x 15), and the lanes added in the top one (at most 13 x 15).
+    /// How many nodes of a block's `mask` have children: those before `slot`, and all of them. One
+    /// count of both at once, in byte lanes (x86-64's baseline, which Swift builds for on Linux, has no
+    /// popcount instruction: each `nonzeroBitCount` is 17 instructions of the same lanes).
     @inline(__always)
-    static func childCount(_ counts: UInt64, slot: Int) -> (before: Int, count: Int) {
-        let kept = counts & ((1 &<< UInt64(4 &* slot)) &- 1), nibbles: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
-        let lanes = (kept & nibbles) &+ ((kept &>> 4) & nibbles)
-        return (Int((lanes &* 0x0101_0101_0101_0101) &>> 56), Int((counts &>> UInt64(4 &* slot)) & 0xF))
+    static func nodesWithChildren(_ mask: UInt32, before slot: Int) -> (before: Int, all: Int) {
+        let both = UInt64(mask & ((1 &<< UInt32(slot)) &- 1)) | UInt64(mask) &<< 32
+        var lanes = both &- ((both &>> 1) & 0x5555_5555_5555_5555)
+        lanes = (lanes & 0x3333_3333_3333_3333) &+ ((lanes &>> 2) & 0x3333_3333_3333_3333)
+        lanes = (lanes &+ (lanes &>> 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        let sums = lanes &* 0x0101_0101_0101_0101 // byte i: the one bits of bytes 0 ... i
+        let before = Int((sums &>> 24) & 0xFF)
+        return (before, Int(sums &>> 56) &- before)
     }
 
-    /// In wide block number `wide` (1 or more), the counts of the nodes before `slot` and its own, added
-    /// without a loop: the 14 counts (and 2 zero bytes) as two 8-byte words, the later slots masked off,
-    /// each word's bytes summed in 16-bit lanes.
+    /// In a block of 4-bit counts (from bit `nibbles` of CHILDREN's bits, checked to lie inside, the
+    /// count less one of each node with children), the children of the nodes before a node (`before`
+    /// of them have children) and its own (`has`: 1 when it has children): their counts added in byte
+    /// lanes without a loop, 14 a load (one load for most nodes: a block has 10.9 nodes with children
+    /// on average on the README's index).
     @inline(__always)
-    func wideChildCount(_ wide: Int, slot: Int, block: Int) throws(MMSearchError) -> (before: Int, count: Int) {
-        guard wide >= 1, wide <= layout.wideChildCountCount else {
-            throw corrupt(block, "the child block at byte \(block) is wide block \(wide); there are \(layout.wideChildCountCount)")
+    func childCount(nibblesAt nibbles: Int, before withChildren: Int, has: Int) -> (before: Int, count: Int) {
+        let countBits = Int(MMS_CHILD_COUNT_BITS), perLoad = 14
+        var before = withChildren, left = withChildren, at = nibbles
+        while left >= perLoad {
+            before &+= Self.nibbleSum(packedWord(layout.childBits.start, at: at), before: perLoad)
+            left &-= perLoad
+            at &+= perLoad &* countBits
         }
-        let counts = layout.wideChildCounts &+ (wide &- 1) &* MemoryLayout<mms_wide_child_counts>.stride
-        let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: counts, as: UInt64.self))
-        let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: counts + 8, as: UInt64.self))
-        return (slot < 8 ? Self.byteSum(low, before: slot) : Self.byteSum(low, before: 8) + Self.byteSum(high, before: slot - 8), Int(raw[counts + slot]))
+        let word = packedWord(layout.childBits.start, at: at)
+        return (before &+ Self.nibbleSum(word, before: left), has &* (Int((word &>> UInt64(countBits &* left)) & 0xF) &+ 1))
+    }
+
+    /// The sum of the first `count` (0 ... 14) 4-bit values of `word` (its least significant first),
+    /// without a loop: the values before it masked, added in byte lanes (each at most 2 x 15), and the
+    /// lanes added in the top one (at most 14 x 15).
+    @inline(__always)
+    static func nibbleSum(_ word: UInt64, before count: Int) -> Int {
+        let kept = word & ((1 &<< UInt64(4 &* count)) &- 1), nibbles: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
+        let lanes = (kept & nibbles) &+ ((kept &>> 4) & nibbles)
+        return Int((lanes &* 0x0101_0101_0101_0101) &>> 56)
+    }
+
+    /// In a block whose counts are bytes (at the top of the trie, where a node has up to hundreds of
+    /// children), from bit `counts` of CHILDREN's bits (checked to lie inside), the children of the
+    /// nodes before `slot` and its own: seven bytes a load, each load's added without a loop.
+    @inline(__always)
+    func childCount(bytesAt counts: Int, slot: Int) -> (before: Int, count: Int) {
+        var before = 0, byte = 0
+        while byte &+ 7 <= slot {
+            before &+= Self.byteSum(packedWord(layout.childBits.start, at: counts &+ 8 &* byte), before: 7)
+            byte &+= 7
+        }
+        let word = packedWord(layout.childBits.start, at: counts &+ 8 &* byte)
+        return (before &+ Self.byteSum(word, before: slot &- byte), Int((word &>> UInt64(8 &* (slot &- byte))) & 0xFF))
     }
 
     /// The sum of the first `count` (0 ... 8) bytes of `word` (its least significant first).
@@ -113,7 +163,7 @@ struct _IndexBytes {
     @inline(__always)
     func entryDelta(of child: Int, among children: Children) -> Int {
         assert(children.nodes.contains(child), "node \(child) is not one of the children \(children.nodes)")
-        return Int(bits(layout.childDeltas.start, at: children.deltaBit &+ (child &- children.nodes.lowerBound) &* children.deltaWidth, children.deltaMask))
+        return Int(bits(layout.childBits.start, at: children.deltaBit &+ (child &- children.nodes.lowerBound) &* children.deltaWidth, children.deltaMask))
     }
 
     /// Where the CHILDREN block holding node `index`'s child count is in the file (`index` a valid node).

@@ -87,12 +87,9 @@ struct _IndexLayout: Sendable {
     let nearLists: Int
     /// Byte offsets of the fixed-size arrays.
     let children: Int
-    /// CHILDREN's wide blocks' counts, after its blocks: where they start, and how many blocks have them.
-    let wideChildCounts: Int
-    let wideChildCountCount: Int
-    /// CHILDREN's entry deltas, after the counts: a packed array of child_delta_bits one-bit values,
-    /// which every block's deltas are checked to lie within.
-    let childDeltas: _PackedArray
+    /// CHILDREN's bits, after its blocks: a packed array of child_bits one-bit values (each block's
+    /// width, child counts and entry deltas), which every block's are checked to lie within.
+    let childBits: _PackedArray
     let regions: Int
     let countries: Int
     /// RECORD_COUNTRIES: the country codes the records hold (count, byte offset); a record's country
@@ -131,6 +128,10 @@ struct _IndexLayout: Sendable {
 
     static let headerSize = MemoryLayout<mms_header>.size
     static let childBlockSize = MemoryLayout<mms_child_block>.stride
+    /// CHILDREN's blocks: one for every MMS_CHILD_BLOCK_NODES nodes, and the one after them.
+    static func childBlockCount(nodeCount: Int) -> Int {
+        (nodeCount + Int(MMS_CHILD_BLOCK_NODES) - 1) / Int(MMS_CHILD_BLOCK_NODES) + 1
+    }
     static let regionSize = MemoryLayout<mms_region>.stride
     static let countrySize = MemoryLayout<mms_country>.stride
     static let qualifierNameSize = MemoryLayout<mms_qualifier_name>.stride
@@ -316,21 +317,19 @@ struct _IndexLayout: Sendable {
                                       apart: header.node_label_apart_count, field: at(\.node_label_apart_count))
         directLabelLimit = min(labelsApart.threshold, UInt64(labels.count))
         nodes = _PackedArray(start: nodesSection.lowerBound, count: nodeCount, width: nodeLabelBits)
-        // CHILDREN: the blocks, the wide blocks' counts, and the children's entry deltas with the packed
-        // arrays' zero tail.
-        let blockNodes = Int(MMS_CHILD_BLOCK_NODES), wideSize = MemoryLayout<mms_wide_child_counts>.stride
+        // CHILDREN: the blocks and the one after them, and their bits with the packed arrays' zero tail.
+        guard header.reserved_zero == 0 else {
+            throw corrupt(at(\.reserved_zero), "reserved field \(header.reserved_zero), expected 0")
+        }
         let childrenSection = try section(MMS_SECTION_CHILDREN)
-        let blockBytes = (nodeCount + blockNodes - 1) / blockNodes * Self.childBlockSize
-        let deltaBytes = PackedArrays.byteCount(count: Int(header.child_delta_bits), width: 1)
-        let wideBytes = Int(header.wide_child_block_count) * wideSize
-        guard childrenSection.count == blockBytes + wideBytes + deltaBytes else {
+        let blockBytes = Self.childBlockCount(nodeCount: nodeCount) * Self.childBlockSize
+        let bitBytes = PackedArrays.byteCount(count: Int(header.child_bits), width: 1)
+        guard childrenSection.count == blockBytes + bitBytes else {
             throw corrupt(Self.tableEntryOffset(of: MMS_SECTION_CHILDREN),
-                          "the children section is \(childrenSection.count) bytes, expected \(blockBytes + wideBytes + deltaBytes): \(blockBytes) of child blocks, \(header.wide_child_block_count) wide blocks' counts of \(wideSize), \(header.child_delta_bits) bits of entry deltas with their \(MMS_PACKED_TAIL)-byte tail")
+                          "the children section is \(childrenSection.count) bytes, expected \(blockBytes + bitBytes): \(blockBytes) of child blocks, \(header.child_bits) bits of child counts and entry deltas with their \(MMS_PACKED_TAIL)-byte tail")
         }
         children = childrenSection.lowerBound
-        wideChildCounts = children + blockBytes
-        wideChildCountCount = Int(header.wide_child_block_count)
-        childDeltas = _PackedArray(start: wideChildCounts + wideBytes, count: Int(header.child_delta_bits), width: 1)
+        childBits = _PackedArray(start: children + blockBytes, count: Int(header.child_bits), width: 1)
         // ENTRIES: the packed entries, then the alternates that are PRIMARY (one a record at most).
         let entriesSection = try section(MMS_SECTION_ENTRIES)
         primaryAlternates = try valuesAfter(MMS_SECTION_ENTRIES, entriesSection, count: entryCount, width: entryBits, values: header.primary_alternate_count,

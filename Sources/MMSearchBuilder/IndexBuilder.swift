@@ -408,8 +408,7 @@ public enum IndexBuilder {
         var writer = _SectionWriter()
         writer.place(MMS_SECTION_LABELS, labels.bytes)
         writer.place(MMS_SECTION_NODES, packed: labelsApart.packed, width: labelsApart.width, then: labelsApart.tail)
-        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks.withUnsafeBytes { Array($0) }
-                     + trie.wideChildCounts.withUnsafeBytes { Array($0) } + trie.childDeltas)
+        writer.place(MMS_SECTION_CHILDREN, trie.childBlocks.withUnsafeBytes { Array($0) } + trie.childBits)
         writer.place(MMS_SECTION_ENTRIES, packed: packedEntries, width: entryBits, then: _SectionWriter.valuesAfter(primaryAlternates))
         writer.place(MMS_SECTION_SUMMARIES, packed: summaries.summaries.count, widths: summaryWidths) { position, field in
             let summary = summaries.summaries[position]
@@ -482,7 +481,7 @@ public enum IndexBuilder {
             regions: places.regions.count, countries: places.countries.count, qualifierNames: places.qualifierNames.count,
             spellings: keys.spellingCount, flags: places.isQualified ? MMS_FLAG_QUALIFIED : 0,
             countryRuns: countryEntries.runs.count, entryBlocks: countryEntries.blocks.count,
-            entryBits: entryBits, recordBits: recordBits, nodeLabelBits: labelsApart.width, childDeltaBits: trie.childDeltaBitCount, wideChildBlocks: trie.wideChildCounts.count,
+            entryBits: entryBits, recordBits: recordBits, nodeLabelBits: labelsApart.width, childBits: trie.childBitCount,
             primaryAlternates: primaryAlternates.count, populationsApart: populationsApart?.apartCount ?? 0, idsApart: idsApart.apartCount,
             recordNamesApart: namesApart.apartCount, nodeLabelsApart: labelsApart.apartCount, recordRegionsApart: regionsApart?.apartCount ?? 0, spellingsApart: spellingNames.apartCount,
             nameOffsetBits: nameOffsetBits, populationBits: populationBits, recordIdBits: recordIdBits, recordNameBits: namesApart.width, coordinateExponent: coordinateExponent,

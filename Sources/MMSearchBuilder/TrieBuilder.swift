@@ -16,14 +16,13 @@ struct TrieBuilder {
 
     /// Per node: its label in the keys' pool (laid out in LABELS by `labels(pool:file:)`).
     private(set) var labelSpans: [LabelSpan] = []
+    /// A block every MMS_CHILD_BLOCK_NODES nodes, and the one after them ("The trie").
     private(set) var childBlocks: [mms_child_block] = []
-    /// The wide blocks' counts as bytes (CHILDREN's bytes after its blocks).
-    private(set) var wideChildCounts: [mms_wide_child_counts] = []
-    /// The children's entry deltas, block by block, packed (CHILDREN's bytes after the counts, with
-    /// the packed arrays' zero tail).
-    private(set) var childDeltas: [UInt8] = []
-    /// How many bits of `childDeltas` the deltas take (the header's child_delta_bits).
-    private(set) var childDeltaBitCount = 0
+    /// Each block's width, child counts (unary) and children's entry deltas, block by block, packed
+    /// (CHILDREN's bytes after its blocks, with the packed arrays' zero tail).
+    private(set) var childBits: [UInt8] = []
+    /// How many bits of `childBits` they take (the header's child_bits).
+    private(set) var childBitCount = 0
     /// Per node: its prefix length and its entry range (the format derives both; the builder keeps
     /// them to make summaries).
     private(set) var depths: [Int] = []
@@ -94,39 +93,36 @@ struct TrieBuilder {
         }
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
         var first = 1
-        var deltaBits = BitWriter()
+        var bits = BitWriter()
         for blockStart in stride(from: 0, to: childCounts.count, by: blockNodes) {
-            var block = mms_child_block()
-            block.first = UInt32(first)
-            block.delta_first = UInt32(deltaBits.count)
+            guard bits.count <= Int(UInt32.max) else {
+                throw .limitExceeded(file: file, message: "\(bits.count) bits of child counts and entry deltas; the format counts them in 32 bits")
+            }
+            childBlocks.append(mms_child_block(first: UInt32(first), bits_first: UInt32(bits.count)))
             let counts = childCounts[blockStart ..< min(blockStart + blockNodes, childCounts.count)]
-            // The counts, 4 bits each; a block with a count that does not fit is wide.
-            var packed: UInt64 = 0
-            for (slot, count) in counts.enumerated() {
-                packed |= UInt64(count & 0xF) << UInt64(4 * slot)
-                first += Int(count)
-            }
-            if counts.contains(where: { $0 > 0xF }) {
-                var wide = mms_wide_child_counts()
-                withUnsafeMutableBytes(of: &wide.counts) { bytes in for (slot, count) in counts.enumerated() { bytes[slot] = count } }
-                wideChildCounts.append(wide)
-                packed = UInt64(wideChildCounts.count) // fewer blocks than 2^32: node_count is 32 bits
-                block.delta_bits = UInt8(MMS_CHILD_BLOCK_WIDE)
-            }
-            withUnsafeMutableBytes(of: &block.counts) { bytes in
-                for byte in 0 ..< bytes.count { bytes[byte] = UInt8(truncatingIfNeeded: packed >> UInt64(8 * byte)) }
-            }
-            let blockDeltas = deltas[Int(block.first) ..< first]
+            let children = counts.reduce(0) { $0 + Int($1) }
+            let blockDeltas = deltas[first ..< first + children]
             let width = UInt32.bitWidth - (blockDeltas.max() ?? 0).leadingZeroBitCount
-            block.delta_bits |= UInt8(width)
-            for delta in blockDeltas { deltaBits.append(UInt64(delta), width: width) }
-            childBlocks.append(block)
+            // A count a node with children, less one, in 4 bits after the mask of those nodes; or, when
+            // one does not fit (the top of the trie), every node's count as a byte (0 past the last node).
+            let inBytes = counts.contains { Int($0) > 1 << Int(MMS_CHILD_COUNT_BITS) }
+            bits.append(UInt64(width) | (inBytes ? UInt64(MMS_CHILD_BYTE_COUNTS) : 0), width: Int(MMS_CHILD_HEAD_BITS))
+            if inBytes {
+                for slot in 0 ..< blockNodes { bits.append(UInt64(slot < counts.count ? counts[blockStart + slot] : 0), width: 8) }
+            } else {
+                let mask = counts.enumerated().reduce(UInt64(0)) { $1.element > 0 ? $0 | 1 << UInt64($1.offset) : $0 }
+                bits.append(mask, width: blockNodes)
+                for count in counts where count > 0 { bits.append(UInt64(count - 1), width: Int(MMS_CHILD_COUNT_BITS)) }
+            }
+            for delta in blockDeltas { bits.append(UInt64(delta), width: width) }
+            first += children
         }
-        guard deltaBits.count <= Int(UInt32.max) else {
-            throw .limitExceeded(file: file, message: "\(deltaBits.count) bits of entry deltas; the format counts them in 32 bits")
+        guard bits.count <= Int(UInt32.max) else {
+            throw .limitExceeded(file: file, message: "\(bits.count) bits of child counts and entry deltas; the format counts them in 32 bits")
         }
-        childDeltas = deltaBits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
-        childDeltaBitCount = deltaBits.count
+        childBlocks.append(mms_child_block(first: UInt32(first), bits_first: UInt32(bits.count)))
+        childBits = bits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
+        childBitCount = bits.count
         labelSpans = keys.pool.withUnsafeBufferPointer { pool in
             queue.map { node in
                 Self.endsWithCountryTail(node, keys: keys, pool: pool, recordCountries: recordCountries)

@@ -22,8 +22,7 @@ struct _SectionWriter {
         var entryBits: Int
         var recordBits: Int
         var nodeLabelBits: Int
-        var childDeltaBits: Int
-        var wideChildBlocks: Int
+        var childBits: Int
         /// The uint32_t values after ENTRIES', POPULATION's, RECORDS', RECORD_NAME_BASES' and NODES' packed arrays.
         var primaryAlternates: Int
         var populationsApart: Int
@@ -119,8 +118,7 @@ struct _SectionWriter {
         header.spelling_count = UInt32(counts.spellings)
         header.country_run_count = UInt32(counts.countryRuns)
         header.entry_block_count = UInt32(counts.entryBlocks)
-        header.child_delta_bits = UInt32(counts.childDeltaBits)
-        header.wide_child_block_count = UInt32(counts.wideChildBlocks)
+        header.child_bits = UInt32(counts.childBits)
         header.primary_alternate_count = UInt32(counts.primaryAlternates)
         header.population_apart_count = UInt32(counts.populationsApart)
         header.record_id_apart_count = UInt32(counts.idsApart)

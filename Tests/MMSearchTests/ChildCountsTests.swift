@@ -4,33 +4,44 @@ import MMSearchTestSupport
 import Testing
 
 /// A node's children come from its block's first child and the counts of the nodes before it in the
-/// block, which `children(ofNode:)` adds without a loop: 4-bit counts in byte lanes
-/// (`_IndexBytes.childCount`), or, in a wide block (at the top of the trie), its counts as bytes, eight at
-/// a time (`_IndexBytes.byteSum`): against the counts read one by one and added up, node after node,
-/// for every node of the list's index and of the README's; and the two word tricks against loops.
+/// block ("The trie"), which `children(ofNode:)` adds without a loop: the nodes with children before it
+/// counted in the block's mask and their 4-bit counts added in byte lanes (`_IndexBytes.nibbleSum`),
+/// or, in a block of byte counts (at the top of the trie), the bytes added seven a load
+/// (`byteSum`): against the counts read one bit at a time and added up, node after node, for every
+/// node of the list's index and of the README's; and the word tricks against loops.
 @Suite struct ChildCountsTests {
     @Test(arguments: [RealInput.list, .joinedRegions])
     func everyNodesChildrenAreItsCountsAddedUp(input: RealInput) async throws {
         let index = try CityIndex(path: try await RealIndexes.shared.path(input))
         var differing: [(node: Int, read: Range<Int>, decoded: Range<Int>)] = []
-        var inWideBlocks = 0, inNarrowBlocks = 0
+        var inByteBlocks = 0, pastOneLoad = 0, inOneLoad = 0
         try index.withBytes { (bytes: _IndexBytes) throws(MMSearchError) in
             let layout = bytes.layout, blockNodes = Int(MMS_CHILD_BLOCK_NODES)
+            let value = { (position: Int, width: Int) in
+                (0 ..< width).reduce(0) { $0 | Int(bytes.raw[layout.childBits.start + (position + $1) / 8] >> UInt8((position + $1) % 8) & 1) << $1 }
+            }
             var nextChild = 1
             for block in 0 ..< (layout.nodeCount + blockNodes - 1) / blockNodes {
                 let offset = layout.children + block * MemoryLayout<mms_child_block>.stride
-                let counts = offset + MemoryLayout<mms_child_block>.offset(of: \.counts)!
-                let isWide = bytes.raw[offset + MemoryLayout<mms_child_block>.offset(of: \.delta_bits)!] & UInt8(MMS_CHILD_BLOCK_WIDE) != 0
-                for node in block * blockNodes ..< min(layout.nodeCount, block * blockNodes + blockNodes) {
-                    let slot = node % blockNodes, count: Int
-                    if isWide {
-                        let number = Int(bytes.raw[counts]) | Int(bytes.raw[counts + 1]) << 8
-                        count = Int(bytes.raw[layout.wideChildCounts + (number - 1) * MemoryLayout<mms_wide_child_counts>.stride + slot])
-                        inWideBlocks += 1
-                    } else {
-                        count = Int(bytes.raw[counts + slot / 2] >> UInt8(4 * (slot % 2)) & 0xF)
-                        inNarrowBlocks += 1
+                let bitsFirst = Int(bytes.raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                let head = value(bitsFirst, Int(MMS_CHILD_HEAD_BITS))
+                var position = bitsFirst + Int(MMS_CHILD_HEAD_BITS), counts: [Int] = []
+                if head & Int(MMS_CHILD_BYTE_COUNTS) != 0 {
+                    counts = (0 ..< blockNodes).map { value(position + 8 * $0, 8) }
+                    inByteBlocks += 1
+                } else {
+                    let mask = value(position, blockNodes)
+                    position += blockNodes
+                    for slot in 0 ..< blockNodes {
+                        guard mask >> slot & 1 == 1 else { counts.append(0); continue }
+                        counts.append(value(position, Int(MMS_CHILD_COUNT_BITS)) + 1)
+                        position += Int(MMS_CHILD_COUNT_BITS)
                     }
+                    // More than 14 nodes with children: their counts take more than one load.
+                    if mask.nonzeroBitCount > 14 { pastOneLoad += 1 } else { inOneLoad += 1 }
+                }
+                for node in block * blockNodes ..< min(layout.nodeCount, block * blockNodes + blockNodes) {
+                    let count = counts[node % blockNodes]
                     let decoded = nextChild ..< nextChild + count
                     nextChild += count
                     let read = try bytes.children(ofNode: node).nodes
@@ -40,25 +51,42 @@ import Testing
             #expect(nextChild == layout.nodeCount)
         }
         #expect(differing.count == 0, "\(differing.count) nodes differ: \(differing.prefix(3))")
-        // Both kinds are read: wide blocks at the top of the trie, narrow ones below.
-        #expect(inWideBlocks > 1_000 && inNarrowBlocks > 100_000, "\(inWideBlocks) nodes in wide blocks, \(inNarrowBlocks) in narrow ones")
+        // Every kind is read: blocks of bytes, and of 4-bit counts in one load and in more.
+        #expect(inByteBlocks > 100 && pastOneLoad > 100 && inOneLoad > 1_000,
+                "\(inByteBlocks) blocks of bytes, \(pastOneLoad) of counts past one load, \(inOneLoad) in one")
     }
 
-    @Test func childCountsAreTheCountsAdded() {
+    @Test func nibbleSumsAreTheCountsAdded() {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        var words: [UInt64] = [0, 0x00FF_FFFF_FFFF_FFFF, 0x0011_1111_1111_1111, 0x00F0_F0F0_F0F0_F0F0]
+        var words: [UInt64] = [0, .max, 0x1111_1111_1111_1111, 0xF0F0_F0F0_F0F0_F0F0]
         for _ in 0 ..< 3_000 {
             state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            words.append(state & 0x00FF_FFFF_FFFF_FFFF | 0xBF00_0000_0000_0000) // 14 counts, delta_bits on top
+            words.append(state)
         }
-        var differing: [(word: UInt64, slot: Int)] = []
+        var differing: [(word: UInt64, count: Int)] = []
         for word in words {
-            let counts = (0 ..< Int(MMS_CHILD_BLOCK_NODES)).map { Int(word >> UInt64(4 * $0) & 0xF) }
-            for slot in counts.indices where _IndexBytes.childCount(word, slot: slot) != (counts[..<slot].reduce(0, +), counts[slot]) {
-                differing.append((word, slot))
+            for count in 0 ... 14 where _IndexBytes.nibbleSum(word, before: count) != (0 ..< count).reduce(0, { $0 + Int(word >> UInt64(4 * $1) & 0xF) }) {
+                differing.append((word, count))
             }
         }
-        #expect(differing.count == 0, "\(differing.count) differ: \(differing.prefix(3))")
+        #expect(differing.isEmpty, "\(differing.count) differ: \(differing.prefix(3))")
+    }
+
+    @Test func nodesWithChildrenAreTheMasksBitsCounted() {
+        var state: UInt64 = 0x6A09_E667_F3BC_C908
+        var masks: [UInt32] = [0, .max, 1, 1 << 31, 0x5555_5555]
+        for _ in 0 ..< 3_000 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            masks.append(UInt32(truncatingIfNeeded: state))
+        }
+        var differing: [(mask: UInt32, slot: Int)] = []
+        for mask in masks {
+            for slot in 0 ..< Int(MMS_CHILD_BLOCK_NODES) {
+                let expected = ((0 ..< slot).filter { mask >> UInt32($0) & 1 == 1 }.count, (0 ..< 32).filter { mask >> UInt32($0) & 1 == 1 }.count)
+                if _IndexBytes.nodesWithChildren(mask, before: slot) != expected { differing.append((mask, slot)) }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count) differ: \(differing.prefix(3))")
     }
 
     @Test func byteSumsAreTheBytesAdded() {

@@ -165,23 +165,23 @@ import Testing
                 _ = try CityIndex(bytes: Data(bytes), path: "v\(other).mms")
             }
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 30).description
-        #expect(message.contains("version 2") && message.contains("version 30"))
-        #expect(MMS_FORMAT_VERSION == 30 && MMSearchVersion.indexFormat == 30)
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 31).description
+        #expect(message.contains("version 2") && message.contains("version 31"))
+        #expect(MMS_FORMAT_VERSION == 31 && MMSearchVersion.indexFormat == 31)
     }
 
     /// A version-2 file as version 2's builder wrote it (larger than version 3's header, shorter than
-    /// version 30's): refused by its version, both versions named, not as damage.
+    /// version 31's): refused by its version, both versions named, not as damage.
     @Test func versionTwoIndexIsRefusedByVersion() throws {
         let index = VersionTwoIndex.alabama
         #expect(index.count > 300)
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 30)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 31)) {
             _ = try CityIndex(bytes: Data(index), path: "v2.mms")
         }
-        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 30).description
-        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 30; rebuild the index with `mmsearch build`")
+        let message = MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 31).description
+        #expect(message == "v2.mms: index format version 2, but this mmsearch reads version 31; rebuild the index with `mmsearch build`")
         // Shorter than this version's header: still named by its version.
-        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 30)) {
+        #expect(throws: MMSearchError.unsupportedVersion(file: "v2.mms", found: 2, supported: 31)) {
             _ = try CityIndex(bytes: Data(index[..<300]), path: "v2.mms")
         }
     }

@@ -40,7 +40,7 @@ import Testing
         let built = try IndexBuilder.makeIndex(records: [Self.record(1, "Alpha"), Self.record(2, "Beta")], source: Self.source)
         let index = try CityIndex(bytes: Data(built.bytes), path: "fixture.mms")
         let info = try index.info()
-        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 30)
+        #expect(info.formatVersion == MMS_FORMAT_VERSION && info.formatVersion == 31)
         #expect(info.recordCount == 2 && info.fileSize == index.fileSize && info.fileSize == built.bytes.count)
         #expect(info.source == Self.source && info.source.kind == .cityList && info.source.joined == nil)
         #expect(info.nodeCount == built.summary.nodeCount && info.entryCount == built.summary.entryCount)

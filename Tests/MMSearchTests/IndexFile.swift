@@ -105,9 +105,9 @@ enum IndexFormat {
             return Meaning { $0.valuesApart(MMS_SECTION_NODES).isEmpty ? $0.section(MMS_SECTION_LABELS).count : 1 << $0.packedWidth(MMS_SECTION_NODES) }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
         case (MMS_SECTION_CHILDREN, "first"): return Meaning(firstInvalid: { $0.nodeCount + 1 }, selfIndex: { $0 * childBlockNodes })
-        // A block's deltas past the bits CHILDREN holds after its blocks. (delta_bits holds the wide flag
-        // above the width, so no one bound: IndexMutationTests.childDeltaWidthsOutOfBounds.)
-        case (MMS_SECTION_CHILDREN, "delta_first"): return Meaning { $0.childDeltaBits + 1 }
+        // A block's bits past those CHILDREN holds after its blocks. (Its width is among those bits:
+        // IndexMutationTests.childDeltaWidthsOutOfBounds.)
+        case (MMS_SECTION_CHILDREN, "bits_first"): return Meaning { $0.childBits + 1 }
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
         // A first page's start past TOP's bits (TOP is its bits: `packedArrays`).
         case (MMS_SECTION_SUMMARIES, "top_first"): return Meaning { $0.count(of: MMS_SECTION_TOP) + 1 }
@@ -247,19 +247,42 @@ struct IndexFile {
             let block = Int(MMS_RECORD_NAME_BLOCK)
             return packed.count == IndexFormat.recordNameBlocks ? (recordCount + block - 1) / block : headerValue(packed.count)
         }
-        // CHILDREN: a block for every 14 nodes, then the wide blocks' counts and the children's entry deltas.
-        if kind == MMS_SECTION_CHILDREN { return (nodeCount + IndexFormat.childBlockNodes - 1) / IndexFormat.childBlockNodes }
+        // CHILDREN: a block for every 32 nodes and the one after them, then their bits.
+        if kind == MMS_SECTION_CHILDREN { return (nodeCount + IndexFormat.childBlockNodes - 1) / IndexFormat.childBlockNodes + 1 }
         return section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
     }
 
-    /// The bits CHILDREN holds for its children's entry deltas (the header's child_delta_bits).
-    var childDeltaBits: Int { headerValue("child_delta_bits") }
+    /// The bits CHILDREN holds after its blocks: their widths, codes and entry deltas (the header's child_bits).
+    var childBits: Int { headerValue("child_bits") }
 
-    /// Where CHILDREN's entry deltas start: before their last byte and their zero tail, at the section's end.
-    var childDeltas: Int { section(MMS_SECTION_CHILDREN).upperBound - Int(MMS_PACKED_TAIL) - (childDeltaBits + 7) / 8 }
+    /// Where CHILDREN's bits start: after its blocks.
+    var childBitsStart: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
 
-    /// Where CHILDREN's wide blocks' counts start: after its blocks.
-    var wideChildCounts: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
+    /// Child block `number`'s bits as read bit by bit: its first child and where its bits start, its
+    /// delta width, whether its counts are bytes, its 32 nodes' child counts, where they start, and
+    /// where its deltas start (`number` below the last).
+    func childBlock(_ number: Int) -> (first: Int, bitsFirst: Int, width: Int, inBytes: Bool, counts: [Int], countsStart: Int, deltas: Int) {
+        let block = section(MMS_SECTION_CHILDREN).lowerBound + number * MemoryLayout<mms_child_block>.stride
+        let first = Int(load(at: block, width: 4)), bitsFirst = Int(load(at: block + 4, width: 4))
+        let head = Int(loadBits(from: childBitsStart, bit: bitsFirst, width: Int(MMS_CHILD_HEAD_BITS)))
+        let inBytes = head & Int(MMS_CHILD_BYTE_COUNTS) != 0, countsStart = bitsFirst + Int(MMS_CHILD_HEAD_BITS)
+        var bit = countsStart, counts: [Int] = []
+        if inBytes {
+            for _ in 0 ..< IndexFormat.childBlockNodes {
+                counts.append(Int(loadBits(from: childBitsStart, bit: bit, width: 8)))
+                bit += 8
+            }
+        } else {
+            let mask = loadBits(from: childBitsStart, bit: bit, width: IndexFormat.childBlockNodes)
+            bit += IndexFormat.childBlockNodes
+            for slot in 0 ..< IndexFormat.childBlockNodes {
+                guard mask >> UInt64(slot) & 1 == 1 else { counts.append(0); continue }
+                counts.append(Int(loadBits(from: childBitsStart, bit: bit, width: Int(MMS_CHILD_COUNT_BITS))) + 1)
+                bit += Int(MMS_CHILD_COUNT_BITS)
+            }
+        }
+        return (first, bitsFirst, head & Int(MMS_CHILD_WIDTH_MASK), inBytes, counts, countsStart, bit)
+    }
 
     /// The values stored apart after packed array `kind`'s values and their tail (POPULATION's big
     /// populations, RECORDS' big ids, RECORD_NAME_BASES' records' big name deltas, NODES' greatest label
@@ -331,9 +354,6 @@ struct IndexFile {
         let first = (0 ..< givenAlternateCount).first { alternateRecord($0) == record } ?? givenAlternateCount
         return packedValue(MMS_SECTION_ALTERNATES, first + Int(place) - 1, field: "name_offset")
     }
-
-    /// How many child blocks are wide (have their counts as bytes, between the blocks and the deltas).
-    var wideChildCountCount: Int { headerValue("wide_child_block_count") }
 
     /// The header field `name`'s value.
     func headerValue(_ name: String) -> Int {

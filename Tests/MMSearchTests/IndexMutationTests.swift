@@ -426,13 +426,13 @@ import Testing
     /// Whether a header field is the length of a pool section (not an array; SOURCE too, which SPATIAL
     /// follows, ENTRY_DELTAS, which SYMBOLS follows, PLACE_NAMES, which COUNTRY_PAGES follows, and
     /// ALTERNATE_DELTAS, which NEAR_POINTS follows): open cannot tell such a length grown or shrunk
-    /// within the padding after it. So with child_delta_bits, the bits of CHILDREN's entry deltas, and
+    /// within the padding after it. So with child_bits, the bits of CHILDREN's blocks, and
     /// top_bits, TOP's: open checks the bytes they fill, not the bits of the last; and spelling_count,
     /// SPELLINGS' values, two of which fit a byte at 4 bits (a spelling's form and a place of 1 bit).
     static func isPoolLength(_ field: IndexFormat.Field) -> Bool {
         [MMS_SECTION_LABELS, MMS_SECTION_NAMES, MMS_SECTION_SOURCE, MMS_SECTION_ENTRY_DELTAS, MMS_SECTION_PLACE_NAMES,
          MMS_SECTION_ALTERNATE_DELTAS].contains { field.name == "sections.\($0.rawValue).length" }
-            || field.name == "child_delta_bits" || field.name == "top_bits" || field.name == "spelling_count"
+            || field.name == "child_bits" || field.name == "top_bits" || field.name == "spelling_count"
     }
 
     /// Every header byte flipped: open rejects it, or (the checksum, a pool's length within its
@@ -897,33 +897,62 @@ import Testing
         Self.expectRefused(cases)
     }
 
-    /// The wide child blocks damaged: a wide block's counts (bytes, after the blocks) no longer its
-    /// children's (a child more for its first node, or for its last slot, past the last node in the last
-    /// block), a wide block marked narrow (its number then read as 4-bit counts), and a narrow block marked
-    /// wide (its counts read as a wide number). Nothing reads out of bounds and verify refuses every one.
-    @Test func wideChildBlocksDamaged() {
+    /// Child blocks' counts damaged ("The trie": a mask of the nodes with children and their counts
+    /// less one in 4 bits, or every node's count as a byte at the top of the trie), in the first block,
+    /// one in the middle, the last, the one with the most nodes with children (its counts read in more
+    /// than one load) and the first of bytes: a mask bit flipped (a node given children, or its
+    /// children taken), a count one more or one less, a child moved to the next node with children
+    /// (the block's total kept), a block of bytes marked as of 4-bit counts and the other way, and in
+    /// the last block a child given to a node past the last. Nothing reads out of bounds and verify
+    /// refuses every one.
+    @Test func childCountsDamaged() {
         let file = Self.full.file
-        guard let block = IndexFormat.element(of: MMS_SECTION_CHILDREN), let flagField = block.field("delta_bits") else { return }
-        let blocks = file.count(of: MMS_SECTION_CHILDREN), wides = file.wideChildCountCount
-        let flags = { (number: Int) in file.load(at: file.offset(MMS_SECTION_CHILDREN, element: number, flagField), width: 1) }
-        let wideBlocks = (0 ..< blocks).filter { flags($0) & UInt64(MMS_CHILD_BLOCK_WIDE) != 0 }
-        let narrowBlocks = (0 ..< blocks).filter { flags($0) & UInt64(MMS_CHILD_BLOCK_WIDE) == 0 }
-        #expect(wideBlocks.count == wides && wides > 0 && !narrowBlocks.isEmpty, "\(wideBlocks.count) blocks marked wide, \(wides) wide counts, \(narrowBlocks.count) narrow")
+        let blocks = file.count(of: MMS_SECTION_CHILDREN) - 1, start = file.childBitsStart, nodes = IndexFormat.childBlockNodes
+        let read = (0 ..< blocks).map { file.childBlock($0) }
+        let fullest = read.indices.filter { !read[$0].inBytes }.max { read[$0].counts.filter { $0 > 0 }.count < read[$1].counts.filter { $0 > 0 }.count }!
+        let firstOfBytes = read.indices.first { read[$0].inBytes }
+        #expect(firstOfBytes != nil && read[fullest].counts.filter { $0 > 0 }.count > 14, "the fixture has a block of bytes and one of counts past a load")
         var cases: [(what: String, outcome: Outcome)] = []
-        let flip = { (number: Int) in
-            Self.damaged("child block \(number)'s wide flag flipped") {
-                let offset = $0.offset(MMS_SECTION_CHILDREN, element: number, flagField)
-                $0.store(flags(number) ^ UInt64(MMS_CHILD_BLOCK_WIDE), at: offset, width: 1)
+        for number in Set([0, blocks / 2, blocks - 1, fullest] + (firstOfBytes.map { [$0] } ?? [])).sorted() {
+            let block = read[number]
+            let flag = block.bitsFirst + Int(MMS_CHILD_HEAD_BITS) - 1
+            cases.append(Self.damaged("block \(number)'s byte-counts flag flipped") { $0.storeBits(block.inBytes ? 0 : 1, from: start, bit: flag, width: 1) })
+            // Where each node's count is, and its width.
+            var places: [(slot: Int, bit: Int, width: Int)] = []
+            if block.inBytes {
+                places = (0 ..< nodes).map { ($0, block.countsStart + 8 * $0, 8) }
+            } else {
+                var bit = block.countsStart + nodes
+                for slot in 0 ..< nodes where block.counts[slot] > 0 {
+                    places.append((slot, bit, Int(MMS_CHILD_COUNT_BITS)))
+                    bit += Int(MMS_CHILD_COUNT_BITS)
+                }
+                for slot in Set([0, nodes / 2, nodes - 1]).sorted() {
+                    cases.append(Self.damaged("block \(number)'s mask bit \(slot) flipped") {
+                        $0.storeBits(block.counts[slot] > 0 ? 0 : 1, from: start, bit: block.countsStart + slot, width: 1)
+                    })
+                }
+            }
+            let stored = { (slot: Int) in block.inBytes ? block.counts[slot] : block.counts[slot] - 1 }
+            let withChildren = places.filter { block.counts[$0.slot] > 0 }
+            for place in [withChildren.first, withChildren.last].compactMap({ $0 }) {
+                let value = stored(place.slot), top = (1 << place.width) - 1
+                if value < top { cases.append(Self.damaged("block \(number)'s count \(place.slot) + 1") { $0.storeBits(UInt64(value + 1), from: start, bit: place.bit, width: place.width) }) }
+                if value > 0 { cases.append(Self.damaged("block \(number)'s count \(place.slot) - 1") { $0.storeBits(UInt64(value - 1), from: start, bit: place.bit, width: place.width) }) }
+            }
+            if let at = withChildren.indices.dropLast().first(where: { stored(withChildren[$0].slot) > 0 && stored(withChildren[$0 + 1].slot) < (1 << withChildren[$0 + 1].width) - 1 }) {
+                let from = withChildren[at], to = withChildren[at + 1]
+                cases.append(Self.damaged("block \(number): a child of slot \(from.slot) moved to slot \(to.slot)") {
+                    $0.storeBits(UInt64(stored(from.slot) - 1), from: start, bit: from.bit, width: from.width)
+                    $0.storeBits(UInt64(stored(to.slot) + 1), from: start, bit: to.bit, width: to.width)
+                })
+            }
+            let real = min(file.nodeCount - number * nodes, nodes)
+            if real < nodes, !block.inBytes {
+                cases.append(Self.damaged("block \(number): children for the node past the last") { $0.storeBits(1, from: start, bit: block.countsStart + real, width: 1) })
             }
         }
-        for (position, number) in [wideBlocks.first, wideBlocks.last].compactMap({ $0 }).enumerated() {
-            let counts = file.wideChildCounts + (position == 0 ? 0 : wides - 1) * MemoryLayout<mms_wide_child_counts>.stride
-            for slot in [0, IndexFormat.childBlockNodes - 1] {
-                cases.append(Self.damaged("wide block \(number)'s count \(slot) + 1") { $0.bytes[counts + slot] &+= 1 })
-            }
-            cases.append(flip(number))
-        }
-        for number in Set([narrowBlocks.first, narrowBlocks.last].compactMap { $0 }).sorted() { cases.append(flip(number)) }
+        #expect(cases.count >= 20)
         Self.expectRefused(cases)
     }
 
@@ -1053,83 +1082,41 @@ import Testing
         Self.expectRefused(cases)
     }
 
-    /// Child blocks' delta widths out of bounds: above 32 (with the wide flag kept as it is), in the
-    /// first block, a middle one and the last. Nothing reads out of bounds, a search throws or answers
-    /// right, and verify refuses every one.
+    /// Child blocks' delta widths out of bounds: above 32, in the first block, a middle one and the
+    /// last. Nothing reads out of bounds, a search throws or answers right, and verify refuses every one.
     @Test func childDeltaWidthsOutOfBounds() {
         let file = Self.full.file
-        guard let block = IndexFormat.element(of: MMS_SECTION_CHILDREN), let field = block.field("delta_bits") else { return }
-        let blocks = file.count(of: MMS_SECTION_CHILDREN)
+        let blocks = file.count(of: MMS_SECTION_CHILDREN) - 1
         var cases: [(what: String, outcome: Outcome)] = []
         for number in Set([0, blocks / 2, blocks - 1]).sorted() {
-            let offset = file.offset(MMS_SECTION_CHILDREN, element: number, field)
-            let wide = file.load(at: offset, width: 1) & UInt64(MMS_CHILD_BLOCK_WIDE)
-            for width: UInt64 in [33, 64, 127] {
-                cases.append(Self.damaged("child block \(number)'s delta width = \(width) (wide flag \(wide))") { $0.store(wide | width, at: offset, width: 1) })
+            let bit = file.childBlock(number).bitsFirst
+            for width: UInt64 in [33, 48, UInt64(MMS_CHILD_WIDTH_MASK)] {
+                cases.append(Self.damaged("child block \(number)'s delta width = \(width)") {
+                    $0.storeBits(width, from: $0.childBitsStart, bit: bit, width: Int(MMS_CHILD_WIDTH_MASK).nonzeroBitCount)
+                })
             }
         }
         for (what, outcome) in cases { Self.checkThrowsOrRight(outcome, Self.full, what) }
         Self.expectRefused(cases)
     }
 
-    /// A narrow child block's 4-bit counts damaged, in the first narrow block, one in the middle and the
-    /// last: a count one more or one less, a child moved from one node to the next (the block's total
-    /// kept), and, in the last block, a child given to a node past the last. Nothing reads out of
-    /// bounds and verify refuses every one.
-    @Test func narrowChildCountsDamaged() {
-        let file = Self.full.file
-        guard let block = IndexFormat.element(of: MMS_SECTION_CHILDREN), let flagField = block.field("delta_bits"),
-              let countsField = block.field("counts.0") else { return }
-        let blocks = file.count(of: MMS_SECTION_CHILDREN), nodesPerBlock = IndexFormat.childBlockNodes
-        let narrow = (0 ..< blocks).filter { file.load(at: file.offset(MMS_SECTION_CHILDREN, element: $0, flagField), width: 1) & UInt64(MMS_CHILD_BLOCK_WIDE) == 0 }
-        var cases: [(what: String, outcome: Outcome)] = []
-        for number in Set([narrow.first, narrow[narrow.count / 2], narrow.last].compactMap { $0 }).sorted() {
-            let packed = file.offset(MMS_SECTION_CHILDREN, element: number, countsField)
-            let nodes = min(file.nodeCount - number * nodesPerBlock, nodesPerBlock)
-            let count = { (file: IndexFile, slot: Int) in Int(file.loadBits(from: packed, bit: 4 * slot, width: 4)) }
-            let set = { (file: inout IndexFile, slot: Int, value: Int) in file.storeBits(UInt64(value), from: packed, bit: 4 * slot, width: 4) }
-            for slot in Set([0, nodes - 1]) {
-                let intact = count(file, slot)
-                if intact < 15 { cases.append(Self.damaged("block \(number)'s count \(slot) + 1") { set(&$0, slot, intact + 1) }) }
-                if intact > 0 { cases.append(Self.damaged("block \(number)'s count \(slot) - 1") { set(&$0, slot, intact - 1) }) }
-            }
-            if let slot = (0 ..< nodes - 1).first(where: { count(file, $0) > 0 && count(file, $0 + 1) < 15 }) {
-                cases.append(Self.damaged("block \(number): a child of slot \(slot) moved to the next") {
-                    set(&$0, slot, count($0, slot) - 1)
-                    set(&$0, slot + 1, count($0, slot + 1) + 1)
-                })
-            }
-            if nodes < nodesPerBlock {
-                cases.append(Self.damaged("block \(number): a child for the node past the last") { set(&$0, nodes, 1) })
-            }
-        }
-        #expect(cases.count >= 6)
-        Self.expectRefused(cases)
-    }
-
-    /// Children's entry deltas (CHILDREN, after its blocks) set to other values: 0, one more, and the
-    /// widest their block's width holds (from the parent's first entry, past its entries for most):
-    /// each moves where a child's entries start and its sibling's end, so verify refuses every one,
-    /// and nothing reads out of bounds.
+    /// Children's entry deltas (CHILDREN's bits, after each block's codes) set to other values: 0, one
+    /// more, and the widest their block's width holds (from the parent's first entry, past its entries
+    /// for most): each moves where a child's entries start and its sibling's end, so verify refuses
+    /// every one, and nothing reads out of bounds.
     @Test func childEntryDeltasDamaged() {
         let file = Self.full.file
-        let block = IndexFormat.element(of: MMS_SECTION_CHILDREN)!
-        func field(_ number: Int, _ name: String) -> Int {
-            Int(file.load(at: file.offset(MMS_SECTION_CHILDREN, element: number, block.field(name)!), width: block.field(name)!.width))
-        }
-        let blocks = file.count(of: MMS_SECTION_CHILDREN)
-        let deltas = file.childDeltas
+        let blocks = file.count(of: MMS_SECTION_CHILDREN) - 1, start = file.childBitsStart
         var cases: [(what: String, outcome: Outcome)] = []
         for number in Set([0, 1, blocks / 2, blocks - 1]).sorted() where number < blocks {
-            let children = (number + 1 < blocks ? field(number + 1, "first") : file.nodeCount) - field(number, "first")
-            let width = field(number, "delta_bits") & Int(MMS_CHILD_DELTA_BITS_MASK), first = field(number, "delta_first")
+            let block = file.childBlock(number), children = block.counts.reduce(0, +), width = block.width
             guard width > 0, children > 0 else { continue }
             for child in Set([0, children - 1]) {
-                let bit = first + child * width
-                let intact = file.loadBits(from: deltas, bit: bit, width: width)
+                let bit = block.deltas + child * width
+                let intact = file.loadBits(from: start, bit: bit, width: width)
                 for value in Set([0, intact + 1, (UInt64(1) << UInt64(width)) - 1]) where value != intact && value >> UInt64(width) == 0 {
                     cases.append(Self.damaged("entry delta of child \(child) of block \(number) = \(value) (was \(intact))") {
-                        $0.storeBits(value, from: deltas, bit: bit, width: width)
+                        $0.storeBits(value, from: start, bit: bit, width: width)
                     })
                 }
             }
