@@ -19,8 +19,8 @@
  *                                                         label offsets stored apart), children of a
  *                                                         node contiguous and sorted
  *   sections[CHILDREN]      mms_child_block[(node_count + 31) / 32 + 1]  where each node's children
- *                                                         are, then each block's packed child counts
- *                                                         and its children's entry deltas
+ *                                                         are, then each block's further packed child
+ *                                                         counts and its children's entry deltas
  *                                                         (see "The trie")
  *   sections[ENTRIES]       packed entry_count x entry_bits, then uint32_t[P]  one entry per
  *                                                         search key, in key order (see "Packed
@@ -198,34 +198,36 @@
  * first those whose key is P itself, then its children's, child by child. A node's children are
  * contiguous, sorted by the first byte of their label, which differ; nodes are numbered breadth
  * first, so the children of node n follow those of node n - 1 and are numbered after n. CHILDREN says
- * where they are, a block every 32 nodes (MMS_CHILD_BLOCK_NODES): the block's first child and where
- * its bits start in CHILDREN's bits (mms_child_block), and there its nodes' child counts (version 31).
- * Node n, in block b = n / 32, has counts[n % 32] children, the first of them the block's first plus
- * the counts of the nodes before n in the block.
+ * where they are, a block every 32 nodes (MMS_CHILD_BLOCK_NODES, version 31): the block's first
+ * child, a mask of its nodes with children and their counts (mms_child_block). Node n, in block b =
+ * n / 32, has counts[n % 32] children, the first of them the block's first plus the counts of the
+ * nodes before n in the block.
  *
  * A node's entries are entries[entry_first ..< end], where end is the next sibling's entry_first, or
  * for a last child its parent's end; the root's are entries[0 ..< entry_count]. A child's entry_first
- * is stored as its delta from its parent's (at least 0, below the parent's entry count). A block's bits
- * (CHILDREN's bits, a packed array of child_bits one-bit values, from the block's bits_first) are:
- *   its head, MMS_CHILD_HEAD_BITS: the width w of its children's deltas (head & MMS_CHILD_WIDTH_MASK,
- *   the least that holds the greatest of them, 0 when every one is 0; at most 32), and
- *   MMS_CHILD_BYTE_COUNTS exactly when one of its nodes has more than 2^MMS_CHILD_COUNT_BITS children;
- *   its counts: with MMS_CHILD_BYTE_COUNTS, each node's count as a byte, 32 of them; without it, a
- *   32-bit mask of its nodes with children (bit i: node 32 * b + i), then each such node's count less
- *   one in MMS_CHILD_COUNT_BITS, in node order (a node past the last node has none);
- *   the deltas of its c children, numbered first ..< first + c, in w bits each.
- * The next block's bits start right after them. So a walk knows each node's range from its parent's
- * range and the parent's block alone: one 8-byte load of the block, one of its head and mask, one of
- * the counts before the node (14 of them a load: one load for most nodes, a block having 10.9 nodes
- * with children on average on the README's index) and one of a child's delta. Why: 65% of the nodes
- * have no child, and format 30 gave each a 4-bit count and each 14 nodes a 16-byte block; a node now
- * takes a bit of the mask, the others 4 bits more, and 32 nodes an 8-byte block. CHILDREN 2,314,324
- * -> 1,667,879 bytes on the README's index (the blocks 0.33 MB, heads 0.04, masks and counts 0.42,
- * deltas 0.88 at a width for 32 nodes' children instead of 14's 0.77; 1,076 of 41,527 blocks of byte
- * counts), 587,810 -> 422,614 on the list alone. Each count in unary instead (LOUDS: Jacobson 1989;
- * marisa-trie), 2 bits a node, took 1,578,705 bytes, but a node's count is then found by a select
- * among the block's codes, over more than one load for most blocks: search alone 1.10x at p50 on
- * typing-queries (30 runs), where the mask is counted by one popcount.
+ * is stored as its delta from its parent's (at least 0, below the parent's entry count). A block holds
+ * its head (the width w of its children's deltas, head & MMS_CHILD_WIDTH_MASK, the least that holds
+ * the greatest of them, 0 when every one is 0, at most 32; and MMS_CHILD_BYTE_COUNTS exactly when one
+ * of its nodes has more than 2^MMS_CHILD_COUNT_BITS children) and, without MMS_CHILD_BYTE_COUNTS, the
+ * counts less one of its first MMS_CHILD_BLOCK_COUNTS (16) nodes with children, in node order, in
+ * MMS_CHILD_COUNT_BITS each. Its bits (CHILDREN's bits, a packed array of child_bits one-bit values,
+ * from its bits_first) are: the counts less one of its further nodes with children in
+ * MMS_CHILD_COUNT_BITS each, or, with MMS_CHILD_BYTE_COUNTS, every node's count as a byte, 32 of them;
+ * then the deltas of its c children, numbered first ..< first + c, in w bits each. The next block's
+ * bits start right after them. So a walk knows each node's range from its parent's range and the
+ * parent's block alone: the block (a node without children, 65% of them, needs no more; a block has
+ * 10.9 nodes with children on average on the README's index, so most counts are in it), then one load
+ * of a child's delta, as format 30 read them. Why: format 30 gave each node a 4-bit count and each 14
+ * nodes a 16-byte block; a node now takes a bit of the mask, one with children 4 bits more, and 32
+ * nodes a 24-byte block. CHILDREN 2,314,324 -> 1,930,583 bytes on the README's index (the blocks 1.00
+ * MB, the counts past the blocks' 0.02, the byte counts of 1,076 of its 41,527 blocks 0.03, the deltas
+ * 0.88 at a width for 32 nodes' children instead of 0.77 for 14's), 587,810 -> 492,541 on the list
+ * alone. Tighter layouts measured slower (beside format 30, interleaved, typing-queries and
+ * typing-typos): each count in unary (LOUDS: Jacobson 1989; marisa-trie), 2 bits a node, 1,578,705
+ * bytes on the README's index, but a node's count found by a select over one or two loads (search
+ * alone 1.10x at p50, 30 runs); the head and every count among the block's bits behind a 12-byte
+ * block (the README's index 26,323,640 bytes), one dependent load more a node (typing-typos 1.05x at
+ * p50, 12 runs).
  *
  * Lookup of a folded query q: start at the root; while q is not empty, binary-search the current
  * node's children for the one whose label starts with q[0]; none means no match. With label L: if q
@@ -765,13 +767,14 @@ extern "C" {
 #define MMS_MAX_NAME_TABLES 16u
 /* Nodes per mms_child_block. */
 #define MMS_CHILD_BLOCK_NODES 32u
-/* A child block's head, first of its bits ("The trie"): its deltas' width (MMS_CHILD_WIDTH_MASK) and
+/* A child block's head ("The trie"): its deltas' width (MMS_CHILD_WIDTH_MASK) and
  * MMS_CHILD_BYTE_COUNTS when its counts are bytes. */
-#define MMS_CHILD_HEAD_BITS 7u
 #define MMS_CHILD_WIDTH_MASK 0x3Fu
 #define MMS_CHILD_BYTE_COUNTS 0x40u
 /* A child block's count of a node with children, less one, in its counts (no byte counts). */
 #define MMS_CHILD_COUNT_BITS 4u
+/* The counts a child block holds itself; its further ones are among CHILDREN's bits. */
+#define MMS_CHILD_BLOCK_COUNTS 16u
 /* A node with more entries than this has a summary; one with this many or fewer has none. */
 #define MMS_SUMMARY_THRESHOLD 32u
 /* Length of a summary's first ranked page: min(record_count, MMS_TOP_COUNT) entries of TOP. */
@@ -999,18 +1002,28 @@ typedef struct mms_node {
 } mms_node;
 
 /*
- * Where the children of MMS_CHILD_BLOCK_NODES (32) nodes are, and their bits (see "The trie"): node
- * 32 * b + i's children are numbered from first plus the counts of nodes 32 * b ..< 32 * b + i.
- * CHILDREN holds (node_count + 31) / 32 blocks and one more after them, whose first is node_count and
- * whose bits_first is child_bits, so that every block's bits end where the next one's start.
+ * Where the children of MMS_CHILD_BLOCK_NODES (32) nodes are (see "The trie"): node 32 * b + i has
+ * children exactly when bit i of mask is set, numbered from first plus the counts of nodes 32 * b ..<
+ * 32 * b + i. CHILDREN holds (node_count + 31) / 32 blocks and one more after them, whose first is
+ * node_count, bits_first child_bits and every other field 0, so that every block's bits end where the
+ * next one's start.
  * Invariants: block 0's first is 1 and its bits_first 0; each next block's first is the one before's
- * plus its nodes' counts, and its bits_first the one before's plus its head, counts and deltas; the
+ * plus its nodes' counts, and its bits_first the one before's plus its bits (counts and deltas); the
  * counts add up to node_count - 1 (every node but the root is a child once) and are 0 past the last
- * node; a node's children are numbered after it. No padding: 8 bytes, 4-aligned (one 8-byte load).
+ * node; a node's children are numbered after it; head holds no bit but the width's and
+ * MMS_CHILD_BYTE_COUNTS; counts is zero past the counts it holds (all of it with byte counts);
+ * reserved zero. No padding: 24 bytes, 8-aligned (first and bits_first one 8-byte load, mask and head
+ * another, counts a third, each 8-aligned so that none crosses a cache line: a 20-byte block with 14
+ * counts, 0.16 MB smaller on the README's index, had a load across one in an eighth of its blocks,
+ * and the list alone by name took 1.036x format 30's time at p50, where this block takes 1.000x).
  */
 typedef struct mms_child_block {
     uint32_t first;       /* the first child of the block's first node (where it would be, if none) */
-    uint32_t bits_first;  /* the bit of CHILDREN's bits where its width, codes and deltas start */
+    uint32_t bits_first;  /* the bit of CHILDREN's bits where its further counts and its deltas start */
+    uint32_t mask;        /* bit i set: node 32 * b + i has children */
+    uint8_t head;         /* its deltas' width (MMS_CHILD_WIDTH_MASK), and MMS_CHILD_BYTE_COUNTS */
+    uint8_t reserved[3];  /* zero */
+    uint64_t counts;      /* its first 16 nodes with children's counts less one, 4 bits each, first lowest */
 } mms_child_block;
 
 /*
@@ -1335,12 +1348,17 @@ _Static_assert(sizeof(mms_header) == 144 + MMS_SECTION_COUNT * sizeof(mms_sectio
 _Static_assert(sizeof(mms_node) == 4, "mms_node is 4 bytes");
 _Static_assert(offsetof(mms_node, label_offset) == 0, "mms_node.label_offset");
 
-_Static_assert(sizeof(mms_child_block) == 8, "mms_child_block is 8 bytes");
+_Static_assert(sizeof(mms_child_block) == 24, "mms_child_block is 24 bytes");
 _Static_assert(offsetof(mms_child_block, first) == 0, "mms_child_block.first");
 _Static_assert(offsetof(mms_child_block, bits_first) == 4, "mms_child_block.bits_first: the top half of one 8-byte load");
-_Static_assert(MMS_CHILD_HEAD_BITS + MMS_CHILD_BLOCK_NODES <= 64 - 7, "a block's head and its nodes' mask fit one 8-byte load at any bit");
-_Static_assert(MMS_CHILD_WIDTH_MASK >= 32 && (MMS_CHILD_WIDTH_MASK & MMS_CHILD_BYTE_COUNTS) == 0 && MMS_CHILD_WIDTH_MASK + MMS_CHILD_BYTE_COUNTS < (1u << MMS_CHILD_HEAD_BITS), "a head holds a width up to 32 and the flag");
-_Static_assert(MMS_CHILD_BLOCK_NODES == 32, "a block's mask of nodes with children is a uint32_t");
+_Static_assert(offsetof(mms_child_block, mask) == 8, "mms_child_block.mask");
+_Static_assert(offsetof(mms_child_block, head) == 12, "mms_child_block.head: the top half of the mask's 8-byte load");
+_Static_assert(offsetof(mms_child_block, reserved) == 13, "mms_child_block.reserved");
+_Static_assert(offsetof(mms_child_block, counts) == 16, "mms_child_block.counts: 8-aligned");
+_Static_assert(sizeof(((mms_child_block *)0)->counts) * 8 == MMS_CHILD_BLOCK_COUNTS * MMS_CHILD_COUNT_BITS, "a block holds MMS_CHILD_BLOCK_COUNTS counts");
+_Static_assert(14 * MMS_CHILD_COUNT_BITS <= 64 - 7, "a reader adds 14 counts from one 8-byte load at any bit");
+_Static_assert(MMS_CHILD_WIDTH_MASK >= 32 && (MMS_CHILD_WIDTH_MASK & MMS_CHILD_BYTE_COUNTS) == 0 && MMS_CHILD_WIDTH_MASK + MMS_CHILD_BYTE_COUNTS <= 0xFF, "a head holds a width up to 32 and the flag");
+_Static_assert(sizeof(((mms_child_block *)0)->mask) * 8 == MMS_CHILD_BLOCK_NODES, "a block's mask has a bit a node");
 
 _Static_assert(sizeof(mms_summary) == 24, "mms_summary is 24 bytes");
 _Static_assert(offsetof(mms_summary, node) == 0, "mms_summary.node");

@@ -747,31 +747,39 @@ private struct _Verifier {
         }
         // The child blocks add up: node n's children start where node n - 1's end, from node 1 on, as
         // the counts give them, read one by one; each block's bits start where the one before's end,
-        // its counts in bytes exactly when one does not fit 4 bits, its deltas at the least width that
-        // holds them; and the block after the last closes the count.
+        // its counts in bytes exactly when one does not fit 4 bits, its mask marking exactly its nodes
+        // with children, its deltas at the least width that holds them; and the block after the last
+        // closes the count.
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES), blocks = _IndexLayout.childBlockCount(nodeCount: layout.nodeCount)
-        let childBits = layout.childBits, headBits = Int(MMS_CHILD_HEAD_BITS), countBits = Int(MMS_CHILD_COUNT_BITS)
+        let childBits = layout.childBits, countBits = Int(MMS_CHILD_COUNT_BITS), held = Int(MMS_CHILD_BLOCK_COUNTS)
+        let field = { (offset: Int, path: PartialKeyPath<mms_child_block>) in offset + MemoryLayout<mms_child_block>.offset(of: path)! }
         var expectedFirst = 1, expectedBit = 0
         for block in 0 ..< blocks {
             let offset = layout.children + block * _IndexLayout.childBlockSize
-            let first = Int(raw(offset, as: UInt32.self))
-            let bitsFirst = Int(raw(offset + MemoryLayout<mms_child_block>.offset(of: \.bits_first)!, as: UInt32.self))
+            let first = Int(raw(offset, as: UInt32.self)), bitsFirst = Int(raw(field(offset, \.bits_first), as: UInt32.self))
+            let mask = raw(field(offset, \.mask), as: UInt32.self), head = Int(raw(field(offset, \.head), as: UInt8.self))
+            let reserved = (0 ..< 3).map { raw(field(offset, \.reserved) + $0, as: UInt8.self) }
+            let heldCounts = raw(field(offset, \.counts), as: UInt64.self)
             guard first == expectedFirst, bitsFirst == expectedBit else {
                 throw corrupt(offset, "child block \(block) starts at child \(first), bit \(bitsFirst); the blocks before it end at child \(expectedFirst), bit \(expectedBit)")
             }
-            guard block < blocks - 1 else { break }
-            guard bitsFirst + headBits + blockNodes <= childBits.count else {
-                throw corrupt(offset, "child block \(block)'s bits start at bit \(bitsFirst), too near the end of the \(childBits.count) bits of CHILDREN")
+            guard head & ~Int(MMS_CHILD_WIDTH_MASK | MMS_CHILD_BYTE_COUNTS) == 0, reserved == [0, 0, 0] else {
+                throw corrupt(field(offset, \.head), "child block \(block)'s head, \(head), holds bits besides its width and the byte-counts flag, or its reserved bytes, \(reserved), are not zero")
             }
-            let head = Int(index.bits(childBits.start, at: bitsFirst, (1 << UInt64(headBits)) - 1))
+            guard block < blocks - 1 else {
+                guard mask == 0, head == 0, heldCounts == 0 else {
+                    throw corrupt(offset, "the child block after the last has mask \(mask), head \(head), counts \(heldCounts); they must be 0")
+                }
+                break
+            }
             let width = head & Int(MMS_CHILD_WIDTH_MASK), inBytes = head & Int(MMS_CHILD_BYTE_COUNTS) != 0
             guard width <= 32 else {
-                throw corrupt(childBits.byteOffset(bitsFirst), "child block \(block)'s deltas are \(width) bits each; at most 32")
+                throw corrupt(field(offset, \.head), "child block \(block)'s deltas are \(width) bits each; at most 32")
             }
-            var position = bitsFirst + headBits, counts: [Int] = []
+            var position = bitsFirst, counts: [Int] = []
             if inBytes {
-                guard position + 8 * blockNodes <= childBits.count else {
-                    throw corrupt(offset, "child block \(block)'s counts run past the \(childBits.count) bits of CHILDREN")
+                guard heldCounts == 0, position + 8 * blockNodes <= childBits.count else {
+                    throw corrupt(offset, "child block \(block)'s counts are bytes past the \(childBits.count) bits of CHILDREN, or its own counts, \(heldCounts), are not 0")
                 }
                 counts = (0 ..< blockNodes).map { Int(index.bits(childBits.start, at: position + 8 * $0, 0xFF)) }
                 position += 8 * blockNodes
@@ -779,16 +787,27 @@ private struct _Verifier {
                     throw corrupt(offset, "child block \(block)'s counts are bytes but all fit \(countBits) bits, \(counts); such a block must hold them so")
                 }
             } else {
-                let mask = index.bits(childBits.start, at: position, UInt64(UInt32.max))
-                position += blockNodes
-                guard position + mask.nonzeroBitCount * countBits <= childBits.count else {
+                let withChildren = mask.nonzeroBitCount
+                guard position + max(0, withChildren - held) * countBits <= childBits.count else {
                     throw corrupt(offset, "child block \(block)'s counts run past the \(childBits.count) bits of CHILDREN")
                 }
+                guard withChildren >= held || heldCounts >> UInt64(countBits * withChildren) == 0 else {
+                    throw corrupt(field(offset, \.counts), "child block \(block)'s counts, \(heldCounts), hold more than its \(withChildren) nodes with children")
+                }
+                var place = 0
                 for slot in 0 ..< blockNodes {
                     guard mask >> UInt32(slot) & 1 == 1 else { counts.append(0); continue }
-                    counts.append(Int(index.bits(childBits.start, at: position, (1 << UInt64(countBits)) - 1)) + 1)
-                    position += countBits
+                    if place < held {
+                        counts.append(Int(heldCounts >> UInt64(countBits * place) & 0xF) + 1)
+                    } else {
+                        counts.append(Int(index.bits(childBits.start, at: position, (1 << UInt64(countBits)) - 1)) + 1)
+                        position += countBits
+                    }
+                    place += 1
                 }
+            }
+            guard (0 ..< blockNodes).allSatisfy({ (mask >> UInt32($0) & 1 == 1) == (counts[$0] > 0) }) else {
+                throw corrupt(field(offset, \.mask), "child block \(block)'s mask, \(mask), does not mark exactly its nodes with children: \(counts)")
             }
             let lastNode = layout.nodeCount - 1 - block * blockNodes
             guard lastNode >= blockNodes - 1 || counts[(lastNode + 1)...].allSatisfy({ $0 == 0 }) else {

@@ -50,38 +50,46 @@ struct _IndexBytes {
         let deltaMask: UInt64
     }
 
-    /// The children of node `index` (a valid node), from its child block (its first child and where
-    /// its bits start) and the counts of its nodes there ("The trie"): checked to be numbered after it
-    /// and inside the node array, and their counts and entry deltas to lie inside CHILDREN's bits.
+    /// The children of node `index` (a valid node), from its child block (its first child, its mask of
+    /// nodes with children, its head and its first 16 such nodes' counts) and, for a node past them or
+    /// in a block of byte counts, its block's bits ("The trie"): checked to be numbered after it and
+    /// inside the node array, and their counts and entry deltas to lie inside CHILDREN's bits. A node
+    /// without children (most nodes) reads its block's mask alone, and its empty range is at the
+    /// block's first child.
     @inline(__always)
     func children(ofNode index: Int) throws(MMSearchError) -> Children {
         let block = childBlockOffset(ofNode: index), slot = index & (Int(MMS_CHILD_BLOCK_NODES) &- 1)
-        // first and bits_first as one load (the header's static asserts place them so).
+        // first and bits_first as one load, mask and head as another (the header's static asserts place them so).
         let pair = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: block, as: UInt64.self))
-        let blockFirst = Int(UInt32(truncatingIfNeeded: pair)), bitsFirst = Int(pair &>> 32)
-        guard bitsFirst < layout.childBits.count else {
-            throw corrupt(block, "node \(index)'s child block starts at bit \(bitsFirst), past the \(layout.childBits.count) bits of CHILDREN")
+        let maskAndHead = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: block &+ MemoryLayout<mms_child_block>.offset(of: \.mask)!, as: UInt64.self))
+        let mask = UInt32(truncatingIfNeeded: maskAndHead), blockFirst = Int(UInt32(truncatingIfNeeded: pair))
+        guard (mask &>> UInt32(slot)) & 1 != 0 else {
+            return Children(nodes: blockFirst ..< blockFirst, deltaBit: 0, deltaWidth: 0, deltaMask: 0)
         }
-        // The head and the mask of the nodes with children, one load.
-        let word = packedWord(layout.childBits.start, at: bitsFirst)
-        let head = Int(word & ((1 &<< UInt64(MMS_CHILD_HEAD_BITS)) &- 1)), width = head & Int(MMS_CHILD_WIDTH_MASK)
-        let counts = bitsFirst &+ Int(MMS_CHILD_HEAD_BITS)
+        let bitsFirst = Int(pair &>> 32), head = Int(truncatingIfNeeded: maskAndHead &>> 32) & 0xFF
+        let width = head & Int(MMS_CHILD_WIDTH_MASK), held = Int(MMS_CHILD_BLOCK_COUNTS), countBits = Int(MMS_CHILD_COUNT_BITS)
         let count: (before: Int, count: Int), countsEnd: Int
         if head & Int(MMS_CHILD_BYTE_COUNTS) == 0 {
-            let mask = UInt32(truncatingIfNeeded: word &>> UInt64(MMS_CHILD_HEAD_BITS))
             let withChildren = Self.nodesWithChildren(mask, before: slot)
-            let nibbles = counts &+ Int(MMS_CHILD_BLOCK_NODES)
-            countsEnd = nibbles &+ withChildren.all &* Int(MMS_CHILD_COUNT_BITS)
+            countsEnd = bitsFirst &+ Swift.max(0, withChildren.all &- held) &* countBits
             guard countsEnd <= layout.childBits.count else {
                 throw corrupt(block, "node \(index)'s child block's counts end at bit \(countsEnd), past the \(layout.childBits.count) bits of CHILDREN")
             }
-            count = childCount(nibblesAt: nibbles, before: withChildren.before, has: Int(truncatingIfNeeded: mask &>> UInt32(slot)) & 1)
+            let counts = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: block &+ MemoryLayout<mms_child_block>.offset(of: \.counts)!, as: UInt64.self))
+            if withChildren.before < held {
+                count = (withChildren.before &+ Self.nibbleSum(counts, before: withChildren.before),
+                         Int((counts &>> UInt64(countBits &* withChildren.before)) & 0xF) &+ 1)
+            } else {
+                // Past the block's 16: the rest among its bits (inside them, as the node is one of them).
+                let rest = childCount(nibblesAt: bitsFirst, before: withChildren.before &- held)
+                count = (rest.before &+ held &+ Self.nibbleSum(counts, before: held), rest.count)
+            }
         } else {
-            countsEnd = counts &+ 8 &* Int(MMS_CHILD_BLOCK_NODES)
+            countsEnd = bitsFirst &+ 8 &* Int(MMS_CHILD_BLOCK_NODES)
             guard countsEnd <= layout.childBits.count else {
                 throw corrupt(block, "node \(index)'s child block's counts end at bit \(countsEnd), past the \(layout.childBits.count) bits of CHILDREN")
             }
-            count = childCount(bytesAt: counts, slot: slot)
+            count = childCount(bytesAt: bitsFirst, slot: slot)
         }
         let first = blockFirst &+ count.before, end = first &+ count.count
         guard first > index || first == end, end <= layout.nodeCount else {
@@ -109,13 +117,12 @@ struct _IndexBytes {
         return (before, Int(sums &>> 56) &- before)
     }
 
-    /// In a block of 4-bit counts (from bit `nibbles` of CHILDREN's bits, checked to lie inside, the
-    /// count less one of each node with children), the children of the nodes before a node (`before`
-    /// of them have children) and its own (`has`: 1 when it has children): their counts added in byte
-    /// lanes without a loop, 14 a load (one load for most nodes: a block has 10.9 nodes with children
-    /// on average on the README's index).
+    /// In a block of 4-bit counts (from bit `nibbles` of CHILDREN's bits, the count less one of each
+    /// node with children, checked to lie inside), the children of the nodes before a node with children (`before` of them have children) and its
+    /// own: their counts added in byte lanes without a loop, 14 a load (one load for most nodes: a
+    /// block has 10.9 nodes with children on average on the README's index).
     @inline(__always)
-    func childCount(nibblesAt nibbles: Int, before withChildren: Int, has: Int) -> (before: Int, count: Int) {
+    func childCount(nibblesAt nibbles: Int, before withChildren: Int) -> (before: Int, count: Int) {
         let countBits = Int(MMS_CHILD_COUNT_BITS), perLoad = 14
         var before = withChildren, left = withChildren, at = nibbles
         while left >= perLoad {
@@ -124,15 +131,15 @@ struct _IndexBytes {
             at &+= perLoad &* countBits
         }
         let word = packedWord(layout.childBits.start, at: at)
-        return (before &+ Self.nibbleSum(word, before: left), has &* (Int((word &>> UInt64(countBits &* left)) & 0xF) &+ 1))
+        return (before &+ Self.nibbleSum(word, before: left), Int((word &>> UInt64(countBits &* left)) & 0xF) &+ 1)
     }
 
-    /// The sum of the first `count` (0 ... 14) 4-bit values of `word` (its least significant first),
+    /// The sum of the first `count` (0 ... 16) 4-bit values of `word` (its least significant first),
     /// without a loop: the values before it masked, added in byte lanes (each at most 2 x 15), and the
-    /// lanes added in the top one (at most 14 x 15).
+    /// lanes added in the top one (at most 16 x 15).
     @inline(__always)
     static func nibbleSum(_ word: UInt64, before count: Int) -> Int {
-        let kept = word & ((1 &<< UInt64(4 &* count)) &- 1), nibbles: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
+        let kept = count == 0 ? 0 : word & (UInt64.max &>> UInt64(64 &- 4 &* count)), nibbles: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
         let lanes = (kept & nibbles) &+ ((kept &>> 4) & nibbles)
         return Int((lanes &* 0x0101_0101_0101_0101) &>> 56)
     }

@@ -98,29 +98,41 @@ struct TrieBuilder {
             guard bits.count <= Int(UInt32.max) else {
                 throw .limitExceeded(file: file, message: "\(bits.count) bits of child counts and entry deltas; the format counts them in 32 bits")
             }
-            childBlocks.append(mms_child_block(first: UInt32(first), bits_first: UInt32(bits.count)))
             let counts = childCounts[blockStart ..< min(blockStart + blockNodes, childCounts.count)]
             let children = counts.reduce(0) { $0 + Int($1) }
             let blockDeltas = deltas[first ..< first + children]
             let width = UInt32.bitWidth - (blockDeltas.max() ?? 0).leadingZeroBitCount
-            // A count a node with children, less one, in 4 bits after the mask of those nodes; or, when
-            // one does not fit (the top of the trie), every node's count as a byte (0 past the last node).
+            var block = mms_child_block()
+            block.first = UInt32(first)
+            block.bits_first = UInt32(bits.count)
+            block.mask = counts.enumerated().reduce(UInt32(0)) { $1.element > 0 ? $0 | 1 << UInt32($1.offset) : $0 }
+            // Each node with children's count less one in 4 bits, the first 16 in the block and the
+            // rest among its bits; or, when one does not fit (the top of the trie), every node's count
+            // as a byte among its bits (0 past the last node).
             let inBytes = counts.contains { Int($0) > 1 << Int(MMS_CHILD_COUNT_BITS) }
-            bits.append(UInt64(width) | (inBytes ? UInt64(MMS_CHILD_BYTE_COUNTS) : 0), width: Int(MMS_CHILD_HEAD_BITS))
+            block.head = UInt8(width) | (inBytes ? UInt8(MMS_CHILD_BYTE_COUNTS) : 0)
             if inBytes {
                 for slot in 0 ..< blockNodes { bits.append(UInt64(slot < counts.count ? counts[blockStart + slot] : 0), width: 8) }
             } else {
-                let mask = counts.enumerated().reduce(UInt64(0)) { $1.element > 0 ? $0 | 1 << UInt64($1.offset) : $0 }
-                bits.append(mask, width: blockNodes)
-                for count in counts where count > 0 { bits.append(UInt64(count - 1), width: Int(MMS_CHILD_COUNT_BITS)) }
+                for (place, count) in counts.filter({ $0 > 0 }).enumerated() {
+                    if place < Int(MMS_CHILD_BLOCK_COUNTS) {
+                        block.counts |= UInt64(count - 1) << UInt64(place * Int(MMS_CHILD_COUNT_BITS))
+                    } else {
+                        bits.append(UInt64(count - 1), width: Int(MMS_CHILD_COUNT_BITS))
+                    }
+                }
             }
+            childBlocks.append(block)
             for delta in blockDeltas { bits.append(UInt64(delta), width: width) }
             first += children
         }
         guard bits.count <= Int(UInt32.max) else {
             throw .limitExceeded(file: file, message: "\(bits.count) bits of child counts and entry deltas; the format counts them in 32 bits")
         }
-        childBlocks.append(mms_child_block(first: UInt32(first), bits_first: UInt32(bits.count)))
+        var after = mms_child_block()
+        after.first = UInt32(first)
+        after.bits_first = UInt32(bits.count)
+        childBlocks.append(after)
         childBits = bits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
         childBitCount = bits.count
         labelSpans = keys.pool.withUnsafeBufferPointer { pool in

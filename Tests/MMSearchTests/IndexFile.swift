@@ -258,30 +258,33 @@ struct IndexFile {
     /// Where CHILDREN's bits start: after its blocks.
     var childBitsStart: Int { section(MMS_SECTION_CHILDREN).lowerBound + count(of: MMS_SECTION_CHILDREN) * MemoryLayout<mms_child_block>.stride }
 
-    /// Child block `number`'s bits as read bit by bit: its first child and where its bits start, its
-    /// delta width, whether its counts are bytes, its 32 nodes' child counts, where they start, and
-    /// where its deltas start (`number` below the last).
-    func childBlock(_ number: Int) -> (first: Int, bitsFirst: Int, width: Int, inBytes: Bool, counts: [Int], countsStart: Int, deltas: Int) {
+    /// Child block `number` as read field by field and bit by bit: its first child and where its bits
+    /// start, its delta width, whether its counts are bytes, its 32 nodes' child counts (by its mask,
+    /// its first 16 in the block and the rest among its bits; or its bytes), where each count is (a
+    /// byte offset, a bit from it and a width: each count less one, or each byte), and where its
+    /// deltas start among CHILDREN's bits (`number` below the last).
+    func childBlock(_ number: Int) -> (first: Int, bitsFirst: Int, width: Int, inBytes: Bool, counts: [Int],
+                                      places: [(slot: Int, start: Int, bit: Int, width: Int)], deltas: Int) {
         let block = section(MMS_SECTION_CHILDREN).lowerBound + number * MemoryLayout<mms_child_block>.stride
         let first = Int(load(at: block, width: 4)), bitsFirst = Int(load(at: block + 4, width: 4))
-        let head = Int(loadBits(from: childBitsStart, bit: bitsFirst, width: Int(MMS_CHILD_HEAD_BITS)))
-        let inBytes = head & Int(MMS_CHILD_BYTE_COUNTS) != 0, countsStart = bitsFirst + Int(MMS_CHILD_HEAD_BITS)
-        var bit = countsStart, counts: [Int] = []
-        if inBytes {
-            for _ in 0 ..< IndexFormat.childBlockNodes {
-                counts.append(Int(loadBits(from: childBitsStart, bit: bit, width: 8)))
+        let mask = load(at: block + MemoryLayout<mms_child_block>.offset(of: \.mask)!, width: 4)
+        let head = Int(load(at: block + MemoryLayout<mms_child_block>.offset(of: \.head)!, width: 1))
+        let held = block + MemoryLayout<mms_child_block>.offset(of: \.counts)!, countBits = Int(MMS_CHILD_COUNT_BITS)
+        let inBytes = head & Int(MMS_CHILD_BYTE_COUNTS) != 0
+        var bit = bitsFirst, counts: [Int] = [], places: [(slot: Int, start: Int, bit: Int, width: Int)] = []
+        for slot in 0 ..< IndexFormat.childBlockNodes {
+            if inBytes {
+                places.append((slot, childBitsStart, bit, 8))
                 bit += 8
+            } else if mask >> UInt64(slot) & 1 == 1 {
+                let place = places.count
+                places.append(place < Int(MMS_CHILD_BLOCK_COUNTS) ? (slot, held, countBits * place, countBits) : (slot, childBitsStart, bit, countBits))
+                if place >= Int(MMS_CHILD_BLOCK_COUNTS) { bit += countBits }
             }
-        } else {
-            let mask = loadBits(from: childBitsStart, bit: bit, width: IndexFormat.childBlockNodes)
-            bit += IndexFormat.childBlockNodes
-            for slot in 0 ..< IndexFormat.childBlockNodes {
-                guard mask >> UInt64(slot) & 1 == 1 else { counts.append(0); continue }
-                counts.append(Int(loadBits(from: childBitsStart, bit: bit, width: Int(MMS_CHILD_COUNT_BITS))) + 1)
-                bit += Int(MMS_CHILD_COUNT_BITS)
-            }
+            let at = places.last.flatMap { $0.slot == slot ? $0 : nil }
+            counts.append(at.map { Int(loadBits(from: $0.start, bit: $0.bit, width: $0.width)) + (inBytes ? 0 : 1) } ?? 0)
         }
-        return (first, bitsFirst, head & Int(MMS_CHILD_WIDTH_MASK), inBytes, counts, countsStart, bit)
+        return (first, bitsFirst, head & Int(MMS_CHILD_WIDTH_MASK), inBytes, counts, places, bit)
     }
 
     /// The values stored apart after packed array `kind`'s values and their tail (POPULATION's big

@@ -898,61 +898,60 @@ import Testing
     }
 
     /// Child blocks' counts damaged ("The trie": a mask of the nodes with children and their counts
-    /// less one in 4 bits, or every node's count as a byte at the top of the trie), in the first block,
-    /// one in the middle, the last, the one with the most nodes with children (its counts read in more
-    /// than one load) and the first of bytes: a mask bit flipped (a node given children, or its
-    /// children taken), a count one more or one less, a child moved to the next node with children
-    /// (the block's total kept), a block of bytes marked as of 4-bit counts and the other way, and in
-    /// the last block a child given to a node past the last. Nothing reads out of bounds and verify
-    /// refuses every one.
+    /// less one in 4 bits, the first 16 in the block and the rest among its bits, or at the top of the
+    /// trie every node's count as a byte), in the first block, one in the middle, the last, the one
+    /// with the most nodes with children (counts past the block's) and the first of bytes: a bit of
+    /// its mask flipped (a node given children, or its children taken), a count one more or one less,
+    /// a child moved to the next node with children (the block's total kept), the byte-counts flag
+    /// flipped, and in the last block children given to a node past the last. Nothing reads out of
+    /// bounds and verify refuses every one.
     @Test func childCountsDamaged() {
         let file = Self.full.file
-        let blocks = file.count(of: MMS_SECTION_CHILDREN) - 1, start = file.childBitsStart, nodes = IndexFormat.childBlockNodes
+        let blocks = file.count(of: MMS_SECTION_CHILDREN) - 1, nodes = IndexFormat.childBlockNodes
         let read = (0 ..< blocks).map { file.childBlock($0) }
-        let fullest = read.indices.filter { !read[$0].inBytes }.max { read[$0].counts.filter { $0 > 0 }.count < read[$1].counts.filter { $0 > 0 }.count }!
+        let withChildren = { (number: Int) in read[number].counts.filter { $0 > 0 }.count }
+        let fullest = read.indices.filter { !read[$0].inBytes }.max { withChildren($0) < withChildren($1) }!
         let firstOfBytes = read.indices.first { read[$0].inBytes }
-        #expect(firstOfBytes != nil && read[fullest].counts.filter { $0 > 0 }.count > 14, "the fixture has a block of bytes and one of counts past a load")
+        #expect(firstOfBytes != nil && withChildren(fullest) > Int(MMS_CHILD_BLOCK_COUNTS), "the fixture has a block of bytes and one of counts past the block's")
+        let element = IndexFormat.element(of: MMS_SECTION_CHILDREN)!
         var cases: [(what: String, outcome: Outcome)] = []
         for number in Set([0, blocks / 2, blocks - 1, fullest] + (firstOfBytes.map { [$0] } ?? [])).sorted() {
             let block = read[number]
-            let flag = block.bitsFirst + Int(MMS_CHILD_HEAD_BITS) - 1
-            cases.append(Self.damaged("block \(number)'s byte-counts flag flipped") { $0.storeBits(block.inBytes ? 0 : 1, from: start, bit: flag, width: 1) })
-            // Where each node's count is, and its width.
-            var places: [(slot: Int, bit: Int, width: Int)] = []
-            if block.inBytes {
-                places = (0 ..< nodes).map { ($0, block.countsStart + 8 * $0, 8) }
-            } else {
-                var bit = block.countsStart + nodes
-                for slot in 0 ..< nodes where block.counts[slot] > 0 {
-                    places.append((slot, bit, Int(MMS_CHILD_COUNT_BITS)))
-                    bit += Int(MMS_CHILD_COUNT_BITS)
-                }
-                for slot in Set([0, nodes / 2, nodes - 1]).sorted() {
-                    cases.append(Self.damaged("block \(number)'s mask bit \(slot) flipped") {
-                        $0.storeBits(block.counts[slot] > 0 ? 0 : 1, from: start, bit: block.countsStart + slot, width: 1)
-                    })
-                }
+            let mask = file.offset(MMS_SECTION_CHILDREN, element: number, element.field("mask")!)
+            let head = file.offset(MMS_SECTION_CHILDREN, element: number, element.field("head")!)
+            let flipMask = { (file: inout IndexFile, slot: Int) in
+                file.store(file.load(at: mask, width: 4) ^ 1 << UInt64(slot), at: mask, width: 4)
             }
+            for slot in Set([0, nodes / 2, nodes - 1]).sorted() {
+                cases.append(Self.damaged("block \(number)'s mask bit \(slot) flipped") { flipMask(&$0, slot) })
+            }
+            cases.append(Self.damaged("block \(number)'s byte-counts flag flipped") {
+                $0.store($0.load(at: head, width: 1) ^ UInt64(MMS_CHILD_BYTE_COUNTS), at: head, width: 1)
+            })
             let stored = { (slot: Int) in block.inBytes ? block.counts[slot] : block.counts[slot] - 1 }
-            let withChildren = places.filter { block.counts[$0.slot] > 0 }
-            for place in [withChildren.first, withChildren.last].compactMap({ $0 }) {
+            let places = block.places.filter { block.counts[$0.slot] > 0 }
+            for place in Set([places.first, places.last].compactMap { $0 }.map(\.slot)).sorted().compactMap({ slot in places.first { $0.slot == slot } }) {
                 let value = stored(place.slot), top = (1 << place.width) - 1
-                if value < top { cases.append(Self.damaged("block \(number)'s count \(place.slot) + 1") { $0.storeBits(UInt64(value + 1), from: start, bit: place.bit, width: place.width) }) }
-                if value > 0 { cases.append(Self.damaged("block \(number)'s count \(place.slot) - 1") { $0.storeBits(UInt64(value - 1), from: start, bit: place.bit, width: place.width) }) }
+                if value < top {
+                    cases.append(Self.damaged("block \(number)'s count \(place.slot) + 1") { $0.storeBits(UInt64(value + 1), from: place.start, bit: place.bit, width: place.width) })
+                }
+                if value > 0 {
+                    cases.append(Self.damaged("block \(number)'s count \(place.slot) - 1") { $0.storeBits(UInt64(value - 1), from: place.start, bit: place.bit, width: place.width) })
+                }
             }
-            if let at = withChildren.indices.dropLast().first(where: { stored(withChildren[$0].slot) > 0 && stored(withChildren[$0 + 1].slot) < (1 << withChildren[$0 + 1].width) - 1 }) {
-                let from = withChildren[at], to = withChildren[at + 1]
+            if let at = places.indices.dropLast().first(where: { stored(places[$0].slot) > 0 && stored(places[$0 + 1].slot) < (1 << places[$0 + 1].width) - 1 }) {
+                let from = places[at], to = places[at + 1]
                 cases.append(Self.damaged("block \(number): a child of slot \(from.slot) moved to slot \(to.slot)") {
-                    $0.storeBits(UInt64(stored(from.slot) - 1), from: start, bit: from.bit, width: from.width)
-                    $0.storeBits(UInt64(stored(to.slot) + 1), from: start, bit: to.bit, width: to.width)
+                    $0.storeBits(UInt64(stored(from.slot) - 1), from: from.start, bit: from.bit, width: from.width)
+                    $0.storeBits(UInt64(stored(to.slot) + 1), from: to.start, bit: to.bit, width: to.width)
                 })
             }
             let real = min(file.nodeCount - number * nodes, nodes)
-            if real < nodes, !block.inBytes {
-                cases.append(Self.damaged("block \(number): children for the node past the last") { $0.storeBits(1, from: start, bit: block.countsStart + real, width: 1) })
+            if real < nodes {
+                cases.append(Self.damaged("block \(number): children for the node past the last") { flipMask(&$0, real) })
             }
         }
-        #expect(cases.count >= 20)
+        #expect(cases.count >= 25)
         Self.expectRefused(cases)
     }
 
@@ -1082,25 +1081,25 @@ import Testing
         Self.expectRefused(cases)
     }
 
-    /// Child blocks' delta widths out of bounds: above 32, in the first block, a middle one and the
-    /// last. Nothing reads out of bounds, a search throws or answers right, and verify refuses every one.
+    /// Child blocks' delta widths out of bounds: above 32 (the byte-counts flag kept as it is), in the
+    /// first block, a middle one and the last. Nothing reads out of bounds, a search throws or answers
+    /// right, and verify refuses every one.
     @Test func childDeltaWidthsOutOfBounds() {
         let file = Self.full.file
-        let blocks = file.count(of: MMS_SECTION_CHILDREN) - 1
+        let blocks = file.count(of: MMS_SECTION_CHILDREN) - 1, field = IndexFormat.element(of: MMS_SECTION_CHILDREN)!.field("head")!
         var cases: [(what: String, outcome: Outcome)] = []
         for number in Set([0, blocks / 2, blocks - 1]).sorted() {
-            let bit = file.childBlock(number).bitsFirst
+            let head = file.offset(MMS_SECTION_CHILDREN, element: number, field)
+            let flag = file.load(at: head, width: 1) & UInt64(MMS_CHILD_BYTE_COUNTS)
             for width: UInt64 in [33, 48, UInt64(MMS_CHILD_WIDTH_MASK)] {
-                cases.append(Self.damaged("child block \(number)'s delta width = \(width)") {
-                    $0.storeBits(width, from: $0.childBitsStart, bit: bit, width: Int(MMS_CHILD_WIDTH_MASK).nonzeroBitCount)
-                })
+                cases.append(Self.damaged("child block \(number)'s delta width = \(width)") { $0.store(flag | width, at: head, width: 1) })
             }
         }
         for (what, outcome) in cases { Self.checkThrowsOrRight(outcome, Self.full, what) }
         Self.expectRefused(cases)
     }
 
-    /// Children's entry deltas (CHILDREN's bits, after each block's codes) set to other values: 0, one
+    /// Children's entry deltas (CHILDREN's bits, after each block's further counts) set to other values: 0, one
     /// more, and the widest their block's width holds (from the parent's first entry, past its entries
     /// for most): each moves where a child's entries start and its sibling's end, so verify refuses
     /// every one, and nothing reads out of bounds.
