@@ -117,10 +117,10 @@ struct _IndexBytes {
         return (before, Int(sums &>> 56) &- before)
     }
 
-    /// In a block of 4-bit counts (from bit `nibbles` of CHILDREN's bits, the count less one of each
-    /// node with children, checked to lie inside), the children of the nodes before a node with children (`before` of them have children) and its
-    /// own: their counts added in byte lanes without a loop, 14 a load (one load for most nodes: a
-    /// block has 10.9 nodes with children on average on the README's index).
+    /// In 4-bit counts from bit `nibbles` of CHILDREN's bits (each the count less one of a node with
+    /// children, checked to lie inside), the children of the nodes before a node with children
+    /// (`before` of them have children) and its own: their counts added in byte lanes without a loop,
+    /// 14 a load (a block's counts past its own 16: at most 16 of them, one or two loads).
     @inline(__always)
     func childCount(nibblesAt nibbles: Int, before withChildren: Int) -> (before: Int, count: Int) {
         let countBits = Int(MMS_CHILD_COUNT_BITS), perLoad = 14

@@ -88,7 +88,7 @@ struct _IndexLayout: Sendable {
     /// Byte offsets of the fixed-size arrays.
     let children: Int
     /// CHILDREN's bits, after its blocks: a packed array of child_bits one-bit values (each block's
-    /// width, child counts and entry deltas), which every block's are checked to lie within.
+    /// further child counts and its entry deltas), which every block's are checked to lie within.
     let childBits: _PackedArray
     let regions: Int
     let countries: Int

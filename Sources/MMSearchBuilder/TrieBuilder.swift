@@ -18,8 +18,8 @@ struct TrieBuilder {
     private(set) var labelSpans: [LabelSpan] = []
     /// A block every MMS_CHILD_BLOCK_NODES nodes, and the one after them ("The trie").
     private(set) var childBlocks: [mms_child_block] = []
-    /// Each block's width, child counts (unary) and children's entry deltas, block by block, packed
-    /// (CHILDREN's bytes after its blocks, with the packed arrays' zero tail).
+    /// Each block's counts past the block's own (or its byte counts) and its children's entry deltas,
+    /// block by block, packed (CHILDREN's bytes after its blocks, with the packed arrays' zero tail).
     private(set) var childBits: [UInt8] = []
     /// How many bits of `childBits` they take (the header's child_bits).
     private(set) var childBitCount = 0
