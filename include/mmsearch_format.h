@@ -200,8 +200,8 @@
  * first, so the children of node n follow those of node n - 1 and are numbered after n. CHILDREN says
  * where they are, a block every 32 nodes (MMS_CHILD_BLOCK_NODES, version 31): the block's first
  * child, a mask of its nodes with children and their counts (mms_child_block). Node n, in block b =
- * n / 32, has counts[n % 32] children, the first of them the block's first plus the counts of the
- * nodes before n in the block.
+ * n / 32, has children when bit n % 32 of the block's mask is set, as many as its count says (below),
+ * the first of them the block's first plus the counts of the nodes before n in the block.
  *
  * A node's entries are entries[entry_first ..< end], where end is the next sibling's entry_first, or
  * for a last child its parent's end; the root's are entries[0 ..< entry_count]. A child's entry_first
