@@ -105,8 +105,8 @@ enum IndexFormat {
             return Meaning { $0.valuesApart(MMS_SECTION_NODES).isEmpty ? $0.section(MMS_SECTION_LABELS).count : 1 << $0.packedWidth(MMS_SECTION_NODES) }
         case (MMS_SECTION_ID_ORDER, "value"): return Meaning { $0.recordCount }
         case (MMS_SECTION_CHILDREN, "first"): return Meaning(firstInvalid: { $0.nodeCount + 1 }, selfIndex: { $0 * childBlockNodes })
-        // A block's bits past those CHILDREN holds after its blocks. (Its width is among those bits:
-        // IndexMutationTests.childDeltaWidthsOutOfBounds.)
+        // A block's bits past those CHILDREN holds after its blocks. (Its head holds its deltas' width
+        // beside a flag, so no one bound: IndexMutationTests.childDeltaWidthsOutOfBounds.)
         case (MMS_SECTION_CHILDREN, "bits_first"): return Meaning { $0.childBits + 1 }
         case (MMS_SECTION_SUMMARIES, "node"): return Meaning { $0.nodeCount }
         // A first page's start past TOP's bits (TOP is its bits: `packedArrays`).
@@ -252,7 +252,7 @@ struct IndexFile {
         return section(kind).count / (IndexFormat.element(of: kind)?.stride ?? 1)
     }
 
-    /// The bits CHILDREN holds after its blocks: their widths, codes and entry deltas (the header's child_bits).
+    /// The bits CHILDREN holds after its blocks: their further counts and entry deltas (the header's child_bits).
     var childBits: Int { headerValue("child_bits") }
 
     /// Where CHILDREN's bits start: after its blocks.
