@@ -67,29 +67,24 @@ struct _IndexBytes {
             return Children(nodes: blockFirst ..< blockFirst, deltaBit: 0, deltaWidth: 0, deltaMask: 0)
         }
         let bitsFirst = Int(pair &>> 32), head = Int(truncatingIfNeeded: maskAndHead &>> 32) & 0xFF
-        let width = head & Int(MMS_CHILD_WIDTH_MASK), held = Int(MMS_CHILD_BLOCK_COUNTS), countBits = Int(MMS_CHILD_COUNT_BITS)
-        let count: (before: Int, count: Int), countsEnd: Int
-        if head & Int(MMS_CHILD_BYTE_COUNTS) == 0 {
-            let withChildren = Self.nodesWithChildren(mask, before: slot)
-            countsEnd = bitsFirst &+ Swift.max(0, withChildren.all &- held) &* countBits
-            guard countsEnd <= layout.childBits.count else {
-                throw corrupt(block, "node \(index)'s child block's counts end at bit \(countsEnd), past the \(layout.childBits.count) bits of CHILDREN")
-            }
-            let counts = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: block &+ MemoryLayout<mms_child_block>.offset(of: \.counts)!, as: UInt64.self))
-            if withChildren.before < held {
-                count = (withChildren.before &+ Self.nibbleSum(counts, before: withChildren.before),
-                         Int((counts &>> UInt64(countBits &* withChildren.before)) & 0xF) &+ 1)
-            } else {
-                // Past the block's 16: the rest among its bits (inside them, as the node is one of them).
-                let rest = childCount(nibblesAt: bitsFirst, before: withChildren.before &- held)
-                count = (rest.before &+ held &+ Self.nibbleSum(counts, before: held), rest.count)
-            }
-        } else {
-            countsEnd = bitsFirst &+ 8 &* Int(MMS_CHILD_BLOCK_NODES)
-            guard countsEnd <= layout.childBits.count else {
-                throw corrupt(block, "node \(index)'s child block's counts end at bit \(countsEnd), past the \(layout.childBits.count) bits of CHILDREN")
-            }
+        let width = head & Int(MMS_CHILD_WIDTH_MASK), inBytes = head & Int(MMS_CHILD_BYTE_COUNTS) != 0
+        let held = Int(MMS_CHILD_BLOCK_COUNTS), countBits = Int(MMS_CHILD_COUNT_BITS)
+        let withChildren = Self.nodesWithChildren(mask, before: slot)
+        // Its deltas follow its byte counts, or its counts past the block's own 16.
+        let countsEnd = bitsFirst &+ (inBytes ? 8 &* Int(MMS_CHILD_BLOCK_NODES) : Swift.max(0, withChildren.all &- held) &* countBits)
+        guard countsEnd <= layout.childBits.count else {
+            throw corrupt(block, "node \(index)'s child block's counts end at bit \(countsEnd), past the \(layout.childBits.count) bits of CHILDREN")
+        }
+        let counts = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: block &+ MemoryLayout<mms_child_block>.offset(of: \.counts)!, as: UInt64.self))
+        let count: (before: Int, count: Int)
+        if inBytes {
             count = childCount(bytesAt: bitsFirst, slot: slot)
+        } else if withChildren.before < held {
+            count = Self.nibbleCounts(counts, before: withChildren.before)
+        } else {
+            // Past the block's 16: the rest among its bits (inside them, as the node is one of them).
+            let rest = childCount(nibblesAt: bitsFirst, before: withChildren.before &- held)
+            count = (rest.before &+ held &+ Self.nibbleSum(counts, before: held), rest.count)
         }
         let first = blockFirst &+ count.before, end = first &+ count.count
         guard first > index || first == end, end <= layout.nodeCount else {
@@ -119,19 +114,27 @@ struct _IndexBytes {
 
     /// In 4-bit counts from bit `nibbles` of CHILDREN's bits (each the count less one of a node with
     /// children, checked to lie inside), the children of the nodes before a node with children
-    /// (`before` of them have children) and its own: their counts added in byte lanes without a loop,
-    /// 14 a load (a block's counts past its own 16: at most 16 of them, one or two loads).
+    /// (`before` of them have children) and its own, 14 counts a load (a block's counts past its own
+    /// 16: at most 16 of them, one or two loads).
     @inline(__always)
     func childCount(nibblesAt nibbles: Int, before withChildren: Int) -> (before: Int, count: Int) {
-        let countBits = Int(MMS_CHILD_COUNT_BITS), perLoad = 14
-        var before = withChildren, left = withChildren, at = nibbles
+        let perLoad = 14
+        var before = 0, left = withChildren, at = nibbles
         while left >= perLoad {
-            before &+= Self.nibbleSum(packedWord(layout.childBits.start, at: at), before: perLoad)
+            before &+= perLoad &+ Self.nibbleSum(packedWord(layout.childBits.start, at: at), before: perLoad)
             left &-= perLoad
-            at &+= perLoad &* countBits
+            at &+= perLoad &* Int(MMS_CHILD_COUNT_BITS)
         }
-        let word = packedWord(layout.childBits.start, at: at)
-        return (before &+ Self.nibbleSum(word, before: left), Int((word &>> UInt64(countBits &* left)) & 0xF) &+ 1)
+        let last = Self.nibbleCounts(packedWord(layout.childBits.start, at: at), before: left)
+        return (before &+ last.before, last.count)
+    }
+
+    /// In a word of 4-bit counts (each the count less one of a node with children), the children of
+    /// the nodes of the first `count` (0 ... 15) counts and of the next one's node: the counts added in
+    /// byte lanes without a loop, and one added for each node.
+    @inline(__always)
+    static func nibbleCounts(_ word: UInt64, before count: Int) -> (before: Int, count: Int) {
+        (count &+ nibbleSum(word, before: count), Int((word &>> UInt64(Int(MMS_CHILD_COUNT_BITS) &* count)) & 0xF) &+ 1)
     }
 
     /// The sum of the first `count` (0 ... 16) 4-bit values of `word` (its least significant first),
