@@ -765,13 +765,17 @@ struct _IndexBytes {
         return block.least &+ Int(alternateDelta(index, in: block))
     }
 
+    /// Where an alternate block's deltas are: its least record, its first delta's bit, their width and
+    /// the mask of that width.
+    typealias AlternateDeltas = (least: Int, first: Int, width: Int, mask: UInt64)
+
     /// Where block `index`'s deltas are (below alternateBlockCount - 1; "Alternates' records"): its
     /// least record, its first delta's bit and their width, which the next block's start gives (every
     /// alternate's block has a next one: the last block ends the deltas); nil when they do not lie
     /// inside ALTERNATE_DELTAS at a width of at most 32. Block index / 32: MMS_ALTERNATE_BLOCK_SIZE, 32
     /// as the header asserts.
     @inline(__always)
-    func alternateDeltas(ofBlock index: Int) -> (least: Int, first: Int, width: Int, mask: UInt64)? {
+    func alternateDeltas(ofBlock index: Int) -> AlternateDeltas? {
         let block = alternateBlock(index), first = Int(block.delta_bit), end = Int(alternateBlock(index &+ 1).delta_bit)
         let width = (end &- first) &>> 5
         guard first <= end, end <= layout.alternateDeltaBits, width <= Int(MMS_PACKED_MAX_WIDTH) else { return nil }
@@ -781,7 +785,7 @@ struct _IndexBytes {
     /// Alternate `index`'s delta in its block `block` (`alternateDeltas`): its last bit is below the
     /// next block's start, so its byte and the 8 loaded there lie inside the section.
     @inline(__always)
-    func alternateDelta(_ index: Int, in block: (least: Int, first: Int, width: Int, mask: UInt64)) -> UInt32 {
+    func alternateDelta(_ index: Int, in block: AlternateDeltas) -> UInt32 {
         bits(layout.alternateDeltaStart, at: block.first &+ (index & 31) &* block.width, block.mask)
     }
 
