@@ -94,17 +94,22 @@ struct TrieBuilder {
         let blockNodes = Int(MMS_CHILD_BLOCK_NODES)
         var first = 1
         var bits = BitWriter()
-        for blockStart in stride(from: 0, to: childCounts.count, by: blockNodes) {
+        // A block from child `first` and the bits written so far: each block's, and the one after them.
+        func nextBlock() throws(MMSearchError) -> mms_child_block {
             guard bits.count <= Int(UInt32.max) else {
                 throw .limitExceeded(file: file, message: "\(bits.count) bits of child counts and entry deltas; the format counts them in 32 bits")
             }
+            var block = mms_child_block()
+            block.first = UInt32(first)
+            block.bits_first = UInt32(bits.count)
+            return block
+        }
+        for blockStart in stride(from: 0, to: childCounts.count, by: blockNodes) {
             let counts = childCounts[blockStart ..< min(blockStart + blockNodes, childCounts.count)]
             let children = counts.reduce(0) { $0 + Int($1) }
             let blockDeltas = deltas[first ..< first + children]
             let width = UInt32.bitWidth - (blockDeltas.max() ?? 0).leadingZeroBitCount
-            var block = mms_child_block()
-            block.first = UInt32(first)
-            block.bits_first = UInt32(bits.count)
+            var block = try nextBlock()
             block.mask = counts.enumerated().reduce(UInt32(0)) { $1.element > 0 ? $0 | 1 << UInt32($1.offset) : $0 }
             // Each node with children's count less one in 4 bits, the first 16 in the block and the
             // rest among its bits; or, when one does not fit (the top of the trie), every node's count
@@ -126,13 +131,7 @@ struct TrieBuilder {
             for delta in blockDeltas { bits.append(UInt64(delta), width: width) }
             first += children
         }
-        guard bits.count <= Int(UInt32.max) else {
-            throw .limitExceeded(file: file, message: "\(bits.count) bits of child counts and entry deltas; the format counts them in 32 bits")
-        }
-        var after = mms_child_block()
-        after.first = UInt32(first)
-        after.bits_first = UInt32(bits.count)
-        childBlocks.append(after)
+        childBlocks.append(try nextBlock())
         childBits = bits.finished + [UInt8](repeating: 0, count: Int(MMS_PACKED_TAIL))
         childBitCount = bits.count
         labelSpans = keys.pool.withUnsafeBufferPointer { pool in
