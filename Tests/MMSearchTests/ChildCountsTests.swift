@@ -1,4 +1,5 @@
 import CMMSearchFormat
+import Foundation
 @testable import MMSearch
 import MMSearchTestSupport
 import Testing
@@ -8,45 +9,25 @@ import Testing
 /// counted in the block's mask (`_IndexBytes.nodesWithChildren`) and their 4-bit counts, the block's
 /// 16 and the rest among its bits, added in byte lanes (`_IndexBytes.nibbleSum`),
 /// or, in a block of byte counts (at the top of the trie), the bytes added seven a load
-/// (`byteSum`): against the counts read one bit at a time and added up, node after node, for every
-/// node of the list's index and of the README's; and the word tricks against loops.
+/// (`byteSum`): against the counts the tests' view of the layout reads one bit at a time
+/// (`IndexFile.childBlock`) added up, node after node, for every node of the list's index and of the
+/// README's; and the word tricks against loops.
 @Suite struct ChildCountsTests {
     @Test(arguments: [RealInput.list, .joinedRegions])
     func everyNodesChildrenAreItsCountsAddedUp(input: RealInput) async throws {
-        let index = try CityIndex(path: try await RealIndexes.shared.path(input))
+        let path = try await RealIndexes.shared.path(input)
+        let index = try CityIndex(path: path)
+        // The counts as the tests' view of the layout reads them, bit by bit (IndexFile.childBlock).
+        let file = IndexFile(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         var differing: [(node: Int, read: Range<Int>, decoded: Range<Int>)] = []
         var inByteBlocks = 0, pastTheBlock = 0, inTheBlock = 0
         try index.withBytes { (bytes: _IndexBytes) throws(MMSearchError) in
             let layout = bytes.layout, blockNodes = Int(MMS_CHILD_BLOCK_NODES)
-            let value = { (position: Int, width: Int) in
-                (0 ..< width).reduce(0) { $0 | Int(bytes.raw[layout.childBits.start + (position + $1) / 8] >> UInt8((position + $1) % 8) & 1) << $1 }
-            }
             var nextChild = 1
             for block in 0 ..< (layout.nodeCount + blockNodes - 1) / blockNodes {
-                let offset = layout.children + block * MemoryLayout<mms_child_block>.stride
-                let field = { (path: PartialKeyPath<mms_child_block>, width: Int) in
-                    (0 ..< width).reduce(0) { $0 | Int(bytes.raw[offset + MemoryLayout<mms_child_block>.offset(of: path)! + $1]) << (8 * $1) }
-                }
-                let bitsFirst = field(\.bits_first, 4), mask = field(\.mask, 4), head = field(\.head, 1), held = field(\.counts, 8)
-                var position = bitsFirst, counts: [Int] = []
-                if head & Int(MMS_CHILD_BYTE_COUNTS) != 0 {
-                    counts = (0 ..< blockNodes).map { value(position + 8 * $0, 8) }
-                    inByteBlocks += 1
-                } else {
-                    var place = 0
-                    for slot in 0 ..< blockNodes {
-                        guard mask >> slot & 1 == 1 else { counts.append(0); continue }
-                        if place < Int(MMS_CHILD_BLOCK_COUNTS) {
-                            counts.append(held >> (Int(MMS_CHILD_COUNT_BITS) * place) & 0xF + 1)
-                        } else {
-                            counts.append(value(position, Int(MMS_CHILD_COUNT_BITS)) + 1)
-                            position += Int(MMS_CHILD_COUNT_BITS)
-                        }
-                        place += 1
-                    }
-                    // More than 16 nodes with children: their further counts are among the block's bits.
-                    if mask.nonzeroBitCount > Int(MMS_CHILD_BLOCK_COUNTS) { pastTheBlock += 1 } else { inTheBlock += 1 }
-                }
+                let decodedBlock = file.childBlock(block), counts = decodedBlock.counts
+                // More than 16 nodes with children: their further counts are among the block's bits.
+                if decodedBlock.inBytes { inByteBlocks += 1 } else if counts.filter({ $0 > 0 }).count > Int(MMS_CHILD_BLOCK_COUNTS) { pastTheBlock += 1 } else { inTheBlock += 1 }
                 for node in block * blockNodes ..< min(layout.nodeCount, block * blockNodes + blockNodes) {
                     let count = counts[node % blockNodes]
                     let decoded = nextChild ..< nextChild + count
